@@ -1,0 +1,547 @@
+package clarify
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Result is what Apply returns: the new ledger, the effects to carry out, and, when the
+// event moved nothing, why (for the log).
+type Result struct {
+	Ledger  Ledger
+	Effects []Effect
+	// Ignored says why the event changed nothing; empty when it was taken.
+	Ignored string
+}
+
+// NewLedger returns the empty ledger of an issue.
+func NewLedger(issue int) Ledger {
+	return Ledger{Version: LedgerVersion, Issue: issue}
+}
+
+// Apply folds one event into the ledger. It is pure: the same ledger, event, policy and time
+// always give the same result, and l is never modified.
+func Apply(l Ledger, ev Event, p Policy, now time.Time) Result {
+	a := applier{l: l.Clone(), ev: ev, p: p, now: now}
+	switch ev.Kind {
+	case EventComment:
+		a.comment()
+	case EventClosed:
+		a.closed()
+	case EventReopened:
+		if a.l.Closed {
+			a.l.Closed = false
+		} else {
+			a.ignore("issue was not closed")
+		}
+	default:
+		a.ignore("unknown event " + string(ev.Kind))
+	}
+	return Result{Ledger: a.l, Effects: a.effects, Ignored: a.ignored}
+}
+
+// applier carries one Apply call's state, so each command reads as a short method.
+type applier struct {
+	l       Ledger
+	ev      Event
+	p       Policy
+	now     time.Time
+	cmd     Command
+	effects []Effect
+	ignored string
+}
+
+func (a *applier) ignore(why string) { a.ignored = why }
+
+func (a *applier) comment() {
+	if a.ev.CommentID != 0 && a.ev.CommentID <= a.l.Cursor {
+		// GitHub's comment ids grow, so this comment has been folded in already: a
+		// redelivery, or a catch-up that overlapped with a live delivery.
+		a.ignore("comment already applied")
+		return
+	}
+	if a.ev.CommentID > a.l.Cursor {
+		a.l.Cursor = a.ev.CommentID
+	}
+	if a.ev.Actor.Self {
+		a.ignore("the app's own comment")
+		return
+	}
+	cmd, err := Parse(a.ev.Body)
+	if err != nil {
+		pe, ok := err.(*ParseError)
+		if !ok {
+			pe = &ParseError{Problem: err.Error()}
+		}
+		a.refuse(pe.Line, pe.Problem, pe.Try)
+		return
+	}
+	a.cmd = cmd
+	switch cmd.Kind {
+	case CmdNone:
+		a.plainReply()
+	case CmdAsk:
+		a.ask()
+	case CmdRespond:
+		a.respond()
+	case CmdFollowup:
+		a.followup()
+	case CmdResolve:
+		a.resolve()
+	case CmdEscalate:
+		a.escalate()
+	case CmdAbandon:
+		a.abandon()
+	case CmdList:
+		a.reply(Reply{Kind: ReplyList, To: a.ev.Actor.Login})
+	case CmdShow:
+		if _, ok := a.find(cmd.ID); !ok {
+			a.refuseUnknown(cmd.ID)
+			return
+		}
+		a.reply(Reply{Kind: ReplyShow, To: a.ev.Actor.Login, ID: cmd.ID})
+	case CmdAssume:
+		a.assume()
+	case CmdStale, CmdStats:
+		a.refuse(a.cmd.Line, "`/clarify "+string(cmd.Kind)+"` is not available in this version of Clarify.",
+			"`/clarify` lists the open clarifications and `/clarify show CLR-…` shows one.")
+	default:
+		a.ignore("unhandled command " + string(cmd.Kind))
+	}
+}
+
+func (a *applier) closed() {
+	if a.l.Closed {
+		a.ignore("issue already closed")
+		return
+	}
+	a.l.Closed = true
+	for i := range a.l.Clarifications {
+		c := &a.l.Clarifications[i]
+		if !c.Status.Open() {
+			continue
+		}
+		c.Status = Abandoned
+		c.ResolvedAt = a.now
+		c.UpdatedAt = a.now
+		c.StaleAfter = time.Time{}
+		c.Thread = append(c.Thread, Entry{Kind: KindNote, Round: c.Round, Author: a.ev.Actor.Login, At: a.at(),
+			Text: "abandoned: the issue was closed"})
+	}
+}
+
+func (a *applier) ask() {
+	actor := a.ev.Actor
+	switch {
+	case a.l.Closed:
+		a.refuse(a.cmd.Line, "this issue is closed, so it takes no new clarifications.",
+			"reopen the issue first, or ask in an open one.")
+		return
+	case !actor.CanWrite() && !actor.Bot:
+		a.refuse(a.cmd.Line, "only collaborators with write access and agents (bot accounts) can ask here.",
+			"ask a maintainer to raise the question for you.")
+		return
+	case a.p.MaxPerIssue > 0 && len(a.l.Clarifications) >= a.p.MaxPerIssue:
+		a.refuse(a.cmd.Line, fmt.Sprintf("this issue already has %d clarification(s), the most this repository allows.", len(a.l.Clarifications)),
+			"proceed on a documented assumption: `/assume <decision>` with `Confidence:` and `Risk:` lines.")
+		return
+	}
+	target := a.p.ResolveTarget(a.cmd.Target)
+	if target.Kind == TargetLogin && strings.EqualFold(target.Name, actor.Login) {
+		a.refuse(a.cmd.Line, "a clarification cannot be addressed to the one who asks it.",
+			"`/clarify @architect <question>` names the role or person who should answer.")
+		return
+	}
+	a.l.Seq++
+	blocking := !a.cmd.NonBlocking
+	c := Clarification{
+		ID:         FormatID(a.l.Issue, a.l.Seq),
+		Asker:      Party{Login: actor.Login, Role: a.p.RoleOf(actor.Login)},
+		Target:     target,
+		Topic:      a.cmd.Topic,
+		Type:       a.cmd.Type,
+		Blocking:   blocking,
+		Options:    a.cmd.Options,
+		Fallback:   a.cmd.Fallback,
+		Evidence:   a.cmd.Evidence,
+		Status:     Pending,
+		Round:      1,
+		MaxRounds:  a.p.MaxRounds(blocking),
+		CreatedAt:  a.at(),
+		UpdatedAt:  a.now,
+		StaleAfter: a.now.Add(a.p.SLA),
+		Thread:     []Entry{a.entry(KindQuestion, 1, a.cmd.Text)},
+	}
+	if c.Topic == "" {
+		c.Topic = topicOf(a.cmd.Text)
+	}
+	a.l.Clarifications = append(a.l.Clarifications, c)
+	a.post(EffectPostRound, c.ID, 1)
+}
+
+func (a *applier) plainReply() {
+	actor := a.ev.Actor
+	if actor.Bot {
+		a.ignore("plain replies from bots are not answers")
+		return
+	}
+	if a.cmd.ID != "" {
+		if c, ok := a.find(a.cmd.ID); ok && a.canAnswer(*c) {
+			a.answer(c)
+			return
+		}
+	}
+	if c := a.oldestAwaiting(true); c != nil {
+		a.answer(c)
+		return
+	}
+	a.ignore("not an answer: nothing awaits a reply from " + actor.Login)
+}
+
+func (a *applier) respond() {
+	if a.cmd.ID != "" {
+		c, ok := a.find(a.cmd.ID)
+		switch {
+		case !ok:
+			a.refuseUnknown(a.cmd.ID)
+		case !c.Status.Awaiting():
+			a.refuse(a.cmd.Line, fmt.Sprintf("%s is %s, so it is not waiting for an answer.", c.ID, c.Status),
+				"`/clarify` lists the clarifications that are waiting.")
+		case !a.canAnswer(*c):
+			a.refuse(a.cmd.Line, fmt.Sprintf("%s is addressed to %s; only they or someone with write access can answer it.", c.ID, c.Target.Name),
+				"ask them to answer, or leave a plain comment for the asker.")
+		default:
+			a.answer(c)
+		}
+		return
+	}
+	c := a.oldestAwaiting(true)
+	if c == nil && a.ev.Actor.CanWrite() {
+		c = a.oldestAwaiting(false)
+	}
+	if c == nil {
+		a.refuse(a.cmd.Line, "no clarification in this issue is waiting for an answer from you.",
+			"`/clarify` lists the open clarifications; `/respond CLR-… <answer>` answers one by id.")
+		return
+	}
+	a.answer(c)
+}
+
+func (a *applier) answer(c *Clarification) {
+	c.Status = Answered
+	c.UpdatedAt = a.now
+	c.StaleAfter = a.now.Add(a.p.SLA)
+	c.Thread = append(c.Thread, a.entry(KindAnswer, c.Round, a.cmd.Text))
+	a.react("+1")
+}
+
+func (a *applier) followup() {
+	c, ok := a.find(a.cmd.ID)
+	if !ok {
+		a.refuseUnknown(a.cmd.ID)
+		return
+	}
+	line := a.cmd.Line
+	switch {
+	case !strings.EqualFold(c.Asker.Login, a.ev.Actor.Login):
+		a.refuse(line, fmt.Sprintf("only %s, who asked %s, can follow it up.", c.Asker.Login, c.ID),
+			"`/clarify @target <question>` asks a new clarification.")
+		return
+	case !c.Status.Open():
+		a.refuse(line, fmt.Sprintf("%s is %s.", c.ID, c.Status),
+			"`/clarify @target <question>` asks a new clarification.")
+		return
+	case c.Status != Answered:
+		a.refuse(line, fmt.Sprintf("%s is still waiting for an answer to round %d.", c.ID, c.Round),
+			fmt.Sprintf("wait for the answer, or `/clarify resolve %s <decision>` to settle it yourself.", c.ID))
+		return
+	}
+	if c.Round+1 > c.MaxRounds {
+		c.Status = Escalated
+		c.UpdatedAt = a.now
+		reason := fmt.Sprintf("round %d would pass the limit of %d rounds", c.Round+1, c.MaxRounds)
+		c.Thread = append(c.Thread, a.entry(KindEscalation, c.Round, reason))
+		a.refuse(line, fmt.Sprintf("%s has had %d rounds, the most allowed, so it is escalated to the maintainers.", c.ID, c.MaxRounds),
+			fmt.Sprintf("a maintainer settles it with `/clarify resolve %s <decision>`.", c.ID))
+		a.effects = append(a.effects, Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
+			ClarificationID: c.ID, CommentID: a.ev.CommentID, Reason: reason})
+		return
+	}
+	c.Round++
+	c.Status = Pending
+	c.UpdatedAt = a.now
+	c.StaleAfter = a.now.Add(a.p.SLA)
+	// Options and fallback belong to the question of the round that gives them.
+	c.Options, c.Fallback = a.cmd.Options, a.cmd.Fallback
+	c.Evidence = append(c.Evidence, a.cmd.Evidence...)
+	c.Thread = append(c.Thread, a.entry(KindQuestion, c.Round, a.cmd.Text))
+	a.post(EffectPostRound, c.ID, c.Round)
+}
+
+func (a *applier) resolve() {
+	line := a.cmd.Line
+	var c *Clarification
+	if a.cmd.ID != "" {
+		var ok bool
+		if c, ok = a.find(a.cmd.ID); !ok {
+			a.refuseUnknown(a.cmd.ID)
+			return
+		}
+	} else {
+		var candidates []*Clarification
+		for i := range a.l.Clarifications {
+			x := &a.l.Clarifications[i]
+			if x.Status.Open() && a.canSettle(*x) {
+				candidates = append(candidates, x)
+			}
+		}
+		if len(candidates) != 1 {
+			problem := "there is no open clarification here that you can resolve."
+			if len(candidates) > 1 {
+				problem = fmt.Sprintf("%d open clarifications could be meant: %s.", len(candidates), idList(candidates))
+			}
+			a.refuse(line, problem, "`/clarify resolve CLR-… <decision>` names the one to resolve.")
+			return
+		}
+		c = candidates[0]
+	}
+	switch {
+	case !c.Status.Open():
+		a.refuse(line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
+		return
+	case !a.canSettle(*c):
+		a.refuse(line, fmt.Sprintf("only %s, who asked %s, or someone with write access can resolve it.", c.Asker.Login, c.ID),
+			"ask the asker or a maintainer to resolve it.")
+		return
+	}
+	decision := a.cmd.Text
+	if decision == "" {
+		decision = lastAnswer(*c)
+	}
+	c.Status = Resolved
+	c.Resolution = decision
+	c.ResolvedAt = a.now
+	c.UpdatedAt = a.now
+	c.StaleAfter = time.Time{}
+	c.Thread = append(c.Thread, a.entry(KindResolution, c.Round, decision))
+	a.react("+1")
+}
+
+func (a *applier) escalate() {
+	c, ok := a.find(a.cmd.ID)
+	line := a.cmd.Line
+	switch {
+	case !ok:
+		a.refuseUnknown(a.cmd.ID)
+		return
+	case !c.Status.Open():
+		a.refuse(line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
+		return
+	case !a.canSettle(*c) && !a.p.addressedTo(*c, a.ev.Actor):
+		a.refuse(line, fmt.Sprintf("only the two sides of %s and people with write access can escalate it.", c.ID),
+			"ask a maintainer to look at it.")
+		return
+	case c.Status == Escalated:
+		// Escalating twice posts once: the maintainers were already called.
+		a.react("+1")
+		return
+	}
+	reason := a.cmd.Text
+	if reason == "" {
+		reason = "escalated by " + a.ev.Actor.Login
+	}
+	c.Status = Escalated
+	c.UpdatedAt = a.now
+	c.Thread = append(c.Thread, a.entry(KindEscalation, c.Round, reason))
+	a.effects = append(a.effects, Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
+		ClarificationID: c.ID, CommentID: a.ev.CommentID, Reason: reason})
+	a.react("+1")
+}
+
+func (a *applier) abandon() {
+	c, ok := a.find(a.cmd.ID)
+	line := a.cmd.Line
+	switch {
+	case !ok:
+		a.refuseUnknown(a.cmd.ID)
+		return
+	case !c.Status.Open():
+		a.refuse(line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
+		return
+	case !strings.EqualFold(c.Asker.Login, a.ev.Actor.Login):
+		a.refuse(line, fmt.Sprintf("only %s, who asked %s, can abandon it.", c.Asker.Login, c.ID),
+			fmt.Sprintf("`/clarify resolve %s <decision>` settles it instead.", c.ID))
+		return
+	}
+	c.Status = Abandoned
+	c.ResolvedAt = a.now
+	c.UpdatedAt = a.now
+	c.StaleAfter = time.Time{}
+	c.Thread = append(c.Thread, a.entry(KindNote, c.Round, "abandoned by the asker"))
+	a.react("+1")
+}
+
+func (a *applier) assume() {
+	if !a.ev.Actor.CanWrite() && !a.ev.Actor.Bot {
+		a.refuse(a.cmd.Line, "only collaborators with write access and agents (bot accounts) can record assumptions here.",
+			"ask a maintainer to record it.")
+		return
+	}
+	a.l.Assumptions = append(a.l.Assumptions, Assumption{
+		Decision: a.cmd.Text, Confidence: a.cmd.Confidence, Risk: a.cmd.Risk,
+		Author: a.ev.Actor.Login, CommentID: a.ev.CommentID, At: a.at(), Source: "assume",
+	})
+	a.react("+1")
+}
+
+// canAnswer: the target's people or anyone with write access, never the asker themself.
+func (a *applier) canAnswer(c Clarification) bool {
+	if !c.Status.Awaiting() || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) {
+		return false
+	}
+	return a.p.addressedTo(c, a.ev.Actor) || a.ev.Actor.CanWrite()
+}
+
+// canSettle: the asker, or anyone with write access (resolve, escalate).
+func (a *applier) canSettle(c Clarification) bool {
+	return strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) || a.ev.Actor.CanWrite()
+}
+
+// oldestAwaiting finds the oldest clarification waiting for an answer that the actor may
+// give; with addressed, only those addressed to the actor.
+func (a *applier) oldestAwaiting(addressed bool) *Clarification {
+	for i := range a.l.Clarifications {
+		c := &a.l.Clarifications[i]
+		if !a.canAnswer(*c) {
+			continue
+		}
+		if addressed && !a.p.addressedTo(*c, a.ev.Actor) {
+			continue
+		}
+		return c
+	}
+	return nil
+}
+
+func (a *applier) find(id string) (*Clarification, bool) {
+	for i := range a.l.Clarifications {
+		if a.l.Clarifications[i].ID == id {
+			return &a.l.Clarifications[i], true
+		}
+	}
+	return nil, false
+}
+
+func (a *applier) entry(kind EntryKind, round int, text string) Entry {
+	return Entry{Kind: kind, Round: round, Author: a.ev.Actor.Login, CommentID: a.ev.CommentID, At: a.at(), Text: text}
+}
+
+// at is when the event happened, falling back to now for events without a time.
+func (a *applier) at() time.Time {
+	if a.ev.At.IsZero() {
+		return a.now
+	}
+	return a.ev.At
+}
+
+func (a *applier) post(kind EffectKind, id string, round int) {
+	a.effects = append(a.effects, Effect{Kind: kind, Key: fmt.Sprintf("round:%s:%d", id, round),
+		ClarificationID: id, Round: round, CommentID: a.ev.CommentID})
+}
+
+func (a *applier) react(content string) {
+	a.effects = append(a.effects, Effect{Kind: EffectReact, Key: fmt.Sprintf("react:%d:%s", a.ev.CommentID, content),
+		CommentID: a.ev.CommentID, Reaction: content})
+}
+
+func (a *applier) reply(r Reply) {
+	a.effects = append(a.effects, Effect{Kind: EffectReply, Key: fmt.Sprintf("reply:%d", a.ev.CommentID),
+		CommentID: a.ev.CommentID, Reply: r})
+}
+
+func (a *applier) refuse(line, problem, try string) {
+	a.ignore("refused: " + problem)
+	a.reply(Reply{Kind: ReplyRefusal, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try})
+}
+
+func (a *applier) refuseUnknown(id string) {
+	a.refuse(a.cmd.Line, fmt.Sprintf("there is no %s in this issue.", id),
+		"`/clarify` lists the clarifications of this issue.")
+}
+
+// FormatID returns the id of the seq-th clarification of an issue, CLR-42-001.
+func FormatID(issue, seq int) string { return fmt.Sprintf("CLR-%d-%03d", issue, seq) }
+
+// topicOf derives a topic from a question that did not give one: its first line, shortened.
+func topicOf(question string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(question), "\n")
+	first = strings.TrimSpace(first)
+	const max = 60
+	if r := []rune(first); len(r) > max {
+		return strings.TrimSpace(string(r[:max-1])) + "…"
+	}
+	return first
+}
+
+func lastAnswer(c Clarification) string {
+	for i := len(c.Thread) - 1; i >= 0; i-- {
+		if c.Thread[i].Kind == KindAnswer {
+			return c.Thread[i].Text
+		}
+	}
+	return ""
+}
+
+func idList(cs []*Clarification) string {
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+// Clone returns a deep copy of the ledger, so Apply never writes into its caller's value.
+func (l Ledger) Clone() Ledger {
+	out := l
+	out.Clarifications = make([]Clarification, len(l.Clarifications))
+	for i, c := range l.Clarifications {
+		c.Options = append([]Option(nil), c.Options...)
+		c.Evidence = append([]string(nil), c.Evidence...)
+		c.Thread = append([]Entry(nil), c.Thread...)
+		out.Clarifications[i] = c
+	}
+	out.Assumptions = append([]Assumption(nil), l.Assumptions...)
+	return out
+}
+
+// Open returns the clarifications that are neither resolved nor abandoned.
+func (l Ledger) Open() []Clarification {
+	var out []Clarification
+	for _, c := range l.Clarifications {
+		if c.Status.Open() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Find returns the clarification with the given id.
+func (l Ledger) Find(id string) (Clarification, bool) {
+	for _, c := range l.Clarifications {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Clarification{}, false
+}
+
+// HasStatus reports whether any clarification of the ledger is in status s.
+func (l Ledger) HasStatus(s Status) bool {
+	for _, c := range l.Clarifications {
+		if c.Status == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,78 @@
+package clarify
+
+import (
+	"strings"
+	"time"
+)
+
+// EventKind names what happened in the issue.
+type EventKind string
+
+// The events Apply understands.
+const (
+	// EventComment is a new comment (never an edit: edits are not input).
+	EventComment EventKind = "comment"
+	// EventClosed is the issue being closed: whatever is open is abandoned.
+	EventClosed EventKind = "closed"
+	// EventReopened is the issue being reopened: nothing abandoned is revived.
+	EventReopened EventKind = "reopened"
+)
+
+// Actor is who caused an event, with what the handlers looked up about them.
+type Actor struct {
+	Login string
+	// Bot is true for bot accounts (user type "Bot"), which may ask but whose plain
+	// replies are never taken as answers.
+	Bot bool
+	// Self is true for the app's own account: its comments are never input.
+	Self bool
+	// Permission is the repository permission GitHub reports: admin, maintain, write, triage,
+	// read or none.
+	Permission string
+	// Teams holds the teams ("org/team") the actor is a member of, of those the ledger's open
+	// clarifications are addressed to (Policy.TargetTeams).
+	Teams map[string]bool
+}
+
+// CanWrite reports whether the actor has write access (write, maintain or admin).
+func (a Actor) CanWrite() bool {
+	switch a.Permission {
+	case "write", "maintain", "admin":
+		return true
+	}
+	return false
+}
+
+// Event is one thing that happened in an issue, as Apply sees it.
+type Event struct {
+	Kind EventKind
+	// CommentID is the comment's id for EventComment; the ledger's cursor moves to it.
+	CommentID int64
+	Actor     Actor
+	Body      string
+	// At is when the event happened according to GitHub.
+	At time.Time
+}
+
+// addressedTo reports whether c is addressed to the actor: its login, a role that lists the
+// actor or one of the actor's teams, or one of the actor's teams.
+func (p Policy) addressedTo(c Clarification, a Actor) bool {
+	match := func(member string) bool {
+		member = strings.TrimPrefix(member, "@")
+		if strings.Contains(member, "/") {
+			return a.Teams[member]
+		}
+		return strings.EqualFold(member, a.Login)
+	}
+	switch c.Target.Kind {
+	case TargetLogin, TargetTeam:
+		return match(c.Target.Name)
+	case TargetRole:
+		for _, m := range p.Roles[c.Target.Name] {
+			if match(m) {
+				return true
+			}
+		}
+	}
+	return false
+}

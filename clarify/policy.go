@@ -1,0 +1,121 @@
+package clarify
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Defaults of the protocol (DESIGN.md), all overridable per repository.
+const (
+	DefaultMaxRoundsBlocking    = 5
+	DefaultMaxRoundsNonBlocking = 6
+	DefaultSLA                  = 30 * time.Minute
+)
+
+// DefaultPriority is the default order of roles, highest first, used to break deadlocks.
+var DefaultPriority = []string{"product-manager", "architect", "engineer"}
+
+// Policy is what a repository's configuration says about the protocol.
+type Policy struct {
+	MaxRoundsBlocking    int
+	MaxRoundsNonBlocking int
+	SLA                  time.Duration
+	// Roles maps a role name to its members: logins, and teams written "@org/team".
+	Roles    map[string][]string
+	Priority []string
+	// EscalationMention lists the logins and teams an escalation @mentions.
+	EscalationMention []string
+	// MaxPerIssue caps the clarifications of one issue; 0 means no cap.
+	MaxPerIssue int
+}
+
+// DefaultPolicy returns the protocol's defaults.
+func DefaultPolicy() Policy {
+	return Policy{
+		MaxRoundsBlocking:    DefaultMaxRoundsBlocking,
+		MaxRoundsNonBlocking: DefaultMaxRoundsNonBlocking,
+		SLA:                  DefaultSLA,
+		Priority:             append([]string(nil), DefaultPriority...),
+	}
+}
+
+// RoleOf returns the first configured role (in priority order, then by name) listing login, or "".
+func (p Policy) RoleOf(login string) string {
+	for _, role := range p.roleNames() {
+		for _, m := range p.Roles[role] {
+			if strings.EqualFold(strings.TrimPrefix(m, "@"), login) {
+				return role
+			}
+		}
+	}
+	return ""
+}
+
+// roleNames lists the configured roles: those in Priority first, then the rest by name.
+func (p Policy) roleNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range p.Priority {
+		if _, ok := p.Roles[r]; ok && !seen[r] {
+			names = append(names, r)
+			seen[r] = true
+		}
+	}
+	var rest []string
+	for r := range p.Roles {
+		if !seen[r] {
+			rest = append(rest, r)
+		}
+	}
+	slices.Sort(rest)
+	return append(names, rest...)
+}
+
+// ResolveTarget turns a target as typed (no @) into a role, a team or a login.
+func (p Policy) ResolveTarget(name string) Target {
+	if _, ok := p.Roles[name]; ok {
+		return Target{Kind: TargetRole, Name: name}
+	}
+	if strings.Contains(name, "/") {
+		return Target{Kind: TargetTeam, Name: name}
+	}
+	return Target{Kind: TargetLogin, Name: name}
+}
+
+// MaxRounds returns the round limit for a blocking or non-blocking clarification.
+func (p Policy) MaxRounds(blocking bool) int {
+	if blocking {
+		return p.MaxRoundsBlocking
+	}
+	return p.MaxRoundsNonBlocking
+}
+
+// TargetTeams lists the teams ("org/team") that the open clarifications of l are addressed
+// to, directly or through a role, so the caller can look up an actor's membership once.
+func (p Policy) TargetTeams(l Ledger) []string {
+	seen := map[string]bool{}
+	var teams []string
+	add := func(t string) {
+		t = strings.TrimPrefix(t, "@")
+		if strings.Contains(t, "/") && !seen[t] {
+			seen[t] = true
+			teams = append(teams, t)
+		}
+	}
+	for _, c := range l.Clarifications {
+		if !c.Status.Open() {
+			continue
+		}
+		switch c.Target.Kind {
+		case TargetTeam:
+			add(c.Target.Name)
+		case TargetRole:
+			for _, m := range p.Roles[c.Target.Name] {
+				add(m)
+			}
+		}
+	}
+	slices.Sort(teams)
+	return teams
+}

@@ -1,0 +1,129 @@
+package clarify
+
+import "time"
+
+// Status is where a clarification stands in the protocol (DESIGN.md, transitions table).
+type Status string
+
+// The statuses of a clarification; Resolved and Abandoned are final.
+const (
+	Pending   Status = "pending"
+	Answered  Status = "answered"
+	Stale     Status = "stale"
+	Escalated Status = "escalated"
+	Resolved  Status = "resolved"
+	Abandoned Status = "abandoned"
+)
+
+// Open reports whether the clarification can still move (not resolved, not abandoned).
+func (s Status) Open() bool { return s != Resolved && s != Abandoned }
+
+// Awaiting reports whether an answer from the target is what moves the clarification next.
+func (s Status) Awaiting() bool { return s == Pending || s == Stale || s == Escalated }
+
+// TargetKind says how a target name is resolved to the people who may answer.
+type TargetKind string
+
+// The kinds of target an ask can address.
+const (
+	TargetRole  TargetKind = "role"  // a role configured for the repository
+	TargetLogin TargetKind = "login" // one GitHub account
+	TargetTeam  TargetKind = "team"  // an @org/team
+)
+
+// Target is whom a clarification is addressed to.
+type Target struct {
+	Kind TargetKind `json:"kind"`
+	// Name is the role name, the login (no @) or "org/team".
+	Name string `json:"name"`
+}
+
+// Party is one side of a clarification: the account and the role it speaks for.
+type Party struct {
+	Login string `json:"login"`
+	Role  string `json:"role,omitempty"`
+}
+
+// Option is one of the choices an asker offers ("a) use UTC").
+type Option struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
+
+// EntryKind is the type of one entry in a clarification's thread.
+type EntryKind string
+
+// The kinds of thread entry.
+const (
+	KindQuestion   EntryKind = "question"
+	KindAnswer     EntryKind = "answer"
+	KindResolution EntryKind = "resolution"
+	KindEscalation EntryKind = "escalation"
+	KindNote       EntryKind = "note"
+)
+
+// Entry is one typed item of a clarification's thread, with who wrote it and where.
+type Entry struct {
+	Kind      EntryKind `json:"kind"`
+	Round     int       `json:"round"`
+	Author    string    `json:"author"`
+	CommentID int64     `json:"comment_id,omitempty"`
+	At        time.Time `json:"at"`
+	Text      string    `json:"text"`
+}
+
+// Clarification is one question thread, CLR-<issue>-<seq>.
+type Clarification struct {
+	ID         string    `json:"id"`
+	Asker      Party     `json:"asker"`
+	Target     Target    `json:"target"`
+	Topic      string    `json:"topic,omitempty"`
+	Type       string    `json:"type,omitempty"`
+	Blocking   bool      `json:"blocking"`
+	Options    []Option  `json:"options,omitempty"`
+	Fallback   string    `json:"fallback,omitempty"`
+	Evidence   []string  `json:"evidence,omitempty"`
+	Status     Status    `json:"status"`
+	Round      int       `json:"round"`
+	MaxRounds  int       `json:"max_rounds"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at,omitzero"`
+	StaleAfter time.Time `json:"stale_after,omitzero"`
+	ResolvedAt time.Time `json:"resolved_at,omitzero"`
+	// Resolution is the decision recorded when the clarification was resolved.
+	Resolution string  `json:"resolution,omitempty"`
+	Thread     []Entry `json:"thread"`
+}
+
+// Assumption is one line of the issue's assumption log (/assume, or a fallback taken on timeout).
+type Assumption struct {
+	Decision   string    `json:"decision"`
+	Confidence string    `json:"confidence,omitempty"`
+	Risk       string    `json:"risk,omitempty"`
+	Author     string    `json:"author"`
+	CommentID  int64     `json:"comment_id,omitempty"`
+	At         time.Time `json:"at"`
+	// Clarification names the clarification the assumption settles, if any.
+	Clarification string `json:"clarification,omitempty"`
+	// Source is "assume" for /assume and "timeout_assumed" for a fallback taken on timeout.
+	Source string `json:"source"`
+}
+
+// LedgerVersion is the schema version written into every ledger.
+const LedgerVersion = 1
+
+// Ledger is the whole protocol state of one issue: a fold over the issue's comments.
+type Ledger struct {
+	Version int `json:"v"`
+	Issue   int `json:"issue"`
+	// Seq is the last clarification sequence number handed out in this issue.
+	Seq int `json:"seq"`
+	// Cursor is the id of the newest comment already applied; GitHub comment ids grow
+	// monotonically, so anything at or below it has been folded in.
+	Cursor int64 `json:"cursor"`
+	// Rev counts saves, so a reader can tell a newer ledger from an older one.
+	Rev            int64           `json:"rev"`
+	Closed         bool            `json:"closed,omitempty"`
+	Clarifications []Clarification `json:"clarifications"`
+	Assumptions    []Assumption    `json:"assumptions,omitempty"`
+}

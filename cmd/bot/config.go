@@ -1,0 +1,149 @@
+package main
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/palantir/go-githubapp/githubapp"
+	"gopkg.in/yaml.v2"
+)
+
+// Defaults of the app's own settings; config.example.yml documents each.
+const (
+	DefaultAddress        = "127.0.0.1"
+	DefaultPort           = 8080
+	DefaultV3APIURL       = "https://api.github.com/"
+	DefaultV4APIURL       = "https://api.github.com/graphql"
+	DefaultWebURL         = "https://github.com"
+	DefaultAppSlug        = "clarify"
+	DefaultWorkers        = 8
+	DefaultHandlerTimeout = 2 * time.Minute
+	DefaultLogLevel       = "info"
+	// MaxWebhookBody is GitHub's payload cap; GitHub never sends more, so more is refused.
+	MaxWebhookBody = 25 << 20
+)
+
+// Config is the whole configuration of `bot serve`.
+type Config struct {
+	Server  ServerConfig     `yaml:"server"`
+	Github  githubapp.Config `yaml:"github"`
+	Clarify ClarifyConfig    `yaml:"clarify"`
+}
+
+// ServerConfig is where the app listens.
+type ServerConfig struct {
+	Address string `yaml:"address"`
+	Port    int    `yaml:"port"`
+}
+
+// ClarifyConfig holds the app's own settings.
+type ClarifyConfig struct {
+	// AppSlug is the app's slug as registered; its comments come from "<slug>[bot]".
+	AppSlug string `yaml:"app_slug"`
+	// LedgerKey keys the MAC of the hidden ledger; empty derives it from the webhook secret.
+	LedgerKey      string        `yaml:"ledger_key"`
+	Workers        int           `yaml:"workers"`
+	HandlerTimeout time.Duration `yaml:"handler_timeout"`
+	LogLevel       string        `yaml:"log_level"`
+}
+
+// LoadConfig reads a config file strictly (an unknown key is an error), applies the
+// environment over it, fills defaults and validates the result.
+func LoadConfig(path string) (Config, error) {
+	var c Config
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return c, err
+		}
+		if err := yaml.UnmarshalStrict(b, &c); err != nil {
+			return c, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	c.FromEnv()
+	c.Defaults()
+	return c, c.Validate()
+}
+
+// FromEnv overrides the file with the environment: go-githubapp's GITHUB_* names, and
+// CLARIFY_* and SERVER_* for the rest.
+func (c *Config) FromEnv() {
+	c.Github.SetValuesFromEnv("")
+	str := func(key string, v *string) {
+		if s, ok := os.LookupEnv(key); ok {
+			*v = s
+		}
+	}
+	str("SERVER_ADDRESS", &c.Server.Address)
+	if s, ok := os.LookupEnv("SERVER_PORT"); ok {
+		if n, err := strconv.Atoi(s); err == nil {
+			c.Server.Port = n
+		}
+	}
+	str("CLARIFY_APP_SLUG", &c.Clarify.AppSlug)
+	str("CLARIFY_LEDGER_KEY", &c.Clarify.LedgerKey)
+	str("CLARIFY_LOG_LEVEL", &c.Clarify.LogLevel)
+}
+
+// Defaults fills what was left empty.
+func (c *Config) Defaults() {
+	def := func(v *string, d string) {
+		if *v == "" {
+			*v = d
+		}
+	}
+	def(&c.Server.Address, DefaultAddress)
+	if c.Server.Port == 0 {
+		c.Server.Port = DefaultPort
+	}
+	def(&c.Github.V3APIURL, DefaultV3APIURL)
+	def(&c.Github.V4APIURL, DefaultV4APIURL)
+	def(&c.Github.WebURL, DefaultWebURL)
+	def(&c.Clarify.AppSlug, DefaultAppSlug)
+	def(&c.Clarify.LogLevel, DefaultLogLevel)
+	if c.Clarify.Workers == 0 {
+		c.Clarify.Workers = DefaultWorkers
+	}
+	if c.Clarify.HandlerTimeout == 0 {
+		c.Clarify.HandlerTimeout = DefaultHandlerTimeout
+	}
+}
+
+// Validate refuses a config the app cannot run safely with.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Github.App.WebhookSecret == "" {
+		// go-githubapp skips the signature check when the secret is empty: anyone
+		// could then drive the app, so it does not start.
+		errs = append(errs, errors.New("github.app.webhook_secret (GITHUB_APP_WEBHOOK_SECRET) is required"))
+	}
+	if c.Github.App.IntegrationID == 0 {
+		errs = append(errs, errors.New("github.app.integration_id (GITHUB_APP_INTEGRATION_ID) is required"))
+	}
+	if c.Github.App.PrivateKey == "" {
+		errs = append(errs, errors.New("github.app.private_key (GITHUB_APP_PRIVATE_KEY) is required"))
+	}
+	if c.Server.Port < 1 || c.Server.Port > 65535 {
+		errs = append(errs, fmt.Errorf("server.port %d is not a port", c.Server.Port))
+	}
+	if c.Clarify.Workers < 1 {
+		errs = append(errs, fmt.Errorf("clarify.workers must be at least 1, not %d", c.Clarify.Workers))
+	}
+	return errors.Join(errs...)
+}
+
+// LedgerKeyBytes returns the ledger MAC key: the configured one, or one derived from the
+// webhook secret so a default install needs no extra secret.
+func (c *Config) LedgerKeyBytes() []byte {
+	if c.Clarify.LedgerKey != "" {
+		return []byte(c.Clarify.LedgerKey)
+	}
+	m := hmac.New(sha256.New, []byte(c.Github.App.WebhookSecret))
+	m.Write([]byte("clarify ledger key v1"))
+	return m.Sum(nil)
+}

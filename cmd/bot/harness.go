@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/clarify-app/clarify/internal/fakegithub"
+)
+
+// Harness is a whole world on loopback: the in-memory GitHub, and the real app (real
+// dispatcher, real client creator, real signatures) pointed at it. replay and the tests use it.
+type Harness struct {
+	Fake      *fakegithub.Server
+	GitHub    *httptest.Server
+	App       *App
+	AppServer *httptest.Server
+	Secret    []byte
+	Config    Config
+	// Statuses holds the HTTP status the app answered to each delivery, in order.
+	Statuses []int
+}
+
+// harnessAppID is the App id the harness registers with the in-memory GitHub.
+const harnessAppID = 4242
+
+// NewHarness starts the in-memory GitHub and the app; logs receives the app's JSON log.
+func NewHarness(logs io.Writer) (*Harness, error) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return nil, err
+	}
+	secret := []byte("replay-webhook-secret")
+	fake := fakegithub.New(fakegithub.Options{
+		AppID: harnessAppID, AppSlug: DefaultAppSlug, WebhookSecret: secret, AppPublicKey: &key.PublicKey,
+	})
+	gh := httptest.NewServer(fake)
+
+	var cfg Config
+	cfg.Github.V3APIURL = gh.URL + "/"
+	cfg.Github.V4APIURL = gh.URL + "/graphql"
+	cfg.Github.App.IntegrationID = harnessAppID
+	cfg.Github.App.WebhookSecret = string(secret)
+	cfg.Github.App.PrivateKey = string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		gh.Close()
+		return nil, err
+	}
+	app, err := NewApp(cfg, newLogger(logs, "debug"), fake.Now)
+	if err != nil {
+		gh.Close()
+		return nil, err
+	}
+	return &Harness{Fake: fake, GitHub: gh, App: app, AppServer: httptest.NewServer(app.Handler), Secret: secret, Config: cfg}, nil
+}
+
+// HookURL is where the app takes webhooks.
+func (h *Harness) HookURL() string { return h.AppServer.URL + "/api/github/hook" }
+
+// Deliver sends one signed delivery over HTTP, waits until the app has handled it, then
+// sends the deliveries GitHub would make of the app's own writes (which the app must
+// ignore), as GitHub does.
+func (h *Harness) Deliver(ctx context.Context, d fakegithub.Delivery) (int, error) {
+	status, err := fakegithub.Send(ctx, h.AppServer.Client(), h.HookURL(), h.Secret, d)
+	if err != nil {
+		return 0, err
+	}
+	h.Statuses = append(h.Statuses, status)
+	h.App.Scheduler.Wait()
+	for _, own := range h.Fake.TakeOutbox() {
+		st, err := fakegithub.Send(ctx, h.AppServer.Client(), h.HookURL(), h.Secret, own)
+		if err != nil {
+			return status, err
+		}
+		if st != http.StatusOK {
+			return status, fmt.Errorf("the app answered %d to a delivery of its own comment", st)
+		}
+		h.App.Scheduler.Wait()
+		// The app writes nothing for its own comments, so there is no new outbox.
+	}
+	return status, nil
+}
+
+// Close stops both servers after the app has finished what it accepted.
+func (h *Harness) Close() {
+	h.AppServer.Close()
+	_ = h.App.Scheduler.Drain(context.Background())
+	h.GitHub.Close()
+}

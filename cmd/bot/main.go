@@ -1,0 +1,110 @@
+// Command bot is Clarify: `bot serve` runs the GitHub App, `bot replay` plays deliveries
+// against an in-memory GitHub, `bot ledger` reads a hidden ledger.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: bot <command> [flags]
+
+commands:
+  serve  -c FILE        run the GitHub App
+  replay [FILE…]        play a scenario or recorded deliveries against an in-memory GitHub
+                        (no FILE: the built-in demo)
+  ledger [-key K] FILE  print the ledger hidden in a status comment (FILE or - for stdin)
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = serveCmd(args[1:], stderr)
+	case "replay":
+		err = replayCmd(args[1:], stdout, stderr)
+	case "ledger":
+		err = ledgerCmd(args[1:], os.Stdin, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "bot: unknown command %q\n%s", args[0], usage)
+		return 2
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bot %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+func serveCmd(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("c", "", "config file (YAML); the environment overrides it")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := LoadConfig(*path)
+	if err != nil {
+		return err
+	}
+	logger := newLogger(os.Stdout, cfg.Clarify.LogLevel)
+	app, err := NewApp(cfg, logger, time.Now)
+	if err != nil {
+		return err
+	}
+	addr := net.JoinHostPort(cfg.Server.Address, strconv.Itoa(cfg.Server.Port))
+	srv := &http.Server{Addr: addr, Handler: app.Handler, ReadHeaderTimeout: 10 * time.Second}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	logger.Info().Str("address", addr).Str("api", cfg.Github.V3APIURL).Msg("Clarify is listening")
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info().Msg("Shutting down: draining accepted deliveries")
+	shut, cancel := context.WithTimeout(context.Background(), cfg.Clarify.HandlerTimeout+10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		return err
+	}
+	return app.Scheduler.Drain(shut)
+}
+
+func newLogger(w io.Writer, level string) zerolog.Logger {
+	lvl, err := zerolog.ParseLevel(level)
+	if err != nil || level == "" {
+		lvl = zerolog.InfoLevel
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+}

@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// actorLookups answers who an actor is for one run, asking GitHub at most once per login
+// and team, and only when the answer can matter.
+type actorLookups struct {
+	client *github.Client
+	ref    issueRef
+	perms  map[string]string
+	teams  map[string]bool // "org/team\x00login" → member
+}
+
+func newActorLookups(client *github.Client, ref issueRef) *actorLookups {
+	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, teams: map[string]bool{}}
+}
+
+// actor describes the author of an event. Permissions are looked up only for a command or
+// when something in the ledger awaits an answer: a plain comment in a quiet issue costs
+// no request.
+func (a *actorLookups) actor(ctx context.Context, b *Base, u *github.User, body string, l clarify.Ledger, p clarify.Policy) (clarify.Actor, error) {
+	act := clarify.Actor{Login: u.GetLogin(), Bot: u.GetType() == "Bot", Self: b.isSelf(u)}
+	if act.Self || act.Login == "" {
+		return act, nil
+	}
+	cmd, perr := clarify.Parse(body)
+	awaiting := false
+	for _, c := range l.Clarifications {
+		if c.Status.Awaiting() {
+			awaiting = true
+			break
+		}
+	}
+	if perr == nil && cmd.Kind == clarify.CmdNone && (!awaiting || act.Bot) {
+		return act, nil
+	}
+	perm, err := a.permission(ctx, act.Login)
+	if err != nil {
+		return act, err
+	}
+	act.Permission = perm
+	if teams := p.TargetTeams(l); len(teams) > 0 {
+		act.Teams = map[string]bool{}
+		for _, t := range teams {
+			act.Teams[t] = a.member(ctx, t, act.Login)
+		}
+	}
+	return act, nil
+}
+
+func (a *actorLookups) permission(ctx context.Context, login string) (string, error) {
+	if p, ok := a.perms[login]; ok {
+		return p, nil
+	}
+	lvl, _, err := a.client.Repositories.GetPermissionLevel(ctx, a.ref.Owner, a.ref.Repo, login)
+	perm := "none"
+	switch {
+	case isStatus(err, http.StatusNotFound):
+	case err != nil:
+		return "", fmt.Errorf("permission of %s on %s/%s: %w", login, a.ref.Owner, a.ref.Repo, err)
+	default:
+		perm = lvl.GetPermission()
+	}
+	a.perms[login] = perm
+	return perm, nil
+}
+
+// member reports whether login is an active member of the team "org/slug". A failed
+// look-up counts as not a member (fail closed) and is logged: an app without the
+// organization members permission cannot see teams.
+func (a *actorLookups) member(ctx context.Context, team, login string) bool {
+	key := team + "\x00" + login
+	if m, ok := a.teams[key]; ok {
+		return m
+	}
+	org, slug, _ := strings.Cut(team, "/")
+	ms, _, err := a.client.Teams.GetTeamMembershipBySlug(ctx, org, slug, login)
+	member := err == nil && ms.GetState() == "active"
+	if err != nil && !isStatus(err, http.StatusNotFound) {
+		zerolog.Ctx(ctx).Warn().Err(err).Str("team", team).Msg("Team membership look-up failed; treating as not a member")
+	}
+	a.teams[key] = member
+	return member
+}

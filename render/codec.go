@@ -1,0 +1,167 @@
+package render
+
+import (
+	"bytes"
+	"compress/flate"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// The ways DecodeLedger fails; every error it returns wraps exactly one of them.
+var (
+	// ErrNoLedger: the body holds no ledger block.
+	ErrNoLedger = errors.New("render: no ledger block")
+	// ErrTampered: the block is well formed but its MAC does not match (edited by hand, or another key).
+	ErrTampered = errors.New("render: ledger block does not match its MAC")
+	// ErrMalformed: the block cannot be read (bad base64, compression, JSON or size).
+	ErrMalformed = errors.New("render: malformed ledger block")
+	// ErrVersion: the block or the ledger in it has a version this code does not read.
+	ErrVersion = errors.New("render: unsupported ledger version")
+)
+
+const (
+	ledgerOpen  = "<!-- clarify:ledger "
+	ledgerClose = "-->"
+	ledgerTag   = "v1"
+	// maxLedgerJSON caps the ledger's JSON, checked on the way in and the way out, so a
+	// small block cannot inflate into a huge allocation (a "zip bomb").
+	maxLedgerJSON = 8 << 20
+)
+
+// b64 is standard base64 without padding: letters, digits, "+" and "/", none of which
+// can form "-->" or "--!>", so the payload cannot end the comment it sits in.
+var b64 = base64.RawStdEncoding
+
+// errNoKey refuses to sign or trust a ledger without a key: an empty HMAC key would make
+// every hand edit verify.
+var errNoKey = errors.New("render: empty ledger key")
+
+// EncodeLedger returns the hidden block "<!-- clarify:ledger v1 DATA.MAC -->" that carries l:
+// DATA is base64 of the deflated JSON and MAC is base64 of its HMAC-SHA256 under key.
+//
+// A zero Version is written as clarify.LedgerVersion (a fresh ledger); any other version
+// than the current one is refused, since this code could not read it back.
+func EncodeLedger(l clarify.Ledger, key []byte) (string, error) {
+	if len(key) == 0 {
+		return "", errNoKey
+	}
+	if l.Version == 0 {
+		l.Version = clarify.LedgerVersion
+	}
+	if l.Version != clarify.LedgerVersion {
+		return "", fmt.Errorf("%w: cannot write version %d", ErrVersion, l.Version)
+	}
+	js, err := json.Marshal(l)
+	if err != nil {
+		return "", fmt.Errorf("render: encode ledger: %w", err)
+	}
+	if len(js) > maxLedgerJSON {
+		return "", fmt.Errorf("render: ledger is %d bytes of JSON, over the %d a reader accepts", len(js), maxLedgerJSON)
+	}
+	var z bytes.Buffer
+	w, err := flate.NewWriter(&z, flate.BestCompression)
+	if err != nil {
+		return "", fmt.Errorf("render: encode ledger: %w", err)
+	}
+	if _, err := w.Write(js); err != nil {
+		return "", fmt.Errorf("render: encode ledger: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return "", fmt.Errorf("render: encode ledger: %w", err)
+	}
+	data := z.Bytes()
+	return ledgerOpen + ledgerTag + " " + b64.EncodeToString(data) + "." +
+		b64.EncodeToString(mac(key, data)) + " " + ledgerClose, nil
+}
+
+// DecodeLedger reads the ledger block of a comment body, the last one if there are
+// several (the status comment puts its own at the very end). It fails closed: a last
+// block that is damaged is an error, never a reason to fall back on an earlier one.
+func DecodeLedger(body string, key []byte) (clarify.Ledger, error) {
+	var l clarify.Ledger
+	at := strings.LastIndex(body, ledgerOpen)
+	if at < 0 {
+		return l, ErrNoLedger
+	}
+	rest := body[at+len(ledgerOpen):]
+	end := strings.Index(rest, ledgerClose)
+	if end < 0 {
+		return l, fmt.Errorf("%w: block is not closed", ErrMalformed)
+	}
+	fields := strings.Fields(rest[:end])
+	if len(fields) == 0 {
+		return l, fmt.Errorf("%w: empty block", ErrMalformed)
+	}
+	if fields[0] != ledgerTag {
+		if isVersionTag(fields[0]) {
+			return l, fmt.Errorf("%w: block says %s, this code reads %s", ErrVersion, fields[0], ledgerTag)
+		}
+		return l, fmt.Errorf("%w: no version tag", ErrMalformed)
+	}
+	if len(fields) != 2 {
+		return l, fmt.Errorf("%w: want one payload after the version, got %d fields", ErrMalformed, len(fields)-1)
+	}
+	enc, encMAC, ok := strings.Cut(fields[1], ".")
+	if !ok {
+		return l, fmt.Errorf("%w: payload has no MAC", ErrMalformed)
+	}
+	data, err := b64.DecodeString(enc)
+	if err != nil {
+		return l, fmt.Errorf("%w: data: %v", ErrMalformed, err)
+	}
+	sum, err := b64.DecodeString(encMAC)
+	if err != nil {
+		return l, fmt.Errorf("%w: MAC: %v", ErrMalformed, err)
+	}
+	if len(key) == 0 {
+		return l, errNoKey
+	}
+	// Base64 leaves a few bits of the last character unused; an edit to them decodes to
+	// the same bytes. Re-encoding catches it, so that any changed character is an edit.
+	if !hmac.Equal(sum, mac(key, data)) || b64.EncodeToString(data) != enc || b64.EncodeToString(sum) != encMAC {
+		return l, ErrTampered
+	}
+	js, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), maxLedgerJSON+1))
+	if err != nil {
+		return l, fmt.Errorf("%w: inflate: %v", ErrMalformed, err)
+	}
+	if len(js) > maxLedgerJSON {
+		return l, fmt.Errorf("%w: inflates past %d bytes", ErrMalformed, maxLedgerJSON)
+	}
+	if err := json.Unmarshal(js, &l); err != nil {
+		return clarify.Ledger{}, fmt.Errorf("%w: json: %v", ErrMalformed, err)
+	}
+	if l.Version != clarify.LedgerVersion {
+		return clarify.Ledger{}, fmt.Errorf("%w: ledger says version %d, this code reads %d", ErrVersion, l.Version, clarify.LedgerVersion)
+	}
+	return l, nil
+}
+
+// mac signs the compressed ledger. The version tag is part of the signed bytes, so a
+// block cannot be relabelled as another version without the key.
+func mac(key, data []byte) []byte {
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte(ledgerOpen + ledgerTag + "\x00"))
+	h.Write(data)
+	return h.Sum(nil)
+}
+
+func isVersionTag(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}

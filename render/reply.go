@@ -1,0 +1,131 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// Reply returns the comment answering a command: a refusal, the open clarifications of l,
+// or one clarification's thread; it ends with Marker(key).
+func Reply(r clarify.Reply, l clarify.Ledger, key string) string {
+	var body string
+	switch r.Kind {
+	case clarify.ReplyList:
+		body = list(l)
+	case clarify.ReplyShow:
+		body = show(l, r.ID)
+	default:
+		// A refusal is the fail-closed default: an unknown kind still tells the user
+		// something went wrong rather than posting nothing.
+		body = refusal(r)
+	}
+	return finish(body, key)
+}
+
+// refusal quotes the offending line, addresses the person who typed it (the one ping
+// a reply makes, on purpose), says what was wrong and what to type instead.
+func refusal(r clarify.Reply) string {
+	var b strings.Builder
+	if q := quote(r.Quote, capEntry); strings.Trim(q, "> \n") != "" {
+		b.WriteString(q + "\n\n")
+	}
+	problem := prose(r.Problem)
+	if problem == "" {
+		problem = "That command could not be carried out."
+	}
+	if to := strings.TrimPrefix(strings.TrimSpace(r.To), "@"); validHandle(to) && !strings.Contains(to, "/") {
+		b.WriteString("@" + to + ": ")
+	} else if to != "" {
+		b.WriteString(login(to) + ": ")
+	}
+	b.WriteString(problem + "\n")
+	if try := prose(r.Try); try != "" {
+		b.WriteString("\nTry: " + try + "\n")
+	}
+	return b.String()
+}
+
+// list shows the open clarifications, oldest first, as many as fit.
+func list(l clarify.Ledger) string {
+	var open []clarify.Clarification
+	for _, c := range l.Clarifications {
+		if c.Status.Open() {
+			open = append(open, c)
+		}
+	}
+	if len(open) == 0 {
+		return "No open clarifications.\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Open clarifications (%d)**\n\n%s", len(open), clarificationHeader)
+	room := MaxCommentBytes - 1000
+	for i, c := range open {
+		row := clarificationRow(c)
+		if b.Len()+len(row) > room {
+			fmt.Fprintf(&b, "\n_%d more not shown; `/clarify show CLR-…` shows one._\n", len(open)-i)
+			break
+		}
+		b.WriteString(row)
+	}
+	return b.String()
+}
+
+// show renders the whole thread of one clarification; when it does not all fit, the
+// newest entries are kept and a line says how many earlier ones were left out.
+func show(l clarify.Ledger, cid string) string {
+	var c *clarify.Clarification
+	for i := range l.Clarifications {
+		if l.Clarifications[i].ID == cid {
+			c = &l.Clarifications[i]
+			break
+		}
+	}
+	if c == nil {
+		return fmt.Sprintf("There is no clarification %s in this issue. `/clarify` lists the open ones.\n", id(cid))
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** · %s · %s · round %s · %s\n\n", id(c.ID), sides(*c),
+		status(c.Status), rounds(c.Round, c.MaxRounds), blocking(*c))
+	if c.Topic != "" || c.Type != "" {
+		var meta []string
+		if c.Topic != "" {
+			meta = append(meta, "**Topic:** "+inline(c.Topic, capTopic))
+		}
+		if c.Type != "" {
+			meta = append(meta, "**Type:** "+inline(c.Type, capWord))
+		}
+		b.WriteString(strings.Join(meta, " · ") + "\n\n")
+	}
+	if c.Status == clarify.Resolved && c.Resolution != "" {
+		b.WriteString("**Decision:** " + inline(c.Resolution, capDecision) + "\n\n")
+	}
+	if len(c.Options) > 0 {
+		b.WriteString("**Options**\n\n" + options(*c) + "\n")
+	}
+
+	entries := make([]string, len(c.Thread))
+	for i, e := range c.Thread {
+		entries[i] = fmt.Sprintf("**%s** · round %d · %s · %s\n\n%s\n\n",
+			inline(string(e.Kind), capWord), e.Round, login(e.Author), stamp(e.At), quote(e.Text, capEntry))
+	}
+	room := MaxCommentBytes - b.Len() - 1000
+	first := len(entries)
+	for first > 0 && len(entries[first-1]) <= room {
+		first--
+		room -= len(entries[first])
+	}
+
+	if len(entries) == 0 {
+		b.WriteString("_The thread is empty._\n")
+	}
+	if first > 0 {
+		fmt.Fprintf(&b, "_%d earlier entries not shown._\n\n", first)
+	}
+	for _, e := range entries[first:] {
+		b.WriteString(e)
+	}
+	return b.String()
+}

@@ -1,0 +1,69 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// Round returns the comment that mirrors one question round of c (round <= 0: the
+// current one), ending with Marker(key).
+func Round(c clarify.Clarification, round int, key string) string {
+	if round <= 0 {
+		round = c.Round
+	}
+	cid := id(c.ID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**[%s]** Clarification needed · %s · round %s · %s\n\n",
+		sides(c), cid, rounds(round, c.MaxRounds), blocking(c))
+
+	var meta []string
+	if c.Topic != "" {
+		meta = append(meta, "**Topic:** "+inline(c.Topic, capTopic))
+	}
+	if c.Type != "" {
+		meta = append(meta, "**Type:** "+inline(c.Type, capWord))
+	}
+	if len(meta) > 0 {
+		b.WriteString(strings.Join(meta, " · ") + "\n\n")
+	}
+
+	if q := question(c, round); q != nil {
+		b.WriteString(quote(q.Text, capQuestion) + "\n\n")
+	} else {
+		b.WriteString("_The question of this round was not recorded._\n\n")
+	}
+
+	if len(c.Options) > 0 {
+		b.WriteString("**Options**\n\n" + options(c) + "\n")
+	}
+	if len(c.Evidence) > 0 {
+		b.WriteString("**Evidence**\n\n")
+		for i, e := range c.Evidence {
+			if i == maxEvidence {
+				fmt.Fprintf(&b, "- … and %d more\n", len(c.Evidence)-maxEvidence)
+				break
+			}
+			b.WriteString("- " + inline(e, capOption) + "\n")
+		}
+		b.WriteString("\n")
+	}
+
+	fmt.Fprintf(&b, "**How to answer**\n\n"+
+		"- A plain reply in this issue answers the oldest open question addressed to you.\n"+
+		"- `/respond %[1]s <answer>` answers this one by name.\n"+
+		"- The asker can follow up with `/clarify followup %[1]s <question>` "+
+		"or settle it with `/clarify resolve %[1]s <decision>`.\n", cid)
+	return finish(b.String(), key)
+}
+
+// question is the newest question entry of the given round, or nil.
+func question(c clarify.Clarification, round int) *clarify.Entry {
+	for i := len(c.Thread) - 1; i >= 0; i-- {
+		if e := &c.Thread[i]; e.Kind == clarify.KindQuestion && e.Round == round {
+			return e
+		}
+	}
+	return nil
+}
