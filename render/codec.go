@@ -17,13 +17,13 @@ import (
 
 // The ways DecodeLedger fails; every error it returns wraps exactly one of them.
 var (
-	// ErrNoLedger: the body holds no ledger block.
+	// ErrNoLedger means the body holds no ledger block.
 	ErrNoLedger = errors.New("render: no ledger block")
-	// ErrTampered: the block is well formed but its MAC does not match (edited by hand, or another key).
+	// ErrTampered means the block's MAC does not match: edited by hand, or signed with another key.
 	ErrTampered = errors.New("render: ledger block does not match its MAC")
-	// ErrMalformed: the block cannot be read (bad base64, compression, JSON or size).
+	// ErrMalformed means the block cannot be read: bad syntax, base64, compression, JSON or size.
 	ErrMalformed = errors.New("render: malformed ledger block")
-	// ErrVersion: the block or the ledger in it has a version this code does not read.
+	// ErrVersion means the block, or the ledger in it, has a version this code does not read.
 	ErrVersion = errors.New("render: unsupported ledger version")
 )
 

@@ -64,9 +64,9 @@ func id(s string) string {
 }
 
 // rounds is "2/5", or "2" when no maximum is recorded.
-func rounds(round, max int) string {
-	if max > 0 {
-		return fmt.Sprintf("%d/%d", round, max)
+func rounds(round, most int) string {
+	if most > 0 {
+		return fmt.Sprintf("%d/%d", round, most)
 	}
 	return fmt.Sprint(round)
 }

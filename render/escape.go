@@ -19,34 +19,34 @@ func Inline(s string) string { return inline(s, 0) }
 // Quote returns user text made safe as a Markdown block quote, "> " before every line.
 func Quote(s string) string { return quote(s, 0) }
 
-// inline is Inline capped at max runes of user text (0: no cap). Newlines become spaces,
+// inline is Inline capped at limit runes of user text (0: no cap). Newlines become spaces,
 // and everything Markdown would act on in a line is backslash-escaped, so the text shows
 // as typed and a table row keeps its columns.
-func inline(s string, max int) string {
-	s, long := head(s, max)
+func inline(s string, limit int) string {
+	s, long := head(s, limit)
 	s = strings.TrimSpace(strings.NewReplacer("\n", " ", "\t", " ").Replace(clean(s)))
-	s = clip(s, max, long)
+	s = clip(s, limit, long)
 	var b strings.Builder
 	escapeLine(&b, s, true)
 	return b.String()
 }
 
 // cell is inline for a table cell: an empty value shows as a dash, not as a gap.
-func cell(s string, max int) string {
-	if v := inline(s, max); v != "" {
+func cell(s string, limit int) string {
+	if v := inline(s, limit); v != "" {
 		return v
 	}
 	return "—"
 }
 
-// quote is Quote capped at max runes of user text (0: no cap). The user's own Markdown
+// quote is Quote capped at limit runes of user text (0: no cap). The user's own Markdown
 // (emphasis, lists, code) is kept; it cannot leave the quote, because every line
 // carries the "> " prefix and a block quote closes every block opened inside it.
-func quote(s string, max int) string {
-	s, long := head(s, max)
+func quote(s string, limit int) string {
+	s, long := head(s, limit)
 	s = strings.Trim(clean(s), "\n")
 	s = strings.TrimRightFunc(s, unicode.IsSpace)
-	s = clip(s, max, long)
+	s = clip(s, limit, long)
 	lines := strings.Split(s, "\n")
 	var b strings.Builder
 	for i, line := range lines {
@@ -99,13 +99,13 @@ func isBidiControl(r rune) bool {
 
 // head cuts raw text to twice the cap before it is cleaned, so a huge field costs no
 // more than a short one; clip makes the exact cut afterwards. It reports whether it cut.
-func head(s string, max int) (string, bool) {
-	if max <= 0 || len(s) <= 2*max {
+func head(s string, limit int) (string, bool) {
+	if limit <= 0 || len(s) <= 2*limit {
 		return s, false
 	}
 	n := 0
 	for i := range s {
-		if n == 2*max {
+		if n == 2*limit {
 			return s[:i], true
 		}
 		n++
@@ -113,10 +113,10 @@ func head(s string, max int) (string, bool) {
 	return s, false
 }
 
-// clip keeps the first max runes of s (all of it when max is 0) and says when it cut,
-// or when head already did (cut).
-func clip(s string, max int, cut bool) string {
-	if max <= 0 || utf8.RuneCountInString(s) <= max {
+// clip keeps the first limit runes of s (all of it when limit is 0) and says when it
+// cut, or when head already did (cut).
+func clip(s string, limit int, cut bool) string {
+	if limit <= 0 || utf8.RuneCountInString(s) <= limit {
 		if cut {
 			return s + " " + truncated
 		}
@@ -124,7 +124,7 @@ func clip(s string, max int, cut bool) string {
 	}
 	n := 0
 	for i := range s {
-		if n == max {
+		if n == limit {
 			return strings.TrimRightFunc(s[:i], unicode.IsSpace) + " " + truncated
 		}
 		n++
@@ -214,27 +214,27 @@ func splitCode(s string) []span {
 			continue
 		}
 		open := runLen(s, i)
-		close := -1
+		closing := -1
 		for j := i + open; j < len(s); {
 			if s[j] != '`' {
 				j++
 				continue
 			}
 			if m := runLen(s, j); m == open {
-				close = j
+				closing = j
 				break
 			} else {
 				j += m
 			}
 		}
-		if close < 0 {
+		if closing < 0 {
 			i += open
 			continue
 		}
 		if start < i {
 			out = append(out, span{text: s[start:i]})
 		}
-		end := close + open
+		end := closing + open
 		out = append(out, span{text: s[i:end], code: true})
 		i, start = end, end
 	}

@@ -45,8 +45,13 @@ func Status(l clarify.Ledger, ledgerBlock string) string {
 	rows := append(append([]string{}, clar...), assum...)
 	keep := make([]bool, len(rows))
 	for p := 0; p <= 2; p++ {
-		// Newest first within a priority, so that what is cut is what is oldest.
-		for i := len(rows) - 1; i >= 0; i-- {
+		for k := range rows {
+			// Open clarifications oldest first (the longest waiting matter most); closed
+			// ones and assumptions newest first, so what is cut is old history.
+			i := k
+			if p > 0 {
+				i = len(rows) - 1 - k
+			}
 			if prio[i] == p && len(rows[i]) <= room {
 				keep[i] = true
 				room -= len(rows[i])
