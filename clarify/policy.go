@@ -28,7 +28,20 @@ type Policy struct {
 	EscalationMention []string
 	// MaxPerIssue caps the clarifications of one issue; 0 means no cap.
 	MaxPerIssue int
+	// Routes maps an asker's role to the targets (roles, logins, teams) it may ask; a nil
+	// map lets anyone ask anyone (the seeds' can_clarify).
+	Routes map[string][]string
+	// AnswerFrom says who may answer: AnswerTargetsAndWrite (default) or AnswerTargets.
+	AnswerFrom string
+	// Require lists the fields an ask must carry: "type", "options", "fallback", "topic".
+	Require []string
 }
+
+// Who may answer a clarification (Policy.AnswerFrom).
+const (
+	AnswerTargetsAndWrite = "targets_and_write"
+	AnswerTargets         = "targets"
+)
 
 // DefaultPolicy returns the protocol's defaults.
 func DefaultPolicy() Policy {
@@ -37,6 +50,7 @@ func DefaultPolicy() Policy {
 		MaxRoundsNonBlocking: DefaultMaxRoundsNonBlocking,
 		SLA:                  DefaultSLA,
 		Priority:             append([]string(nil), DefaultPriority...),
+		AnswerFrom:           AnswerTargetsAndWrite,
 	}
 }
 
