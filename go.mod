@@ -11,6 +11,7 @@ require (
 	github.com/palantir/go-githubapp v0.24.1
 	github.com/rs/zerolog v1.35.1
 	gopkg.in/yaml.v2 v2.4.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

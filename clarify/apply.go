@@ -103,9 +103,10 @@ func (a *applier) comment() {
 		a.reply(Reply{Kind: ReplyShow, To: a.ev.Actor.Login, ID: cmd.ID})
 	case CmdAssume:
 		a.assume()
-	case CmdStale, CmdStats:
-		a.refuse(a.cmd.Line, "`/clarify "+string(cmd.Kind)+"` is not available in this version of Clarify.",
-			"`/clarify` lists the open clarifications and `/clarify show CLR-…` shows one.")
+	case CmdStale:
+		a.reply(Reply{Kind: ReplyStale, To: a.ev.Actor.Login})
+	case CmdStats:
+		a.reply(Reply{Kind: ReplyStats, To: a.ev.Actor.Login})
 	default:
 		a.ignore("unhandled command " + string(cmd.Kind))
 	}
@@ -151,6 +152,33 @@ func (a *applier) ask() {
 	if target.Kind == TargetLogin && strings.EqualFold(target.Name, actor.Login) {
 		a.refuse(a.cmd.Line, "a clarification cannot be addressed to the one who asks it.",
 			"`/clarify @architect <question>` names the role or person who should answer.")
+		return
+	}
+	if ok, allowed := a.p.routeAllows(actor.Login, target); !ok {
+		who := a.p.RoleOf(actor.Login)
+		if who == "" {
+			who = actor.Login
+		}
+		problem := fmt.Sprintf("%s may not ask %s here: this repository's routes do not allow it.", who, a.cmd.Target)
+		try := "ask a maintainer to add the route to `.github/clarify.yml`, or proceed on a documented assumption with `/assume <decision>`."
+		if len(allowed) > 0 {
+			problem = fmt.Sprintf("%s may ask only %s here.", who, strings.Join(allowed, ", "))
+			try = fmt.Sprintf("`/clarify @%s <question>`", strings.TrimPrefix(allowed[0], "@"))
+		}
+		a.refuse(a.cmd.Line, problem, try)
+		return
+	}
+	if missing := a.p.missingFields(a.cmd); len(missing) > 0 {
+		a.refuse(a.cmd.Line, fmt.Sprintf("this repository requires every ask to give %s.", strings.Join(missing, ", ")),
+			"the long form, e.g. `/clarify @architect <question>` followed by the lines `Type: missing-external-data`, `Options:`, `a) …`, `b) …`, `Fallback: a`.")
+		return
+	}
+	if c, ok := a.openDuplicate(actor.Login, target); ok {
+		a.stuck(c, fmt.Sprintf("stuck: %s asked the same question again", actor.Login))
+		return
+	}
+	if c, ok := BouncedBack(a.l, a.p, actor.Login, target, a.cmd.Text); ok {
+		a.stuck(a.mustFind(c.ID), fmt.Sprintf("stuck: %s bounced the question of %s back to its asker", actor.Login, c.ID))
 		return
 	}
 	a.l.Seq++
@@ -257,9 +285,14 @@ func (a *applier) followup() {
 			fmt.Sprintf("wait for the answer, or `/clarify resolve %s <decision>` to settle it yourself.", c.ID))
 		return
 	}
+	if RepeatsEarlier(*c, a.cmd.Text) {
+		a.stuck(c, fmt.Sprintf("stuck: round %d repeats an earlier question", c.Round+1))
+		return
+	}
 	if c.Round+1 > c.MaxRounds {
 		c.Status = Escalated
 		c.UpdatedAt = a.now
+		c.StaleAfter = time.Time{}
 		reason := fmt.Sprintf("round %d would pass the limit of %d rounds", c.Round+1, c.MaxRounds)
 		c.Thread = append(c.Thread, a.entry(KindEscalation, c.Round, reason))
 		a.refuse(line, fmt.Sprintf("%s has had %d rounds, the most allowed, so it is escalated to the maintainers.", c.ID, c.MaxRounds),
@@ -353,6 +386,7 @@ func (a *applier) escalate() {
 	}
 	c.Status = Escalated
 	c.UpdatedAt = a.now
+	c.StaleAfter = time.Time{}
 	c.Thread = append(c.Thread, a.entry(KindEscalation, c.Round, reason))
 	a.effects = append(a.effects, Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
 		ClarificationID: c.ID, CommentID: a.ev.CommentID, Reason: reason})
@@ -400,7 +434,41 @@ func (a *applier) canAnswer(c Clarification) bool {
 	if !c.Status.Awaiting() || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) {
 		return false
 	}
+	if a.p.AnswerFrom == AnswerTargets {
+		return a.p.addressedTo(c, a.ev.Actor)
+	}
 	return a.p.addressedTo(c, a.ev.Actor) || a.ev.Actor.CanWrite()
+}
+
+// stuck escalates c instead of taking the command, and tells the one who typed it why.
+func (a *applier) stuck(c *Clarification, reason string) {
+	if c.Status != Escalated {
+		c.Status = Escalated
+		c.UpdatedAt = a.now
+		c.StaleAfter = time.Time{}
+		c.Thread = append(c.Thread, a.entry(KindEscalation, c.Round, reason))
+		a.effects = append(a.effects, Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
+			ClarificationID: c.ID, CommentID: a.ev.CommentID, Reason: reason})
+	}
+	a.refuse(a.cmd.Line, fmt.Sprintf("this repeats %s, so it is escalated to the maintainers instead of asked again.", c.ID),
+		fmt.Sprintf("wait for a maintainer's `/clarify resolve %s <decision>`, or ask something new.", c.ID))
+}
+
+// openDuplicate finds an open clarification from the same asker to the same target whose
+// question is the one being asked again.
+func (a *applier) openDuplicate(asker string, target Target) (*Clarification, bool) {
+	for i := range a.l.Clarifications {
+		c := &a.l.Clarifications[i]
+		if c.Status.Open() && strings.EqualFold(c.Asker.Login, asker) && strings.EqualFold(c.Target.Name, target.Name) && RepeatsEarlier(*c, a.cmd.Text) {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+func (a *applier) mustFind(id string) *Clarification {
+	c, _ := a.find(id)
+	return c
 }
 
 // canSettle: the asker, or anyone with write access (resolve, escalate).

@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -111,7 +112,7 @@ func TestFollowupPastMaxRoundsEscalates(t *testing.T) {
 	steps := []step{{agent, "/clarify @maria Q1?", ""}}
 	for r := 1; r <= p.MaxRoundsBlocking; r++ {
 		steps = append(steps, step{maria, "answer", ""})
-		steps = append(steps, step{agent, "/clarify followup CLR-42-001 next?", ""})
+		steps = append(steps, step{agent, fmt.Sprintf("/clarify followup CLR-42-001 next question %d?", r), ""})
 	}
 	l, rs := play(p, steps...)
 	c, _ := l.Find("CLR-42-001")

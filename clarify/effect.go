@@ -24,6 +24,8 @@ const (
 	ReplyRefusal ReplyKind = "refusal" // what was wrong and what to type instead
 	ReplyList    ReplyKind = "list"    // the open clarifications
 	ReplyShow    ReplyKind = "show"    // one clarification's thread
+	ReplyStale   ReplyKind = "stale"   // the stale clarifications
+	ReplyStats   ReplyKind = "stats"   // counts for the issue
 )
 
 // Reply is the content of a reply comment, as data; render turns it into Markdown.

@@ -133,3 +133,39 @@ func (p Policy) TargetTeams(l Ledger) []string {
 	slices.Sort(teams)
 	return teams
 }
+
+// routeAllows reports whether the asker may address target under Routes, and lists what
+// the asker may address. Without routes anyone may ask anyone.
+func (p Policy) routeAllows(askerLogin string, target Target) (bool, []string) {
+	if p.Routes == nil {
+		return true, nil
+	}
+	allowed, ok := p.Routes[p.RoleOf(askerLogin)]
+	if !ok {
+		allowed, ok = p.Routes[askerLogin]
+	}
+	if !ok {
+		return false, nil
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(strings.TrimPrefix(a, "@"), strings.TrimPrefix(target.Name, "@")) {
+			return true, allowed
+		}
+	}
+	return false, allowed
+}
+
+// missingFields lists the required fields (Require) an ask leaves out.
+func (p Policy) missingFields(cmd Command) []string {
+	var missing []string
+	for _, f := range p.Require {
+		switch {
+		case f == "type" && cmd.Type == "",
+			f == "options" && len(cmd.Options) == 0,
+			f == "fallback" && cmd.Fallback == "",
+			f == "topic" && cmd.Topic == "":
+			missing = append(missing, f)
+		}
+	}
+	return missing
+}

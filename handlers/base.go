@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"time"
@@ -9,7 +8,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
 
-	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/repoconfig"
 )
 
 // Log keys added to every line a handler logs, beside go-githubapp's delivery, event,
@@ -45,11 +44,9 @@ type Base struct {
 	AppSlug string
 	// LedgerKey keys the MAC of the hidden ledger.
 	LedgerKey []byte
-	// Policy returns the protocol policy of a repository.
-	Policy func(ctx context.Context, client *github.Client, owner, repo string) clarify.Policy
-	// Labels are the active, stale and escalated labels.
-	Labels [3]Label
-	Locks  IssueLocks
+	// Configs loads each repository's .github/clarify.yml.
+	Configs *ConfigLoader
+	Locks   IssueLocks
 
 	labelsMu sync.Mutex
 	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
@@ -64,11 +61,27 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 		Now:       now,
 		AppSlug:   appSlug,
 		LedgerKey: ledgerKey,
-		Policy: func(context.Context, *github.Client, string, string) clarify.Policy {
-			return clarify.DefaultPolicy()
-		},
-		Labels: [3]Label{DefaultLabelActive, DefaultLabelStale, DefaultLabelEscalated},
+		Configs:   NewConfigLoader(DefaultConfigTTL, now),
 	}
+}
+
+// labels returns the three labels under the repository's names, with our colours.
+func labelsOf(names repoconfig.Labels) [3]Label {
+	out := [3]Label{DefaultLabelActive, DefaultLabelStale, DefaultLabelEscalated}
+	out[0].Name, out[1].Name, out[2].Name = names.Active, names.Stale, names.Escalated
+	return out
+}
+
+// hasOurLabel reports whether an issue carries one of the repository's Clarify labels.
+func (b *Base) hasOurLabel(owner, repo string, labels []*github.Label) bool {
+	names := b.Configs.Labels(owner, repo)
+	for _, lb := range labels {
+		switch lb.GetName() {
+		case names.Active, names.Stale, names.Escalated:
+			return true
+		}
+	}
+	return false
 }
 
 // BotLogin is the login GitHub gives the app's own comments.

@@ -69,19 +69,20 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		return err
 	}
 	ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
-	return h.run(ctx, client, ref, trigger{
+	_, err = h.run(ctx, client, ref, trigger{
 		Kind:    clarify.EventComment,
 		Comment: ev.Comment,
 		Sender:  ev.GetSender(),
 		At:      ev.GetComment().GetCreatedAt().Time,
 		Labels:  ev.GetIssue().Labels,
 	})
+	return err
 }
 
 // mayConcern is the cheap filter: a comment without a command, in an issue that carries
 // none of our labels, cannot answer anything, so it costs no request.
 func (h *IssueComment) mayConcern(ev *github.IssueCommentEvent) bool {
-	if hasOurLabel(h.Base, ev.GetIssue().Labels) {
+	if h.hasOurLabel(ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName(), ev.GetIssue().Labels) {
 		return true
 	}
 	cmd, err := clarify.Parse(ev.GetComment().GetBody())

@@ -59,7 +59,7 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 	logger = logger.With().Int(LogKeyIssue, ev.GetIssue().GetNumber()).Str(LogKeyAction, ev.GetAction()).
 		Str(LogKeySender, ev.GetSender().GetLogin()).Logger()
 	ctx = logger.WithContext(ctx)
-	if !hasOurLabel(h.Base, ev.GetIssue().Labels) {
+	if !h.hasOurLabel(ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName(), ev.GetIssue().Labels) {
 		// Nothing is open (the active label says so), so there is nothing to abandon
 		// and nothing to revive: an unrelated issue costs no request.
 		return nil
@@ -74,16 +74,6 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 		at = ev.GetIssue().GetClosedAt().Time
 	}
 	ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
-	return h.run(ctx, client, ref, trigger{Kind: kind, Sender: ev.GetSender(), At: at, Labels: ev.GetIssue().Labels})
-}
-
-func hasOurLabel(b *Base, labels []*github.Label) bool {
-	for _, lb := range labels {
-		for _, ours := range b.Labels {
-			if lb.GetName() == ours.Name {
-				return true
-			}
-		}
-	}
-	return false
+	_, err = h.run(ctx, client, ref, trigger{Kind: kind, Sender: ev.GetSender(), At: at, Labels: ev.GetIssue().Labels})
+	return err
 }

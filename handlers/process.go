@@ -38,8 +38,15 @@ type trigger struct {
 	Comment *github.IssueComment
 	Sender  *github.User
 	At      time.Time
-	// Labels are the issue's labels as the payload gives them.
+	// Labels are the issue's labels as the payload (or the sweep's issue list) gives them.
 	Labels []*github.Label
+	// Break, from the sweep, escalates one clarification to break a deadlock.
+	Break *deadlockBreak
+}
+
+// deadlockBreak names the clarification the sweep escalates and why.
+type deadlockBreak struct {
+	ID, Reason string
 }
 
 // snapshot is what a run reads of an issue before it applies anything.
@@ -60,17 +67,23 @@ func (s *snapshot) posted(b *Base, key string) bool {
 	return false
 }
 
-// run is the one path every event takes: lock, load, fold, carry out, save, reconcile.
-func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, trig trigger) error {
+// run is the one path every event and every sweep takes: lock, load, fold in what is new,
+// let time act, carry out the effects, save, reconcile the labels. It returns the ledger
+// as saved.
+func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (clarify.Ledger, error) {
 	unlock := b.Locks.Lock(ref.key())
 	defer unlock()
 	logger := zerolog.Ctx(ctx)
 
+	cfg, err := b.Configs.Load(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		return clarify.Ledger{}, fmt.Errorf("load config of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
 	snap, err := b.load(ctx, client, ref)
 	if err != nil {
-		return err
+		return clarify.Ledger{}, err
 	}
-	policy := b.Policy(ctx, client, ref.Owner, ref.Repo)
+	policy := cfg.Policy
 	now := b.Now()
 
 	ledger := snap.ledger
@@ -81,28 +94,62 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		ev := in.event
 		ev.Actor, err = lookups.actor(ctx, b, in.user, in.event.Body, ledger, policy)
 		if err != nil {
-			return err
+			return clarify.Ledger{}, err
 		}
 		res := clarify.Apply(ledger, ev, policy, now)
-		if res.Ignored != "" {
-			logger.Info().Str("comment_author", in.user.GetLogin()).Int64("comment_id", ev.CommentID).
-				Str("event_kind", string(ev.Kind)).Msgf("Not applied: %s", res.Ignored)
-		} else {
-			logger.Info().Str("comment_author", in.user.GetLogin()).Int64("comment_id", ev.CommentID).
-				Str("event_kind", string(ev.Kind)).Msg("Applied to the ledger")
-		}
+		logApplied(logger, in.user.GetLogin(), ev, res)
 		ledger = res.Ledger
 		effects = append(effects, res.Effects...)
 		applied++
 	}
+	// Deadlines live in the ledger, so any run (an event's or the sweep's) finds what is due.
+	tick := clarify.Tick(ledger, policy, now)
+	ledger, effects = tick.Ledger, append(effects, tick.Effects...)
+	if trig.Break != nil {
+		var e clarify.Effect
+		var ok bool
+		if ledger, e, ok = clarify.EscalateInLedger(ledger, trig.Break.ID, trig.Break.Reason, "", 0, now); ok {
+			effects = append(effects, e)
+		}
+	}
 
+	if cfg.Problem != nil {
+		if err := b.reportConfig(ctx, client, ref, snap, cfg.Problem); err != nil {
+			return clarify.Ledger{}, err
+		}
+	}
 	if err := b.carryOut(ctx, client, ref, snap, ledger, policy, effects); err != nil {
-		return err
+		return clarify.Ledger{}, err
 	}
-	if err := b.save(ctx, client, ref, snap, ledger, applied); err != nil {
-		return err
+	saved, err := b.save(ctx, client, ref, snap, ledger, applied)
+	if err != nil {
+		return clarify.Ledger{}, err
 	}
-	return b.reconcileLabels(ctx, client, ref, trig.Labels, ledger)
+	return saved, b.reconcileLabels(ctx, client, ref, labelsOf(cfg.Labels), trig.Labels, saved)
+}
+
+func logApplied(logger *zerolog.Logger, author string, ev clarify.Event, res clarify.Result) {
+	e := logger.Info().Str("comment_author", author).Int64("comment_id", ev.CommentID).Str("event_kind", string(ev.Kind))
+	if res.Ignored != "" {
+		e.Msgf("Not applied: %s", res.Ignored)
+		return
+	}
+	e.Msg("Applied to the ledger")
+}
+
+// reportConfig tells the issue, once, that the repository's config is broken.
+func (b *Base) reportConfig(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, p *ConfigProblem) error {
+	key := p.Key()
+	if snap.posted(b, key) {
+		return nil
+	}
+	body := render.ConfigProblem(p.Source, p.Path, p.Err.Error(), key)
+	c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
+	if err != nil {
+		return fmt.Errorf("report broken config on %s: %w", ref.key(), err)
+	}
+	snap.comments = append(snap.comments, c)
+	return nil
 }
 
 // load reads every comment of the issue (following pagination) and the ledger from the
@@ -195,7 +242,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 	if !placed && (!snap.hasLedger || trigComment.GetID() > snap.ledger.Cursor) {
 		out = append(out, fromComment(trigComment))
 	}
-	if trig.Kind != clarify.EventComment {
+	if trig.Kind != clarify.EventComment && trig.Kind != "" {
 		out = append(out, input{event: clarify.Event{Kind: trig.Kind, At: trig.At}, user: trig.Sender})
 	}
 	return out
@@ -245,19 +292,25 @@ func (b *Base) renderEffect(e clarify.Effect, l clarify.Ledger, p clarify.Policy
 		return render.Escalation(c, e.Reason, p.EscalationMention, e.Key), ok
 	case clarify.EffectReply:
 		return render.Reply(e.Reply, l, e.Key), true
+	case clarify.EffectPing:
+		c, ok := l.Find(e.ClarificationID)
+		return render.Ping(c, awaitedPeople(c, e.Reason, p), e.Key), ok
+	case clarify.EffectTimeout:
+		c, ok := l.Find(e.ClarificationID)
+		return render.Timeout(c, e.Key), ok
 	}
 	return "", false
 }
 
 // save writes the ledger into the status comment when it changed (or its cursor lags too
 // far), and creates the status comment the first time there is something to show.
-func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, applied int) error {
+func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
 	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
-		return nil
+		return l, nil
 	}
 	changed, err := ledgerChanged(snap.ledger, l)
 	if err != nil {
-		return err
+		return l, err
 	}
 	if !changed && snap.status != nil && applied < cursorLag {
 		l = snap.ledger
@@ -267,22 +320,27 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 	}
 	block, err := render.EncodeLedger(l, b.LedgerKey)
 	if err != nil {
-		return fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
+		return l, fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
 	}
 	body := render.Status(l, block)
+	if len(body) > render.MaxCommentBytes {
+		// Compaction and spilling into further hidden comments are not built yet; refuse
+		// loudly rather than let GitHub's 422 lose the update.
+		return l, fmt.Errorf("status comment of %s would be %d bytes, over %d", ref.key(), len(body), render.MaxCommentBytes)
+	}
 	if snap.status == nil {
 		if _, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body}); err != nil {
-			return fmt.Errorf("create status comment on %s: %w", ref.key(), err)
+			return l, fmt.Errorf("create status comment on %s: %w", ref.key(), err)
 		}
-		return nil
+		return l, nil
 	}
 	if snap.status.GetBody() == body {
-		return nil
+		return l, nil
 	}
 	if _, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, snap.status.GetID(), &github.IssueComment{Body: &body}); err != nil {
-		return fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.key(), err)
+		return l, fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.key(), err)
 	}
-	return nil
+	return l, nil
 }
 
 // ledgerChanged compares two ledgers on everything but the cursor and the revision.
@@ -302,19 +360,19 @@ func ledgerChanged(a, b clarify.Ledger) (bool, error) {
 // reconcileLabels sets the app's labels to what the ledger says, starting from the labels
 // the payload reports; adding is idempotent and removing a missing label is a 404 we
 // accept, so a payload older than the last run costs at most a redundant write.
-func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref issueRef, current []*github.Label, l clarify.Ledger) error {
+func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref issueRef, ours [3]Label, current []*github.Label, l clarify.Ledger) error {
 	open := len(l.Open()) > 0
 	want := map[string]bool{
-		b.Labels[0].Name: open,
-		b.Labels[1].Name: l.HasStatus(clarify.Stale),
-		b.Labels[2].Name: l.HasStatus(clarify.Escalated),
+		ours[0].Name: open,
+		ours[1].Name: l.HasStatus(clarify.Stale),
+		ours[2].Name: l.HasStatus(clarify.Escalated),
 	}
 	have := map[string]bool{}
 	for _, lb := range current {
 		have[lb.GetName()] = true
 	}
 	var add []string
-	for _, lb := range b.Labels {
+	for _, lb := range ours {
 		switch {
 		case want[lb.Name] && !have[lb.Name]:
 			if err := b.ensureLabel(ctx, client, ref, lb); err != nil {
@@ -361,4 +419,18 @@ func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issue
 func isStatus(err error, status int) bool {
 	var er *github.ErrorResponse
 	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == status
+}
+
+// awaitedPeople lists whom a stale ping @mentions: the asker, or the target's people (a
+// login, a team, or a role's members).
+func awaitedPeople(c clarify.Clarification, side string, p clarify.Policy) []string {
+	if side == "asker" {
+		return []string{c.Asker.Login}
+	}
+	switch c.Target.Kind {
+	case clarify.TargetRole:
+		return p.Roles[c.Target.Name]
+	default:
+		return []string{c.Target.Name}
+	}
 }

@@ -90,11 +90,13 @@ func stamp(t time.Time) string {
 // waitingOn names who moves a clarification next: the target while an answer is due,
 // the asker once it is answered, nobody once it is final.
 func waitingOn(c clarify.Clarification) string {
-	switch {
-	case c.Status.Awaiting():
+	switch clarify.WaitingOn(c) {
+	case clarify.SideTarget:
 		return target(c.Target)
-	case c.Status == clarify.Answered:
+	case clarify.SideAsker:
 		return party(c.Asker)
+	case clarify.SideMaintainers:
+		return "maintainers"
 	default:
 		return "—"
 	}
@@ -102,7 +104,7 @@ func waitingOn(c clarify.Clarification) string {
 
 // staleAt is when an open clarification goes stale; a final one never does.
 func staleAt(c clarify.Clarification) string {
-	if !c.Status.Open() {
+	if !c.Status.Open() || c.StaleAfter.IsZero() {
 		return "—"
 	}
 	return stamp(c.StaleAfter)

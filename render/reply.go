@@ -16,6 +16,10 @@ func Reply(r clarify.Reply, l clarify.Ledger, key string) string {
 		body = list(l)
 	case clarify.ReplyShow:
 		body = show(l, r.ID)
+	case clarify.ReplyStale:
+		body = staleList(l)
+	case clarify.ReplyStats:
+		body = stats(l)
 	default:
 		// A refusal is the fail-closed default: an unknown kind still tells the user
 		// something went wrong rather than posting nothing.
@@ -126,6 +130,53 @@ func show(l clarify.Ledger, cid string) string {
 	}
 	for _, e := range entries[first:] {
 		b.WriteString(e)
+	}
+	return b.String()
+}
+
+// staleList shows the clarifications that waited past their deadline.
+func staleList(l clarify.Ledger) string {
+	var b strings.Builder
+	n := 0
+	for _, c := range l.Clarifications {
+		if c.Status != clarify.Stale {
+			continue
+		}
+		if n == 0 {
+			b.WriteString(clarificationHeader)
+		}
+		n++
+		b.WriteString(clarificationRow(c))
+	}
+	if n == 0 {
+		return "No stale clarifications.\n"
+	}
+	return fmt.Sprintf("**Stale clarifications (%d)**\n\n", n) + b.String()
+}
+
+// stats counts the clarifications by status, with rounds and assumptions.
+func stats(l clarify.Ledger) string {
+	order := []clarify.Status{clarify.Pending, clarify.Answered, clarify.Stale, clarify.Escalated, clarify.Resolved, clarify.Abandoned}
+	count := map[clarify.Status]int{}
+	rounds := 0
+	for _, c := range l.Clarifications {
+		count[c.Status]++
+		rounds += c.Round
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Clarification stats** · %d clarification(s), %d round(s), %d assumption(s)\n\n", len(l.Clarifications), rounds, len(l.Assumptions))
+	b.WriteString("| status | count |\n|---|---|\n")
+	for _, s := range order {
+		fmt.Fprintf(&b, "| %s | %d |\n", s, count[s])
+	}
+	timeouts := 0
+	for _, a := range l.Assumptions {
+		if a.Source == "timeout_assumed" {
+			timeouts++
+		}
+	}
+	if timeouts > 0 {
+		fmt.Fprintf(&b, "\n%d settled by a fallback on timeout.\n", timeouts)
 	}
 	return b.String()
 }

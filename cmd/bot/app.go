@@ -24,6 +24,7 @@ type App struct {
 	Handler   http.Handler
 	Scheduler *handlers.Scheduler
 	Base      *handlers.Base
+	Sweep     *handlers.Sweep
 }
 
 // NewApp is the composition root: every handler the app has is listed here.
@@ -33,6 +34,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		githubapp.WithClientTimeout(30*time.Second),
 		// alwaysValidate: a cached ledger must never be trusted without asking GitHub.
 		githubapp.WithClientCaching(true, newHTTPCache),
+		githubapp.WithClientMiddleware(handlers.CountRequests),
 	)
 	if err != nil {
 		return nil, err
@@ -52,7 +54,8 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	return &App{Handler: hlog.NewHandler(logger)(mux), Scheduler: sched, Base: base}, nil
+	sweep := &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget}
+	return &App{Handler: hlog.NewHandler(logger)(mux), Scheduler: sched, Base: base, Sweep: sweep}, nil
 }
 
 // requireSignature answers 401 to a delivery without a valid X-Hub-Signature-256 before

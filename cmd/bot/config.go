@@ -11,6 +11,8 @@ import (
 
 	"github.com/palantir/go-githubapp/githubapp"
 	"gopkg.in/yaml.v2"
+
+	"github.com/clarify-app/clarify/handlers"
 )
 
 // Defaults of the app's own settings; config.example.yml documents each.
@@ -24,6 +26,7 @@ const (
 	DefaultWorkers        = 8
 	DefaultHandlerTimeout = 2 * time.Minute
 	DefaultLogLevel       = "info"
+	DefaultSweepInterval  = time.Minute
 	// MaxWebhookBody is GitHub's payload cap; GitHub never sends more, so more is refused.
 	MaxWebhookBody = 25 << 20
 )
@@ -50,6 +53,11 @@ type ClarifyConfig struct {
 	Workers        int           `yaml:"workers"`
 	HandlerTimeout time.Duration `yaml:"handler_timeout"`
 	LogLevel       string        `yaml:"log_level"`
+	// SweepInterval is how often every installation's deadlines are checked; 0 = default,
+	// negative = never (an external scheduler runs the sweep instead).
+	SweepInterval time.Duration `yaml:"sweep_interval"`
+	// SweepBudget bounds the GitHub requests one sweep spends per installation.
+	SweepBudget int `yaml:"sweep_budget"`
 }
 
 // LoadConfig reads a config file strictly (an unknown key is an error), applies the
@@ -112,6 +120,12 @@ func (c *Config) Defaults() {
 	if c.Clarify.HandlerTimeout == 0 {
 		c.Clarify.HandlerTimeout = DefaultHandlerTimeout
 	}
+	if c.Clarify.SweepInterval == 0 {
+		c.Clarify.SweepInterval = DefaultSweepInterval
+	}
+	if c.Clarify.SweepBudget == 0 {
+		c.Clarify.SweepBudget = handlers.DefaultSweepBudget
+	}
 }
 
 // Validate refuses a config the app cannot run safely with.
@@ -130,6 +144,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Server.Port < 1 || c.Server.Port > 65535 {
 		errs = append(errs, fmt.Errorf("server.port %d is not a port", c.Server.Port))
+	}
+	if c.Clarify.SweepBudget < 1 {
+		errs = append(errs, fmt.Errorf("clarify.sweep_budget must be at least 1, not %d", c.Clarify.SweepBudget))
 	}
 	if c.Clarify.Workers < 1 {
 		errs = append(errs, fmt.Errorf("clarify.workers must be at least 1, not %d", c.Clarify.Workers))

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 )
 
@@ -25,6 +26,8 @@ type Harness struct {
 	Config    Config
 	// Statuses holds the HTTP status the app answered to each delivery, in order.
 	Statuses []int
+	// Delivered holds every delivery sent through Deliver, in order.
+	Delivered []fakegithub.Delivery
 }
 
 // harnessAppID is the App id the harness registers with the in-memory GitHub.
@@ -73,19 +76,33 @@ func (h *Harness) Deliver(ctx context.Context, d fakegithub.Delivery) (int, erro
 		return 0, err
 	}
 	h.Statuses = append(h.Statuses, status)
+	h.Delivered = append(h.Delivered, d)
 	h.App.Scheduler.Wait()
+	return status, h.flushOutbox(ctx)
+}
+
+// Sweep runs one sweep, as `bot serve` does on its ticker, then sends GitHub's deliveries
+// of the app's own writes (which the app must ignore).
+func (h *Harness) Sweep(ctx context.Context) (handlers.SweepStats, error) {
+	stats, err := h.App.Sweep.Run(ctx)
+	if err != nil {
+		return stats, err
+	}
+	return stats, h.flushOutbox(ctx)
+}
+
+func (h *Harness) flushOutbox(ctx context.Context) error {
 	for _, own := range h.Fake.TakeOutbox() {
 		st, err := fakegithub.Send(ctx, h.AppServer.Client(), h.HookURL(), h.Secret, own)
 		if err != nil {
-			return status, err
+			return err
 		}
 		if st != http.StatusOK {
-			return status, fmt.Errorf("the app answered %d to a delivery of its own comment", st)
+			return fmt.Errorf("the app answered %d to a delivery of its own comment", st)
 		}
 		h.App.Scheduler.Wait()
-		// The app writes nothing for its own comments, so there is no new outbox.
 	}
-	return status, nil
+	return nil
 }
 
 // Close stops both servers after the app has finished what it accepted.

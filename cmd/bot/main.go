@@ -30,6 +30,7 @@ commands:
   replay [FILE…]        play a scenario or recorded deliveries against an in-memory GitHub
                         (no FILE: the built-in demo)
   ledger [-key K] FILE  print the ledger hidden in a status comment (FILE or - for stdin)
+  config check FILE     check a repository's .github/clarify.yml offline
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -45,6 +46,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = replayCmd(args[1:], stdout, stderr)
 	case "ledger":
 		err = ledgerCmd(args[1:], os.Stdin, stdout)
+	case "config":
+		err = configCmd(args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -87,6 +90,10 @@ func serveCmd(args []string, stderr io.Writer) error {
 	go func() { errc <- srv.ListenAndServe() }()
 	logger.Info().Str("address", addr).Str("api", cfg.Github.V3APIURL).Msg("Clarify is listening")
 
+	if cfg.Clarify.SweepInterval > 0 {
+		go sweepEvery(ctx, app, logger, cfg.Clarify.SweepInterval)
+	}
+
 	select {
 	case err := <-errc:
 		return err
@@ -99,6 +106,29 @@ func serveCmd(args []string, stderr io.Writer) error {
 		return err
 	}
 	return app.Scheduler.Drain(shut)
+}
+
+// sweepEvery runs the sweep on a ticker until ctx ends; a failed sweep is logged and the
+// next one tries again, since deadlines live in the ledgers, not here.
+func sweepEvery(ctx context.Context, app *App, logger zerolog.Logger, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		sctx, cancel := context.WithTimeout(logger.WithContext(ctx), every*5)
+		stats, err := app.Sweep.Run(sctx)
+		cancel()
+		ev := logger.Info()
+		if err != nil {
+			ev = logger.Error().Err(err)
+		}
+		ev.Int("installations", stats.Installations).Int("repositories", stats.Repos).Int("issues", stats.Issues).
+			Int("requests", stats.Requests).Int("stopped_on_budget", stats.Stopped).Msg("Sweep finished")
+	}
 }
 
 func newLogger(w io.Writer, level string) zerolog.Logger {

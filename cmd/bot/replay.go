@@ -49,13 +49,18 @@ func replayCmd(args []string, stdout, stderr io.Writer) error {
 
 	ctx := context.Background()
 	touched := map[string]bool{}
-	if fs.NArg() == 0 {
+	err = playAll(ctx, h, fs.Args(), stdout, touched)
+	printWorld(stdout, h, touched)
+	return err
+}
+
+// playAll plays the demo (no names) or each named file in turn.
+func playAll(ctx context.Context, h *Harness, names []string, stdout io.Writer, touched map[string]bool) error {
+	if len(names) == 0 {
 		fmt.Fprintln(stdout, "Clarify demo: an agent asks, a maintainer answers, the agent follows up and resolves.")
-		if err := playScenario(ctx, h, "demo", strings.NewReader(demoScenario), touched); err != nil {
-			return err
-		}
+		return playScenario(ctx, h, "demo", strings.NewReader(demoScenario), touched)
 	}
-	for _, name := range fs.Args() {
+	for _, name := range names {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			return err
@@ -69,25 +74,53 @@ func replayCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	printWorld(stdout, h, touched)
 	return nil
 }
 
 func playScenario(ctx context.Context, h *Harness, name string, r io.Reader, touched map[string]bool) error {
-	steps, err := fakegithub.ParseScenario(r)
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	text, exps := splitExpectations(string(src))
+	steps, err := fakegithub.ParseScenario(strings.NewReader(text))
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	var failed []string
+	checkUpTo := func(line int, repo string) {
+		for len(exps) > 0 && exps[0].Line < line {
+			if got := exps[0].check(h, repo); got != "" {
+				failed = append(failed, fmt.Sprintf("%s:%d: %s: got %s", name, exps[0].Line, exps[0].Text, got))
+			}
+			exps = exps[1:]
+		}
+	}
+	repo := fakegithub.DefaultScenarioRepo
 	for _, st := range steps {
+		checkUpTo(st.Line, repo)
+		if st.Repo != "" {
+			repo = st.Repo
+		}
 		ds, err := h.Fake.Run(st)
 		if err != nil {
-			return fmt.Errorf("%s: line %d: %w", name, st.Line, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		for _, d := range ds {
 			if err := deliver(ctx, h, d, touched); err != nil {
 				return fmt.Errorf("%s: line %d: %w", name, st.Line, err)
 			}
 		}
+		if st.Action == fakegithub.ActionWait {
+			// Time passed: the periodic sweep of `bot serve` would have run.
+			if _, err := h.Sweep(ctx); err != nil {
+				return fmt.Errorf("%s: line %d: sweep: %w", name, st.Line, err)
+			}
+		}
+	}
+	checkUpTo(1<<30, repo)
+	if len(failed) > 0 {
+		return fmt.Errorf("%d expectation(s) failed:\n%s", len(failed), strings.Join(failed, "\n"))
 	}
 	return nil
 }

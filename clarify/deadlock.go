@@ -1,0 +1,221 @@
+package clarify
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// WaitFor is one edge of the wait-for graph: a blocking open clarification whose asker
+// waits on its target.
+type WaitFor struct {
+	Issue int
+	ID    string
+	// From is the asker's node and To the target's: a role, "@org/team" for a team, or the
+	// lower-cased login when no role applies.
+	From, To string
+	// AskerPriority is the index of From in Policy.Priority (0 is the highest); a node the
+	// policy does not list gets len(Policy.Priority), the lowest.
+	AskerPriority int
+}
+
+// Break names the clarification to escalate to break a cycle of the wait-for graph.
+type Break struct {
+	Issue int
+	ID    string
+	// Cycle holds the nodes of the cycle in wait-for order, starting at the escalated
+	// clarification's asker: ["engineer", "architect"] is an engineer waiting on an architect
+	// who waits on an engineer.
+	Cycle []string
+}
+
+// WaitFors returns the wait-for graph of a repository's ledgers: one edge per open, blocking
+// clarification whose asker waits on its target, that is pending or stale. Escalated ones are
+// already with a human; an answered one waits on its own asker, who can follow up or resolve,
+// so it holds nobody up. Sorted by issue, then id.
+func WaitFors(ledgers []Ledger, p Policy) []WaitFor {
+	var edges []WaitFor
+	for _, l := range ledgers {
+		for _, c := range l.Clarifications {
+			if !c.Blocking || (c.Status != Pending && c.Status != Stale) {
+				continue
+			}
+			from := p.askerNode(c.Asker)
+			edges = append(edges, WaitFor{Issue: l.Issue, ID: c.ID, From: from, To: p.targetNode(c.Target),
+				AskerPriority: p.priorityOf(from)})
+		}
+	}
+	slices.SortStableFunc(edges, func(a, b WaitFor) int {
+		return cmp.Or(cmp.Compare(a.Issue, b.Issue), compareIDs(a.ID, b.ID))
+	})
+	return edges
+}
+
+// Breaks finds every cycle of any length in the wait-for graph of a repository's open blocking
+// clarifications (all its issues' ledgers) and names the clarifications to escalate, until no
+// cycle is left. Each round takes, among the edges that lie on a cycle, the one whose asker has
+// the lowest priority (ties: the newest, i.e. highest issue, then highest id), so it is the
+// lowest of every cycle it is on; removes it, since escalating it may break several cycles at
+// once; and looks again. Self-loops (an engineer waiting on another engineer) are no deadlock.
+// The result is sorted by issue, then id, and is the same for the same input.
+func Breaks(ledgers []Ledger, p Policy) []Break {
+	var edges []WaitFor
+	for _, e := range WaitFors(ledgers, p) {
+		if e.From != e.To {
+			edges = append(edges, e)
+		}
+	}
+	var breaks []Break
+	for {
+		g := newWaitGraph(edges)
+		reach := map[string]map[string]bool{}
+		pick := -1
+		for i, e := range edges {
+			if reach[e.To] == nil {
+				reach[e.To] = g.reachable(e.To)
+			}
+			if reach[e.To][e.From] && (pick < 0 || lowerPriority(e, edges[pick])) {
+				pick = i
+			}
+		}
+		if pick < 0 {
+			break
+		}
+		e := edges[pick]
+		path := g.path(e.To, e.From)
+		breaks = append(breaks, Break{Issue: e.Issue, ID: e.ID, Cycle: append([]string{e.From}, path[:len(path)-1]...)})
+		edges = slices.Delete(edges, pick, pick+1)
+	}
+	slices.SortFunc(breaks, func(a, b Break) int {
+		return cmp.Or(cmp.Compare(a.Issue, b.Issue), compareIDs(a.ID, b.ID))
+	})
+	return breaks
+}
+
+// lowerPriority reports whether a is the one to escalate rather than b: its asker has lower
+// priority, or the same and it is newer.
+func lowerPriority(a, b WaitFor) bool {
+	return cmp.Or(cmp.Compare(a.AskerPriority, b.AskerPriority), cmp.Compare(a.Issue, b.Issue), compareIDs(a.ID, b.ID)) > 0
+}
+
+// compareIDs orders clarification ids by issue and sequence number, so CLR-42-1000 comes after
+// CLR-42-999; ids that are not well formed fall back to plain string order after those that are.
+func compareIDs(a, b string) int {
+	ia, sa, oka := splitID(a)
+	ib, sb, okb := splitID(b)
+	switch {
+	case oka && okb:
+		return cmp.Or(cmp.Compare(ia, ib), cmp.Compare(sa, sb), strings.Compare(a, b))
+	case oka:
+		return -1
+	case okb:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+func splitID(id string) (issue, seq int, ok bool) {
+	if !strings.HasPrefix(id, "CLR-") {
+		return 0, 0, false
+	}
+	is, ss, found := strings.Cut(id[len("CLR-"):], "-")
+	if !found {
+		return 0, 0, false
+	}
+	issue, ok1 := idNumber(is)
+	seq, ok2 := idNumber(ss)
+	return issue, seq, ok1 && ok2
+}
+
+// askerNode is the asker's node: its role, the role the policy gives its login, or the login.
+func (p Policy) askerNode(a Party) string {
+	if a.Role != "" {
+		return a.Role
+	}
+	if r := p.RoleOf(a.Login); r != "" {
+		return r
+	}
+	return strings.ToLower(a.Login)
+}
+
+// targetNode is the target's node: the role, "@org/team", or the role of a login, else the login.
+func (p Policy) targetNode(t Target) string {
+	switch t.Kind {
+	case TargetRole:
+		return t.Name
+	case TargetTeam:
+		return "@" + strings.ToLower(strings.TrimPrefix(t.Name, "@"))
+	}
+	if r := p.RoleOf(t.Name); r != "" {
+		return r
+	}
+	return strings.ToLower(t.Name)
+}
+
+// priorityOf is the index of node in p.Priority; len(p.Priority), the lowest, when not listed.
+func (p Policy) priorityOf(node string) int {
+	if i := slices.Index(p.Priority, node); i >= 0 {
+		return i
+	}
+	return len(p.Priority)
+}
+
+// waitGraph is the adjacency of a wait-for graph, each node's successors sorted, so searches
+// are deterministic.
+type waitGraph map[string][]string
+
+func newWaitGraph(edges []WaitFor) waitGraph {
+	g := waitGraph{}
+	for _, e := range edges {
+		if !slices.Contains(g[e.From], e.To) {
+			g[e.From] = append(g[e.From], e.To)
+		}
+	}
+	for _, next := range g {
+		slices.Sort(next)
+	}
+	return g
+}
+
+// reachable returns the nodes that can be reached from from, from included.
+func (g waitGraph) reachable(from string) map[string]bool {
+	seen := map[string]bool{from: true}
+	stack := []string{from}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, next := range g[n] {
+			if !seen[next] {
+				seen[next] = true
+				stack = append(stack, next)
+			}
+		}
+	}
+	return seen
+}
+
+// path returns a shortest path from from to to, both included, or nil when there is none.
+func (g waitGraph) path(from, to string) []string {
+	parent := map[string]string{from: ""}
+	queue := []string{from}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if n == to {
+			var path []string
+			for ; n != from; n = parent[n] {
+				path = append(path, n)
+			}
+			path = append(path, from)
+			slices.Reverse(path)
+			return path
+		}
+		for _, next := range g[n] {
+			if _, seen := parent[next]; !seen {
+				parent[next] = n
+				queue = append(queue, next)
+			}
+		}
+	}
+	return nil
+}

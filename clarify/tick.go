@@ -1,0 +1,181 @@
+package clarify
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The effects of the passage of time (Tick).
+const (
+	// EffectPing pings the awaited side once when a clarification goes stale: the target
+	// while it waits for an answer, the asker while the answer waits for them (Reason says
+	// which, "target" or "asker").
+	EffectPing EffectKind = "ping"
+	// EffectTimeout announces a fallback taken on timeout: the clarification was resolved with
+	// the option its asker named as safe, and the decision logged as a timeout_assumed
+	// assumption.
+	EffectTimeout EffectKind = "timeout"
+)
+
+// The sides a stale clarification can wait on (Effect.Reason of an EffectPing, WaitingOn).
+const (
+	SideTarget      = "target"
+	SideAsker       = "asker"
+	SideMaintainers = "maintainers"
+)
+
+// staleNotePrefix starts the note recorded when a clarification goes stale; the side awaited
+// follows it, so the ledger remembers who was pinged without a field of its own.
+const staleNotePrefix = "stale: waiting on "
+
+// Tick applies the passage of time at now: the SLA transitions of DESIGN.md. A pending or
+// answered clarification whose deadline has come goes stale (the awaited side is pinged once
+// and given another SLA period); a stale one whose deadline comes again is resolved with its
+// fallback, or escalated when it has none. Tick is pure and idempotent: ticking again at the
+// same now changes nothing and returns no effects, and l is never modified.
+func Tick(l Ledger, p Policy, now time.Time) Result {
+	out := l.Clone()
+	var effects []Effect
+	for i := range out.Clarifications {
+		c := &out.Clarifications[i]
+		if c.StaleAfter.IsZero() || now.Before(c.StaleAfter) {
+			continue
+		}
+		switch c.Status {
+		case Pending, Answered:
+			effects = append(effects, goStale(c, p, now))
+		case Stale:
+			effects = append(effects, timeOut(c, &out, now))
+		}
+	}
+	if len(effects) == 0 {
+		// The caller's ledger as it was (a copy would turn nil slices into empty ones), so
+		// "nothing due" is visibly no change; like Apply's, it is only ever read.
+		return Result{Ledger: l, Ignored: "nothing due"}
+	}
+	return Result{Ledger: out, Effects: effects}
+}
+
+// goStale is the first timeout: the clarification goes stale and the awaited side is pinged.
+func goStale(c *Clarification, p Policy, now time.Time) Effect {
+	side := SideTarget
+	if c.Status == Answered {
+		side = SideAsker
+	}
+	sla := p.SLA
+	if sla <= 0 {
+		// A zero SLA would make the next deadline now, and a second Tick at the same instant
+		// would time the clarification out at once: fall back to the default instead.
+		sla = DefaultSLA
+	}
+	c.Thread = append(c.Thread, Entry{Kind: KindNote, Round: c.Round, At: c.StaleAfter, Text: staleNotePrefix + side})
+	c.Status = Stale
+	c.UpdatedAt = now
+	c.StaleAfter = now.Add(sla)
+	// The side is part of the key: a clarification can go stale waiting on the target, be
+	// answered and go stale again waiting on the asker within one round, and both get a ping.
+	return Effect{Kind: EffectPing, Key: fmt.Sprintf("stale:%s:%d:%s", c.ID, c.Round, side),
+		ClarificationID: c.ID, Round: c.Round, Reason: side}
+}
+
+// timeOut is the second timeout of a stale clarification: its fallback is taken if the target
+// never answered and the asker named one; otherwise the maintainers are called.
+func timeOut(c *Clarification, l *Ledger, now time.Time) Effect {
+	side := staleSide(*c)
+	if side == SideTarget && c.Fallback != "" {
+		decision := fallbackDecision(*c)
+		c.Status = Resolved
+		c.Resolution = decision
+		c.ResolvedAt = now
+		c.UpdatedAt = now
+		c.StaleAfter = time.Time{}
+		c.Thread = append(c.Thread, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: "timeout_assumed: " + decision})
+		l.Assumptions = append(l.Assumptions, Assumption{Decision: decision, Author: c.Asker.Login, At: now,
+			Clarification: c.ID, Source: "timeout_assumed"})
+		return Effect{Kind: EffectTimeout, Key: "timeout:" + c.ID, ClarificationID: c.ID}
+	}
+	if side == SideAsker {
+		// The target did answer: taking the fallback would overrule that answer, so a silent
+		// asker goes to the maintainers instead. Its own key, because the same round may
+		// already have been escalated once while the target was silent.
+		e := escalateClarification(c, "the asker did not act on the answer after two SLA periods", "", 0, now)
+		e.Key += ":" + SideAsker
+		return e
+	}
+	return escalateClarification(c, "no answer after two SLA periods", "", 0, now)
+}
+
+// staleSide returns the side the latest stale note of c says it waits on; target when there
+// is none (a ledger written before the notes were kept).
+func staleSide(c Clarification) string {
+	for i := len(c.Thread) - 1; i >= 0; i-- {
+		e := c.Thread[i]
+		if e.Kind == KindNote && strings.HasPrefix(e.Text, staleNotePrefix) {
+			if strings.HasPrefix(e.Text, staleNotePrefix+SideAsker) {
+				return SideAsker
+			}
+			return SideTarget
+		}
+	}
+	return SideTarget
+}
+
+// fallbackDecision renders the fallback option as "a) Use UTC"; the key alone if the option
+// is somehow missing (the parser refuses such an ask, an older ledger might still hold one).
+func fallbackDecision(c Clarification) string {
+	for _, o := range c.Options {
+		if strings.EqualFold(o.Key, c.Fallback) {
+			return o.Key + ") " + o.Text
+		}
+	}
+	return c.Fallback + ")"
+}
+
+// escalateClarification marks c escalated with reason and returns the announcement.
+// Escalated clarifications have no deadline: they are with a human now.
+func escalateClarification(c *Clarification, reason, author string, commentID int64, now time.Time) Effect {
+	c.Status = Escalated
+	c.UpdatedAt = now
+	c.StaleAfter = time.Time{}
+	c.Thread = append(c.Thread, Entry{Kind: KindEscalation, Round: c.Round, Author: author, CommentID: commentID, At: now, Text: reason})
+	return Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
+		ClarificationID: c.ID, CommentID: commentID, Reason: reason}
+}
+
+// NextDeadline returns the earliest deadline of the ledger, the StaleAfter of an open,
+// non-escalated clarification, so the sweep knows whether (and when) the issue is due.
+func NextDeadline(l Ledger) (time.Time, bool) {
+	var next time.Time
+	for _, c := range l.Clarifications {
+		switch c.Status {
+		case Pending, Answered, Stale:
+		default:
+			continue
+		}
+		if c.StaleAfter.IsZero() {
+			continue
+		}
+		if next.IsZero() || c.StaleAfter.Before(next) {
+			next = c.StaleAfter
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// WaitingOn returns the side a clarification waits on: SideTarget while pending (or stale
+// after a question), SideAsker while answered (or stale after an answer), SideMaintainers
+// when escalated, and "" once it is resolved or abandoned.
+func WaitingOn(c Clarification) string {
+	switch c.Status {
+	case Pending:
+		return SideTarget
+	case Answered:
+		return SideAsker
+	case Stale:
+		return staleSide(c)
+	case Escalated:
+		return SideMaintainers
+	}
+	return ""
+}

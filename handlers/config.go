@@ -1,0 +1,122 @@
+package handlers
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/palantir/go-githubapp/appconfig"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/repoconfig"
+)
+
+// ConfigPath is where a repository keeps its Clarify configuration; the organization's
+// default lives at clarify.yml or .github/clarify.yml in its ".github" repository.
+const ConfigPath = ".github/clarify.yml"
+
+// DefaultConfigTTL is how long a loaded repository config is reused before it is asked
+// for again (conditionally, so an unchanged file costs no rate limit).
+const DefaultConfigTTL = time.Minute
+
+// RepoConfig is a repository's configuration as loaded for one run.
+type RepoConfig struct {
+	repoconfig.Config
+	// Problem is set when the file could not be used; the defaults apply meanwhile.
+	Problem *ConfigProblem
+}
+
+// ConfigProblem says which file was broken and how, for the one comment that tells the issue.
+type ConfigProblem struct {
+	Source, Path string
+	Err          error
+}
+
+// Key identifies the problem, so the same broken file is reported once per issue.
+func (p *ConfigProblem) Key() string {
+	h := sha256.Sum256([]byte(p.Source + "\x00" + p.Path + "\x00" + p.Err.Error()))
+	return "config:" + hex.EncodeToString(h[:8])
+}
+
+// ConfigLoader loads `.github/clarify.yml` through go-githubapp's appconfig, falling back to
+// the organization's `.github` repository, and keeps each result for a short while.
+type ConfigLoader struct {
+	loader *appconfig.Loader
+	ttl    time.Duration
+	now    func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]cachedConfig
+}
+
+type cachedConfig struct {
+	cfg     RepoConfig
+	expires time.Time
+}
+
+// NewConfigLoader returns a loader that reuses a repository's config for ttl.
+func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
+	return &ConfigLoader{
+		loader: appconfig.NewLoader([]string{ConfigPath},
+			appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath})),
+		ttl:   ttl,
+		now:   now,
+		cache: map[string]cachedConfig{},
+	}
+}
+
+// Load returns the repository's config. A missing file gives the defaults; a broken one
+// gives the defaults and a Problem; only a failure to reach GitHub is an error.
+func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
+	key := owner + "/" + repo
+	l.mu.Lock()
+	if c, ok := l.cache[key]; ok && l.now().Before(c.expires) {
+		l.mu.Unlock()
+		return c.cfg, nil
+	}
+	l.mu.Unlock()
+
+	out := RepoConfig{Config: repoconfig.Default()}
+	raw, err := l.loader.LoadConfig(ctx, client, owner, repo, "")
+	if err != nil {
+		var ge *github.ErrorResponse
+		if !errors.As(err, &ge) {
+			// A remote reference that does not parse is the user's mistake, not ours.
+			out.Problem = &ConfigProblem{Source: raw.Source, Path: raw.Path, Err: err}
+		} else {
+			return out, err
+		}
+	} else if !raw.IsUndefined() {
+		cfg, perr := repoconfig.Parse(raw.Content)
+		if perr != nil {
+			out.Problem = &ConfigProblem{Source: raw.Source, Path: raw.Path, Err: perr}
+		} else {
+			out.Config = cfg
+		}
+	}
+	if out.Problem != nil {
+		out.Problem.Source = strings.TrimSuffix(out.Problem.Source, "@")
+		zerolog.Ctx(ctx).Warn().Str("config_path", out.Problem.Path).Str("config_source", out.Problem.Source).
+			Err(out.Problem.Err).Msg("Repository config is broken; the defaults apply")
+	}
+	l.mu.Lock()
+	l.cache[key] = cachedConfig{cfg: out, expires: l.now().Add(l.ttl)}
+	l.mu.Unlock()
+	return out, nil
+}
+
+// Labels returns the label names last loaded for a repository, or the defaults, for the
+// cheap filter that runs before any request.
+func (l *ConfigLoader) Labels(owner, repo string) repoconfig.Labels {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c, ok := l.cache[owner+"/"+repo]; ok {
+		return c.cfg.Labels
+	}
+	return repoconfig.Default().Labels
+}

@@ -1,0 +1,28 @@
+package render
+
+import (
+	"strings"
+)
+
+// ConfigProblem returns the comment telling an issue that the repository's Clarify config
+// could not be used: which file, where and what, and that the defaults apply meanwhile.
+// problems is the loader's error text, problems separated by "; ".
+func ConfigProblem(source, path, problems, key string) string {
+	var b strings.Builder
+	b.WriteString("**Clarify could not use its configuration** · `" + codeText(path) + "`")
+	if source != "" {
+		b.WriteString(" in `" + codeText(source) + "`")
+	}
+	b.WriteString("\n\n")
+	for _, p := range strings.Split(problems, "; ") {
+		b.WriteString("- " + inline(p, capReason) + "\n")
+	}
+	b.WriteString("\nThe defaults apply until the file is fixed. `bot config check FILE` checks a file before you push it; the README lists every key.\n")
+	return finish(b.String(), key)
+}
+
+// codeText makes text safe inside a single-backtick code span.
+func codeText(s string) string {
+	s = strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(s)
+	return breakComments(clip(s, capReason, false))
+}

@@ -1,0 +1,57 @@
+package repoconfig
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// keyDoc documents one key of the file, for Reference.
+type keyDoc struct {
+	key, def, meaning string
+}
+
+// reference lists every key, in the order of topKeys; its defaults come from the constants
+// the parser uses, so the table cannot drift from the code.
+var reference = []keyDoc{
+	{"roles", "none",
+		`Role name → its members: logins (` + "`alice`" + `; a GitHub App as ` + "`name[bot]`" + `) and teams (` + "`\"@org/team\"`" + `). An asker's role comes from here.`},
+	{"routes", "none: anyone may ask anyone",
+		`Asker role → the targets it may ask. A bare name is a role (one of ` + "`roles`" + `, when given); ` + "`\"@alice\"`" + ` is a person, ` + "`\"@org/team\"`" + ` a team.`},
+	{"max_rounds.blocking", fmt.Sprint(clarify.DefaultMaxRoundsBlocking),
+		fmt.Sprintf("Rounds of question and answer before a blocking clarification escalates (%d to %d).", minRounds, maxRounds)},
+	{"max_rounds.non_blocking", fmt.Sprint(clarify.DefaultMaxRoundsNonBlocking),
+		fmt.Sprintf("The same for a non-blocking clarification (%d to %d).", minRounds, maxRounds)},
+	{"sla", fmtDuration(clarify.DefaultSLA),
+		fmt.Sprintf("How long a question may wait before it goes stale; a second wait resolves it with its fallback, or escalates it. A Go duration (`30m`, `2h`) from %s to %s.", fmtDuration(minSLA), fmtDuration(maxSLA))},
+	{"priority", "[" + strings.Join(clarify.DefaultPriority, ", ") + "]",
+		"Roles, highest first, used to break a deadlock. With `roles` given, each must be one of them."},
+	{"escalation.mention", "none",
+		fmt.Sprintf("Logins and teams @mentioned when a clarification escalates (at most %d).", maxMentions)},
+	{"labels.active", DefaultLabelActive,
+		fmt.Sprintf("Label kept on an issue while any clarification is open. Each label: at most %d characters, and the three distinct.", maxLabelLen)},
+	{"labels.stale", DefaultLabelStale, "Label kept while any clarification is stale."},
+	{"labels.escalated", DefaultLabelEscalated, "Label kept while any clarification is escalated."},
+	{"answer_from", clarify.AnswerTargetsAndWrite,
+		"Who may answer: `" + clarify.AnswerTargetsAndWrite + "` (the target, and anyone with write access) or `" + clarify.AnswerTargets + "` (the target only)."},
+	{"max_per_issue", "0",
+		"Clarifications one issue may have; `0` is no quota, `1` the one-clarification hard cap (a further ask is refused and pointed to `/assume`)."},
+	{"require", "none",
+		"Fields every ask must carry: any of `" + strings.Join(requireChoices, "`, `") + "` (`fallback` names one of the options, so it needs `options` too)."},
+}
+
+// Reference renders every key of the config file as a Markdown table (key | default |
+// meaning), for the README.
+func Reference() string {
+	var b strings.Builder
+	b.WriteString("| key | default | meaning |\n|---|---|---|\n")
+	for _, k := range reference {
+		def := k.def
+		if def != "none" && !strings.HasPrefix(def, "none:") {
+			def = "`" + def + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", k.key, def, k.meaning)
+	}
+	return b.String()
+}
