@@ -21,8 +21,10 @@ import (
 const ConfigPath = ".github/clarify.yml"
 
 // DefaultConfigTTL is how long a loaded repository config is reused before it is asked
-// for again (conditionally, so an unchanged file costs no rate limit).
-const DefaultConfigTTL = time.Minute
+// for again. A file that exists is asked for conditionally (an unchanged one costs no
+// rate limit); a missing one is two 404s each time, so the TTL keeps a busy installation
+// from spending its hourly limit on files that are not there.
+const DefaultConfigTTL = 5 * time.Minute
 
 // RepoConfig is a repository's configuration as loaded for one run.
 type RepoConfig struct {

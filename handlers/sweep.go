@@ -207,8 +207,9 @@ func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Re
 		ledgers = append(ledgers, l)
 		labelsOf[ref.Number] = is.Labels
 	}
-	if from > 0 {
-		// A resumed run saw only part of the repository; deadlocks wait for a whole pass.
+	if from > 0 || len(ledgers) < 2 {
+		// A resumed run saw only part of the repository, so deadlocks wait for a whole
+		// pass; and one issue alone holds no cycle between issues worth a config read.
 		return nil, n, nil
 	}
 	cfg, err := s.Configs.Load(ctx, client, owner, name)

@@ -81,7 +81,7 @@ var refusals = map[string]struct {
 	"wordWhereNumberExpectedIsRefused": {"max_rounds:\n  non_blocking: five\n",
 		[]want{{2, "max_rounds.non_blocking", `"five" is not a whole number from 1 to 50`}}},
 	"hugeNumberIsRefused": {"max_per_issue: 99999999999\n",
-		[]want{{1, "max_per_issue", "99999999999 is out of range"}}},
+		[]want{{1, "max_per_issue", "99999999999 is too large"}}},
 	"emptyListEntryIsRefused": {"priority:\n  - architect\n  -\n",
 		[]want{{3, "priority", "this entry is empty: remove it, or write a name in it"}}},
 	"listInsideAListIsRefused": {"require: [[type]]\n",
@@ -98,11 +98,11 @@ var refusals = map[string]struct {
 	"slaAboveThirtyDaysIsRefused": {"sla: 721h\n",
 		[]want{{1, "sla", "write at most 720h (30 days)"}}},
 	"zeroRoundsIsRefused": {"max_rounds:\n  blocking: 0\n",
-		[]want{{2, "max_rounds.blocking", "0 is out of range: write a whole number from 1 to 50"}}},
+		[]want{{2, "max_rounds.blocking", "0 is too small: write a whole number from 1 to 50"}}},
 	"tooManyRoundsIsRefused": {"max_rounds:\n  non_blocking: 51\n",
-		[]want{{2, "max_rounds.non_blocking", "51 is out of range"}}},
+		[]want{{2, "max_rounds.non_blocking", "51 is too large: write a whole number from 1 to 50"}}},
 	"negativeQuotaIsRefused": {"max_per_issue: -1\n",
-		[]want{{1, "max_per_issue", "-1 is out of range: write a whole number of 0 or more"}}},
+		[]want{{1, "max_per_issue", "-1 is too small: write a whole number of 0 or more"}}},
 	"answerFromTypoIsRefused": {"answer_from: target\n",
 		[]want{{1, "answer_from", `did you mean "targets"? Write targets_and_write (the targets and anyone with write access) or targets`}}},
 	"answerFromUnknownIsRefused": {"answer_from: anyone\n",
@@ -173,7 +173,7 @@ var refusals = map[string]struct {
 	"everyProblemIsReported": {"sla: 30\nmax_rounds:\n  blocking: 0\n  nonblocking: 2\nanswer_from: all\n",
 		[]want{
 			{1, "sla", "is not a duration"},
-			{3, "max_rounds.blocking", "out of range"},
+			{3, "max_rounds.blocking", "too small"},
 			{4, "max_rounds.nonblocking", "unknown key"},
 			{5, "answer_from", "is not a choice"},
 		}},
@@ -336,7 +336,7 @@ func TestErrorText(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 	_, err = Parse([]byte("sla: 30\nmax_per_issue: -1\n"))
-	want := `line 1: sla: "30" is not a duration (use 30m, 2h); line 2: max_per_issue: -1 is out of range: write a whole number of 0 or more (0 for no quota, 1 for one clarification per issue)`
+	want := `line 1: sla: "30" is not a duration (use 30m, 2h); line 2: max_per_issue: -1 is too small: write a whole number of 0 or more (0 for no quota, 1 for one clarification per issue)`
 	if got := err.Error(); got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}

@@ -268,7 +268,11 @@ func (p *parser) target(item *yaml.Node, key string, roles map[string][]string, 
 		return h.login, true
 	}
 	if rolesGiven {
-		p.add(item, key, `%s is not one of the roles: %s. Write "@%s" if you mean the person`, quote(v), rolesHint(v, roles), v)
+		hint := rolesHint(v, roles)
+		if loginProblem(v) == "" {
+			hint += fmt.Sprintf(`. Write "@%s" if you mean the person`, v)
+		}
+		p.add(item, key, "%s is not one of the roles: %s", quote(v), hint)
 		return "", false
 	}
 	if why := roleNameProblem(v); why != "" {
@@ -434,8 +438,12 @@ func (p *parser) integer(n *yaml.Node, key string, min, max int, want string) (i
 		p.add(n, key, "%s is not %s", describe(n), want)
 		return 0, false
 	}
-	if v < min || v > max {
-		p.add(n, key, "%d is out of range: write %s", v, want)
+	switch {
+	case v < min:
+		p.add(n, key, "%d is too small: write %s", v, want)
+		return 0, false
+	case v > max:
+		p.add(n, key, "%d is too large: write %s", v, want)
 		return 0, false
 	}
 	return v, true

@@ -17,7 +17,7 @@ import (
 const maxDocuments = 100
 
 // lineBudget bounds the bytes firstFailingLine re-parses to find where a syntax error is.
-const lineBudget = 4 << 20
+const lineBudget = 1 << 20
 
 // decode reads b into the root node of its one document: nil for an empty file, or one with
 // only comments. A syntax error or a second document is a Problem.
@@ -92,7 +92,9 @@ func yamlMessage(err error) (msg string, line int) {
 // reports, which is never after the real one, so it costs a few parses, not one per line.
 func syntaxProblem(b []byte, err error) Problem {
 	msg, line := yamlMessage(err)
-	if l := firstFailingLine(b, msg, line-1); l > 0 {
+	if l := badCharLine(b); l > 0 && badCharMessage(msg) {
+		line = l
+	} else if l := firstFailingLine(b, msg, line-1); l > 0 {
 		line = l
 	}
 	return Problem{Line: line, Message: "this is not valid YAML (" + msg + "): " + syntaxHint(msg, lineText(b, line))}
@@ -116,6 +118,52 @@ func firstFailingLine(b []byte, msg string, from int) int {
 		}
 	}
 	return 0
+}
+
+// badCharLine returns the line of the first character YAML does not allow in a file (a
+// control character, or bytes that are not UTF-8), or 0. yaml.v3 reports these without a
+// line, and finding it here is exact and cheaper than re-parsing.
+func badCharLine(b []byte) int {
+	i := 0
+	if bytes.HasPrefix(b, []byte(bom)) {
+		i = len(bom)
+	}
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 || !yamlPrintable(r) {
+			return lineAt(b, i)
+		}
+		i += size
+	}
+	return 0
+}
+
+const bom = "\uFEFF"
+
+// badCharMessage reports whether a yaml.v3 error is about the characters of the file.
+func badCharMessage(msg string) bool {
+	for _, s := range []string{"control characters", "UTF-8", "utf-8", "Unicode", "unicode"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// yamlPrintable reports whether YAML allows r in a file (https://yaml.org/spec/1.2.2/#51-character-set).
+func yamlPrintable(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7E || r == 0x85 ||
+		r >= 0xA0 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// lineAt returns the line (1-based) that byte off of b is on.
+func lineAt(b []byte, off int) int {
+	for i, end := range lineEnds(b) {
+		if off < end {
+			return i + 1
+		}
+	}
+	return len(lineEnds(b))
 }
 
 // lineText returns line n (1-based) of b without its line break, or "".
@@ -171,7 +219,7 @@ func syntaxHint(msg, text string) string {
 		return "close the quote opened on this line"
 	case strings.Contains(msg, "unknown anchor"):
 		return `anchors and aliases are not supported, so write the value out (in quotes if it starts with *, like "*")`
-	case strings.Contains(msg, "control character"), strings.Contains(msg, "UTF-8"), strings.Contains(msg, "utf-8"):
+	case badCharMessage(msg):
 		return "the file must be UTF-8 text, so remove the control character or stray byte on this line"
 	}
 	return "check this line's indentation (keys of one level line up under each other) and its quotes"

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/repoconfig"
 )
 
 func TestConfigRefusesToStartWithoutAWebhookSecret(t *testing.T) {
@@ -127,5 +128,20 @@ func TestALostDeliveryHealsOnTheNextEvent(t *testing.T) {
 	c, _ := w.ledger().Find("CLR-42-001")
 	if c.Round != 2 || c.Status != clarify.Pending || c.Thread[1].Text != "Per key." {
 		t.Fatalf("the next event did not fold in the lost answer first: %+v", c)
+	}
+}
+
+func TestReadmeDocumentsEveryRepositoryKey(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), repoconfig.Reference()) {
+		t.Error("README.md lacks repoconfig.Reference(): paste the table of keys again")
+	}
+	for _, key := range []string{"sweep_interval", "sweep_budget", "ledger_key", "workers", "handler_timeout", "log_level", "app_slug"} {
+		if !strings.Contains(string(b), "clarify."+key) {
+			t.Errorf("README.md does not document clarify.%s", key)
+		}
 	}
 }
