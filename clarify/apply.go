@@ -290,15 +290,10 @@ func (a *applier) followup() {
 		return
 	}
 	if c.Round+1 > c.MaxRounds {
-		c.Status = Escalated
-		c.UpdatedAt = a.now
-		c.StaleAfter = time.Time{}
 		reason := fmt.Sprintf("round %d would pass the limit of %d rounds", c.Round+1, c.MaxRounds)
-		c.Thread = append(c.Thread, a.entry(KindEscalation, c.Round, reason))
-		a.refuse(line, fmt.Sprintf("%s has had %d rounds, the most allowed, so it is escalated to the maintainers.", c.ID, c.MaxRounds),
+		a.refuse(a.cmd.Line, fmt.Sprintf("%s has had %d rounds, the most allowed, so it is escalated to the maintainers.", c.ID, c.MaxRounds),
 			fmt.Sprintf("a maintainer settles it with `/clarify resolve %s <decision>`.", c.ID))
-		a.effects = append(a.effects, Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
-			ClarificationID: c.ID, CommentID: a.ev.CommentID, Reason: reason})
+		a.escalateNow(c, reason)
 		return
 	}
 	c.Round++
@@ -384,13 +379,13 @@ func (a *applier) escalate() {
 	if reason == "" {
 		reason = "escalated by " + a.ev.Actor.Login
 	}
-	c.Status = Escalated
-	c.UpdatedAt = a.now
-	c.StaleAfter = time.Time{}
-	c.Thread = append(c.Thread, a.entry(KindEscalation, c.Round, reason))
-	a.effects = append(a.effects, Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
-		ClarificationID: c.ID, CommentID: a.ev.CommentID, Reason: reason})
+	a.escalateNow(c, reason)
 	a.react("+1")
+}
+
+// escalateNow marks c escalated by the event's author and announces it once.
+func (a *applier) escalateNow(c *Clarification, reason string) {
+	a.effects = append(a.effects, escalateClarification(c, reason, a.ev.Actor.Login, a.ev.CommentID, a.at()))
 }
 
 func (a *applier) abandon() {
@@ -443,12 +438,7 @@ func (a *applier) canAnswer(c Clarification) bool {
 // stuck escalates c instead of taking the command, and tells the one who typed it why.
 func (a *applier) stuck(c *Clarification, reason string) {
 	if c.Status != Escalated {
-		c.Status = Escalated
-		c.UpdatedAt = a.now
-		c.StaleAfter = time.Time{}
-		c.Thread = append(c.Thread, a.entry(KindEscalation, c.Round, reason))
-		a.effects = append(a.effects, Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
-			ClarificationID: c.ID, CommentID: a.ev.CommentID, Reason: reason})
+		a.escalateNow(c, reason)
 	}
 	a.refuse(a.cmd.Line, fmt.Sprintf("this repeats %s, so it is escalated to the maintainers instead of asked again.", c.ID),
 		fmt.Sprintf("wait for a maintainer's `/clarify resolve %s <decision>`, or ask something new.", c.ID))

@@ -787,16 +787,16 @@ func nearestSubcommand(tok string) string {
 	}
 	best, bestDist := "", limit+1
 	for _, sub := range []string{"list", "show", "stale", "stats", "followup", "resolve", "escalate", "abandon"} {
-		if d := editDistance(tok, sub); d < bestDist {
+		if d := EditDistance(tok, sub); d < bestDist {
 			best, bestDist = sub, d
 		}
 	}
 	return best
 }
 
-// editDistance counts the insertions, deletions, substitutions and swaps of adjacent bytes
+// EditDistance counts the insertions, deletions, substitutions and swaps of adjacent bytes
 // that turn a into b (optimal string alignment).
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)

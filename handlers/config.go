@@ -39,6 +39,19 @@ type ConfigProblem struct {
 	Err          error
 }
 
+// Lines lists the problems one per line, as the parser wrote them.
+func (p *ConfigProblem) Lines() []string {
+	var re *repoconfig.Error
+	if errors.As(p.Err, &re) {
+		out := make([]string, len(re.Problems))
+		for i, pr := range re.Problems {
+			out[i] = pr.String()
+		}
+		return out
+	}
+	return []string{p.Err.Error()}
+}
+
 // Key identifies the problem, so the same broken file is reported once per issue.
 func (p *ConfigProblem) Key() string {
 	h := sha256.Sum256([]byte(p.Source + "\x00" + p.Path + "\x00" + p.Err.Error()))

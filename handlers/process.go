@@ -143,7 +143,7 @@ func (b *Base) reportConfig(ctx context.Context, client *github.Client, ref issu
 	if snap.posted(b, key) {
 		return nil
 	}
-	body := render.ConfigProblem(p.Source, p.Path, p.Err.Error(), key)
+	body := render.ConfigProblem(p.Source, p.Path, p.Lines(), key)
 	c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
 	if err != nil {
 		return fmt.Errorf("report broken config on %s: %w", ref.key(), err)

@@ -6,15 +6,15 @@ import (
 
 // ConfigProblem returns the comment telling an issue that the repository's Clarify config
 // could not be used: which file, where and what, and that the defaults apply meanwhile.
-// problems is the loader's error text, problems separated by "; ".
-func ConfigProblem(source, path, problems, key string) string {
+// problems holds one line per problem, as the config parser wrote them.
+func ConfigProblem(source, path string, problems []string, key string) string {
 	var b strings.Builder
 	b.WriteString("**Clarify could not use its configuration** · `" + codeText(path) + "`")
 	if source != "" {
 		b.WriteString(" in `" + codeText(source) + "`")
 	}
 	b.WriteString("\n\n")
-	for _, p := range strings.Split(problems, "; ") {
+	for _, p := range problems {
 		b.WriteString("- " + inline(p, capReason) + "\n")
 	}
 	b.WriteString("\nThe defaults apply until the file is fixed. `bot config check FILE` checks a file before you push it; the README lists every key.\n")

@@ -640,28 +640,13 @@ func suggest(s string, choices []string) string {
 	return best
 }
 
-// distance is the Levenshtein distance between a and b, in bytes.
+// distance is the edit distance between a and b, for "did you mean"; strings too long to
+// be a typo of a key count as far apart, which also keeps this cheap.
 func distance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
-		return math.MaxInt // too long to be a typo of a key; and keeps this cheap
+		return math.MaxInt
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return clarify.EditDistance(a, b)
 }
 
 // fmtDuration writes d the short way: 1m rather than 1m0s.
