@@ -76,3 +76,29 @@ func (p Policy) addressedTo(c Clarification, a Actor) bool {
 	}
 	return false
 }
+
+// NeedsPermission reports whether the answer to "has login write access?" can change what
+// Apply does with this comment, so the handlers ask GitHub only then. It errs towards
+// asking: a wrong "no" would let a lookup be skipped that mattered.
+func NeedsPermission(l Ledger, p Policy, login string, bot bool, body string) bool {
+	cmd, err := Parse(body)
+	if err != nil {
+		return false // a refusal, whoever typed it
+	}
+	asker := func(id string) bool {
+		c, ok := l.Find(id)
+		return ok && strings.EqualFold(c.Asker.Login, login)
+	}
+	switch cmd.Kind {
+	case CmdNone:
+		// A plain reply answers only what is addressed to its author, unless it names an id.
+		return cmd.ID != "" && !bot
+	case CmdAsk, CmdAssume:
+		return !bot
+	case CmdFollowup, CmdAbandon, CmdList, CmdShow, CmdStale, CmdStats:
+		return false // the asker's alone, or open to all
+	case CmdResolve, CmdEscalate:
+		return cmd.ID == "" || !asker(cmd.ID)
+	}
+	return true
+}

@@ -15,14 +15,14 @@ import (
 // actorLookups answers who an actor is for one run, asking GitHub at most once per login
 // and team, and only when the answer can matter.
 type actorLookups struct {
-	client *github.Client
-	ref    issueRef
-	perms  map[string]string
-	teams  map[string]bool // "org/team\x00login" → member
+	client  *github.Client
+	ref     issueRef
+	perms   map[string]string
+	members map[string]bool // "org/team\x00login" → member
 }
 
 func newActorLookups(client *github.Client, ref issueRef) *actorLookups {
-	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, teams: map[string]bool{}}
+	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: map[string]bool{}}
 }
 
 // actor describes the author of an event. Permissions are looked up only for a command or
@@ -33,15 +33,8 @@ func (a *actorLookups) actor(ctx context.Context, b *Base, u *github.User, body 
 	if act.Self || act.Login == "" {
 		return act, nil
 	}
-	cmd, perr := clarify.Parse(body)
-	awaiting := false
-	for _, c := range l.Clarifications {
-		if c.Status.Awaiting() {
-			awaiting = true
-			break
-		}
-	}
-	if perr == nil && cmd.Kind == clarify.CmdNone && (!awaiting || act.Bot) {
+	if !clarify.NeedsPermission(l, p, act.Login, act.Bot, body) {
+		act.Teams = a.teams(ctx, l, p, act.Login)
 		return act, nil
 	}
 	perm, err := a.permission(ctx, act.Login)
@@ -49,13 +42,22 @@ func (a *actorLookups) actor(ctx context.Context, b *Base, u *github.User, body 
 		return act, err
 	}
 	act.Permission = perm
-	if teams := p.TargetTeams(l); len(teams) > 0 {
-		act.Teams = map[string]bool{}
-		for _, t := range teams {
-			act.Teams[t] = a.member(ctx, t, act.Login)
-		}
-	}
+	act.Teams = a.teams(ctx, l, p, act.Login)
 	return act, nil
+}
+
+// teams looks up the actor's membership of the teams the open clarifications are
+// addressed to; none are looked up when no open clarification names a team.
+func (a *actorLookups) teams(ctx context.Context, l clarify.Ledger, p clarify.Policy, login string) map[string]bool {
+	teams := p.TargetTeams(l)
+	if len(teams) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, t := range teams {
+		out[t] = a.member(ctx, t, login)
+	}
+	return out
 }
 
 func (a *actorLookups) permission(ctx context.Context, login string) (string, error) {
@@ -80,7 +82,7 @@ func (a *actorLookups) permission(ctx context.Context, login string) (string, er
 // organization members permission cannot see teams.
 func (a *actorLookups) member(ctx context.Context, team, login string) bool {
 	key := team + "\x00" + login
-	if m, ok := a.teams[key]; ok {
+	if m, ok := a.members[key]; ok {
 		return m
 	}
 	org, slug, _ := strings.Cut(team, "/")
@@ -89,6 +91,6 @@ func (a *actorLookups) member(ctx context.Context, team, login string) bool {
 	if err != nil && !isStatus(err, http.StatusNotFound) {
 		zerolog.Ctx(ctx).Warn().Err(err).Str("team", team).Msg("Team membership look-up failed; treating as not a member")
 	}
-	a.teams[key] = member
+	a.members[key] = member
 	return member
 }
