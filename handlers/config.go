@@ -31,6 +31,9 @@ type RepoConfig struct {
 	repoconfig.Config
 	// Problem is set when the file could not be used; the defaults apply meanwhile.
 	Problem *ConfigProblem
+	// Fresh is true for the run that read the file from GitHub rather than the cache: only
+	// that run's issue is told about a problem, not every issue while it lasts.
+	Fresh bool
 }
 
 // ConfigProblem says which file was broken and how, for the one comment that tells the issue.
@@ -92,11 +95,12 @@ func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, r
 	l.mu.Lock()
 	if c, ok := l.cache[key]; ok && l.now().Before(c.expires) {
 		l.mu.Unlock()
+		c.cfg.Fresh = false
 		return c.cfg, nil
 	}
 	l.mu.Unlock()
 
-	out := RepoConfig{Config: repoconfig.Default()}
+	out := RepoConfig{Config: repoconfig.Default(), Fresh: true}
 	raw, err := l.loader.LoadConfig(ctx, client, owner, repo, "")
 	if err != nil {
 		var ge *github.ErrorResponse

@@ -113,7 +113,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		}
 	}
 
-	if cfg.Problem != nil {
+	if cfg.Problem != nil && cfg.Fresh {
 		if err := b.reportConfig(ctx, client, ref, snap, cfg.Problem); err != nil {
 			return clarify.Ledger{}, err
 		}

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/repoconfig"
@@ -143,5 +145,34 @@ func TestReadmeDocumentsEveryRepositoryKey(t *testing.T) {
 		if !strings.Contains(string(b), "clarify."+key) {
 			t.Errorf("README.md does not document clarify.%s", key)
 		}
+	}
+}
+
+func TestConfigCheck(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"config", "check", "../../repoconfig/testdata/full.yml"}, &out, &errs); code != 0 {
+		t.Fatalf("full.yml: exit %d: %s", code, errs.String())
+	}
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"config", "check", "../../repoconfig/testdata/broken.yml"}, &out, &errs); code == 0 || !strings.Contains(errs.String(), "line 3") {
+		t.Errorf("broken.yml: exit %d, %q: want a failure naming lines", code, errs.String())
+	}
+}
+
+func TestARestartLosesNoTimer(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	// A new process: nothing in memory but the config.
+	restarted, err := NewApp(w.h.Config, newLogger(io.Discard, "info"), w.h.Fake.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.h.Fake.Advance(31 * time.Minute)
+	if _, err := restarted.Sweep.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Stale {
+		t.Errorf("after a restart and 31 minutes: %s, want stale", c.Status)
 	}
 }

@@ -1,0 +1,123 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/palantir/go-githubapp/githubapp"
+)
+
+type fakeHandler struct {
+	run     func(ctx context.Context) error
+	invalid bool
+}
+
+func (h *fakeHandler) Handles() []string { return []string{"issue_comment"} }
+func (h *fakeHandler) Handle(ctx context.Context, _, _ string, _ []byte) error {
+	return h.run(ctx)
+}
+func (h *fakeHandler) Validate(string, []byte) error {
+	if h.invalid {
+		return errors.New("bad payload")
+	}
+	return nil
+}
+
+func TestSchedulerAnswersAtOnceAndDrains(t *testing.T) {
+	s := NewScheduler(2)
+	release := make(chan struct{})
+	var done atomic.Int32
+	h := &fakeHandler{run: func(ctx context.Context) error {
+		<-release
+		if ctx.Err() != nil {
+			t.Error("the handler's context was cancelled with the request's")
+		}
+		done.Add(1)
+		return nil
+	}}
+	reqCtx, cancel := context.WithCancel(context.Background())
+	for i := 0; i < 5; i++ {
+		if err := s.Schedule(reqCtx, githubapp.Dispatch{Handler: h, EventType: "issue_comment"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cancel() // GitHub has its answer: the request context ends
+	drained := make(chan error, 1)
+	go func() { drained <- s.Drain(context.Background()) }()
+	time.Sleep(10 * time.Millisecond)
+	if err := s.Schedule(context.Background(), githubapp.Dispatch{Handler: h}); !errors.Is(err, ErrShuttingDown) {
+		t.Errorf("a delivery during drain: %v, want ErrShuttingDown", err)
+	}
+	close(release)
+	if err := <-drained; err != nil {
+		t.Fatal(err)
+	}
+	if n := done.Load(); n != 5 {
+		t.Errorf("drain returned after %d of 5 accepted deliveries", n)
+	}
+}
+
+func TestSchedulerRefusesAnInvalidPayloadBeforeAccepting(t *testing.T) {
+	s := NewScheduler(1)
+	ran := false
+	err := s.Schedule(context.Background(), githubapp.Dispatch{Handler: &fakeHandler{invalid: true, run: func(context.Context) error { ran = true; return nil }}})
+	var ve githubapp.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("err = %v, want a ValidationError (GitHub gets 400)", err)
+	}
+	s.Wait()
+	if ran {
+		t.Error("the handler ran for an invalid payload")
+	}
+}
+
+func TestSchedulerReportsErrorsAndPanics(t *testing.T) {
+	s := NewScheduler(1)
+	var mu sync.Mutex
+	var got []error
+	s.OnError = func(_ context.Context, _ githubapp.Dispatch, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, err)
+	}
+	boom := errors.New("GitHub said 502")
+	_ = s.Schedule(context.Background(), githubapp.Dispatch{Handler: &fakeHandler{run: func(context.Context) error { return boom }}})
+	_ = s.Schedule(context.Background(), githubapp.Dispatch{Handler: &fakeHandler{run: func(context.Context) error { panic("bug") }}})
+	s.Wait()
+	if len(got) != 2 {
+		t.Fatalf("got %d errors, want the failure and the panic: %v", len(got), got)
+	}
+}
+
+func TestIssueLocksSerialiseOneIssueOnly(t *testing.T) {
+	var l IssueLocks
+	var inside, most atomic.Int32
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			unlock := l.Lock("octo/widgets#42")
+			n := inside.Add(1)
+			if n > most.Load() {
+				most.Store(n)
+			}
+			time.Sleep(time.Millisecond)
+			inside.Add(-1)
+			unlock()
+		}()
+	}
+	other := l.Lock("octo/widgets#43") // another issue is not held up
+	other()
+	wg.Wait()
+	if most.Load() != 1 {
+		t.Errorf("%d runs held issue #42 at once", most.Load())
+	}
+	if len(l.locks) != 0 {
+		t.Errorf("%d locks left behind", len(l.locks))
+	}
+}
