@@ -57,8 +57,18 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		return nil // GitHub tells the app about its own comments; they are never input.
 	}
 	if ev.GetAction() != "created" {
-		h.noteEdit(ctx, ev)
-		return nil
+		if !h.touchesStatus(ctx, ev) {
+			return nil
+		}
+		// Someone else edited or deleted the status comment: put it right at once
+		// (rebuilt from the comments if its ledger no longer verifies).
+		client, err := h.Clients.NewInstallationClient(ev.GetInstallation().GetID())
+		if err != nil {
+			return err
+		}
+		ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
+		_, err = h.run(ctx, client, ref, trigger{Labels: ev.GetIssue().Labels})
+		return err
 	}
 	if !h.mayConcern(ev) {
 		logger.Debug().Msg("Comment in an issue without clarifications holds no command")
@@ -89,13 +99,14 @@ func (h *IssueComment) mayConcern(ev *github.IssueCommentEvent) bool {
 	return err != nil || cmd.Kind != clarify.CmdNone
 }
 
-// noteEdit logs edits and deletions; one of the app's own status comment by someone else
-// is tampering, which the ledger's MAC turns into a refusal to load rather than a rewrite.
-func (h *IssueComment) noteEdit(ctx context.Context, ev *github.IssueCommentEvent) {
+// touchesStatus reports whether an edit or deletion hit the app's status comment; other
+// edits are never input, since an edited comment must not rewrite a recorded answer.
+func (h *IssueComment) touchesStatus(ctx context.Context, ev *github.IssueCommentEvent) bool {
 	logger := zerolog.Ctx(ctx)
 	if h.isSelf(ev.GetComment().GetUser()) && render.IsStatus(ev.GetComment().GetBody()+ev.GetChanges().GetBody().GetFrom()) {
 		logger.Warn().Int64("comment_id", ev.GetComment().GetID()).Msg("The status comment was edited or deleted by someone else")
-		return
+		return true
 	}
 	logger.Debug().Msg("Edits and deletions are not input")
+	return false
 }

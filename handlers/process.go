@@ -2,11 +2,14 @@ package handlers
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -55,6 +58,21 @@ type snapshot struct {
 	status    *github.IssueComment
 	ledger    clarify.Ledger
 	hasLedger bool
+	// damaged is set when the ledger is rebuilt by folding the issue again from
+	// rebuildFrom, because the status comment did not verify or was deleted.
+	damaged     bool
+	rebuildFrom time.Time
+}
+
+// hasRoundComment reports whether the app ever mirrored a round in these comments: the
+// sign that a missing status comment was deleted rather than never written.
+func hasRoundComment(b *Base, comments []*github.IssueComment) bool {
+	for _, c := range comments {
+		if b.isSelf(c.User) && strings.Contains(c.GetBody(), "<!-- clarify:msg round:") {
+			return true
+		}
+	}
+	return false
 }
 
 // posted reports whether one of the app's comments already carries the effect's marker.
@@ -96,7 +114,13 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		if err != nil {
 			return clarify.Ledger{}, err
 		}
-		res := clarify.Apply(ledger, ev, policy, now)
+		at := now
+		if !ev.At.IsZero() && ev.At.Before(now) {
+			// A comment folded in late (a catch-up, a rebuild) keeps the deadlines it
+			// would have set when it was written.
+			at = ev.At
+		}
+		res := clarify.Apply(ledger, ev, policy, at)
 		logApplied(logger, in.user.GetLogin(), ev, res)
 		ledger = res.Ledger
 		effects = append(effects, res.Effects...)
@@ -113,6 +137,11 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		}
 	}
 
+	if snap.damaged {
+		if err := b.reportRebuild(ctx, client, ref, snap); err != nil {
+			return clarify.Ledger{}, err
+		}
+	}
 	if cfg.Problem != nil && cfg.Fresh {
 		if err := b.reportConfig(ctx, client, ref, snap, cfg.Problem); err != nil {
 			return clarify.Ledger{}, err
@@ -135,6 +164,27 @@ func logApplied(logger *zerolog.Logger, author string, ev clarify.Event, res cla
 		return
 	}
 	e.Msg("Applied to the ledger")
+}
+
+// reportRebuild tells the issue, once per damaged status comment, that the ledger was
+// rebuilt from its comments rather than trusted.
+func (b *Base) reportRebuild(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot) error {
+	var h [8]byte
+	if snap.status != nil {
+		sum := sha256.Sum256([]byte(snap.status.GetBody()))
+		copy(h[:], sum[:])
+	}
+	key := "rebuilt:" + hex.EncodeToString(h[:])
+	if snap.posted(b, key) {
+		return nil
+	}
+	body := render.Rebuilt(snap.status != nil, key)
+	c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
+	if err != nil {
+		return fmt.Errorf("report rebuilt ledger on %s: %w", ref.key(), err)
+	}
+	snap.comments = append(snap.comments, c)
+	return nil
 }
 
 // reportConfig tells the issue, once, that the repository's config is broken.
@@ -170,24 +220,44 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef) (*
 	}
 	sort.SliceStable(snap.comments, func(i, j int) bool { return snap.comments[i].GetID() < snap.comments[j].GetID() })
 
+	var firstOwn *github.IssueComment
 	for _, c := range snap.comments {
-		if !b.isSelf(c.User) || !render.IsStatus(c.GetBody()) {
+		if !b.isSelf(c.User) {
 			continue
 		}
-		l, err := render.DecodeLedger(c.GetBody(), b.LedgerKey)
-		if err != nil {
-			// Fail closed: a ledger whose MAC does not verify was edited by hand or
-			// written under another key, and acting on it could let anyone rewrite state.
-			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.key(), c.GetID(), err)
+		if firstOwn == nil {
+			firstOwn = c
+		}
+		if !render.IsStatus(c.GetBody()) {
+			continue
 		}
 		if snap.status != nil {
 			zerolog.Ctx(ctx).Warn().Int64("comment_id", c.GetID()).Msg("Second status comment found; keeping the first")
+			continue
+		}
+		l, err := render.DecodeLedger(c.GetBody(), b.LedgerKey)
+		switch {
+		case errors.Is(err, render.ErrVersion):
+			// Written by a newer Clarify: leave it alone rather than downgrade it.
+			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.key(), c.GetID(), err)
+		case err != nil:
+			// Never trusted: a ledger whose MAC does not verify was edited by hand (or
+			// written under another key). It is rebuilt from the comments instead.
+			zerolog.Ctx(ctx).Warn().Err(err).Int64("comment_id", c.GetID()).Msg("Status comment does not verify; rebuilding the ledger from the comments")
+			snap.status, snap.damaged = c, true
 			continue
 		}
 		snap.status, snap.ledger, snap.hasLedger = c, l, true
 	}
 	if !snap.hasLedger {
 		snap.ledger = clarify.NewLedger(ref.Number)
+	}
+	if !snap.hasLedger && firstOwn != nil && (snap.damaged || hasRoundComment(b, snap.comments)) {
+		// The app was at work here but its ledger is damaged or gone (the status
+		// comment deleted): fold the issue again from a little before the app's first
+		// comment. Every posted message carries its marker, so nothing is posted twice.
+		snap.rebuildFrom = firstOwn.GetCreatedAt().Time.Add(-firstRunWindow)
+		snap.hasLedger, snap.damaged = true, true
 	}
 	return snap, nil
 }
@@ -218,6 +288,9 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		trigComment = trig.Comment
 	}
 	newer := func(c *github.IssueComment) bool {
+		if snap.damaged {
+			return !c.GetCreatedAt().Time.Before(snap.rebuildFrom)
+		}
 		if snap.hasLedger {
 			return c.GetID() > snap.ledger.Cursor
 		}

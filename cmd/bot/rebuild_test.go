@@ -1,0 +1,87 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// statusComment returns the id and body of the app's status comment.
+func (w *world) statusComment() (int64, string) {
+	w.t.Helper()
+	for _, c := range w.h.Fake.Comments(repo, 42) {
+		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
+			return c.ID, c.Body
+		}
+	}
+	w.t.Fatal("no status comment")
+	return 0, ""
+}
+
+// summary is what a maintainer would compare: each clarification's id, status and round.
+func summary(l clarify.Ledger) string {
+	var parts []string
+	for _, c := range l.Clarifications {
+		parts = append(parts, c.ID+":"+string(c.Status)+":"+string(rune('0'+c.Round)))
+	}
+	return strings.Join(parts, ",")
+}
+
+func TestStatusCommentEditedByHandIsRebuiltNotTrusted(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.comment("maria", "Per key.")
+	w.comment("coder-agent", "/clarify @maria --non-blocking Which limit?")
+	want := summary(w.ledger())
+
+	id, body := w.statusComment()
+	// maria "fixes" the ledger by hand: she flips a character of the hidden block.
+	i := strings.Index(body, "clarify:ledger v1 ") + len("clarify:ledger v1 ") + 10
+	forged := body[:i] + string(rune(body[i]^1)) + body[i+1:]
+	w.send(w.h.Fake.EditComment(repo, id, "maria", forged))
+
+	if got := summary(w.ledger()); got != want {
+		t.Errorf("rebuilt ledger %s, want %s", got, want)
+	}
+	if n := w.botComments("rebuilt the ledger"); n != 1 {
+		t.Errorf("%d rebuild notices, want 1", n)
+	}
+	if n := w.botComments("Clarification needed"); n != 2 {
+		t.Errorf("%d round comments after the rebuild, want the 2 there were", n)
+	}
+	w.comment("maria", "100 a minute.")
+	if c, _ := w.ledger().Find("CLR-42-002"); c.Status != clarify.Answered {
+		t.Errorf("after the rebuild the protocol goes on: %s", c.Status)
+	}
+	w.replayAll()
+}
+
+func TestDeletedStatusCommentIsRebuilt(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.comment("maria", "Per key.")
+	want := summary(w.ledger())
+	id, _ := w.statusComment()
+	w.send(w.h.Fake.DeleteComment(repo, id, "maria"))
+	if got := summary(w.ledger()); got != want {
+		t.Errorf("rebuilt ledger %s, want %s", got, want)
+	}
+	if got := w.labels(); got != "clarification:active" {
+		t.Errorf("labels %q", got)
+	}
+}
+
+func TestCosmeticEditOfTheStatusCommentIsPutBack(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	id, body := w.statusComment()
+	w.send(w.h.Fake.EditComment(repo, id, "maria", "Hello!\n\n"+body))
+	if _, got := w.statusComment(); got != body {
+		t.Errorf("the status comment was not put back:\n%s", got)
+	}
+	if n := w.botComments("rebuilt the ledger"); n != 0 {
+		t.Errorf("a verified ledger needs no rebuild notice")
+	}
+}
