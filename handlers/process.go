@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -68,7 +67,7 @@ type snapshot struct {
 // sign that a missing status comment was deleted rather than never written.
 func hasRoundComment(b *Base, comments []*github.IssueComment) bool {
 	for _, c := range comments {
-		if b.isSelf(c.User) && strings.Contains(c.GetBody(), "<!-- clarify:msg round:") {
+		if b.isSelf(c.User) && render.HasMarkerPrefix(c.GetBody(), "round:") {
 			return true
 		}
 	}

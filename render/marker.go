@@ -43,3 +43,10 @@ func Marker(key string) string {
 // HasMarker reports whether body carries Marker(key). As with IsStatus, only the app's
 // own comments should be searched: a marker in someone else's comment proves nothing.
 func HasMarker(body, key string) bool { return strings.Contains(body, Marker(key)) }
+
+// HasMarkerPrefix reports whether body carries a marker whose key starts with prefix
+// (itself made only of marker-safe characters), e.g. any round comment with "round:".
+func HasMarkerPrefix(body, prefix string) bool {
+	m := Marker(prefix)
+	return strings.Contains(body, strings.TrimSuffix(m, " -->"))
+}
