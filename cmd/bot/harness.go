@@ -28,6 +28,8 @@ type Harness struct {
 	Statuses []int
 	// Delivered holds every delivery sent through Deliver, in order.
 	Delivered []fakegithub.Delivery
+	// Sweeps counts the sweeps run and SweepRequests the requests they made.
+	Sweeps, SweepRequests int
 }
 
 // harnessAppID is the App id the harness registers with the in-memory GitHub.
@@ -84,7 +86,10 @@ func (h *Harness) Deliver(ctx context.Context, d fakegithub.Delivery) (int, erro
 // Sweep runs one sweep, as `bot serve` does on its ticker, then sends GitHub's deliveries
 // of the app's own writes (which the app must ignore).
 func (h *Harness) Sweep(ctx context.Context) (handlers.SweepStats, error) {
+	before := len(h.Fake.Requests())
 	stats, err := h.App.Sweep.Run(ctx)
+	h.Sweeps++
+	h.SweepRequests += len(h.Fake.Requests()) - before
 	if err != nil {
 		return stats, err
 	}

@@ -179,4 +179,7 @@ func printWorld(w io.Writer, h *Harness, touched map[string]bool) {
 		fmt.Fprintf(w, "\n%s\n%s\n", strings.Repeat("=", 72), h.Fake.Transcript(repo, n))
 	}
 	fmt.Fprintf(w, "\n%s\nGitHub API calls made by the app\n%s\n", strings.Repeat("=", 72), h.Fake.Summary())
+	if h.Sweeps > 0 {
+		fmt.Fprintf(w, "of which the periodic sweep (run after each `wait`): %d requests in %d runs\n", h.SweepRequests, h.Sweeps)
+	}
 }
