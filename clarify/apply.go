@@ -418,7 +418,7 @@ func (a *applier) assume() {
 		return
 	}
 	a.l.Assumptions = append(a.l.Assumptions, Assumption{
-		Decision: a.cmd.Text, Confidence: a.cmd.Confidence, Risk: a.cmd.Risk,
+		Decision: capText(a.cmd.Text), Confidence: a.cmd.Confidence, Risk: a.cmd.Risk,
 		Author: a.ev.Actor.Login, CommentID: a.ev.CommentID, At: a.at(), Source: "assume",
 	})
 	a.react("+1")
@@ -491,8 +491,20 @@ func (a *applier) find(id string) (*Clarification, bool) {
 	return nil, false
 }
 
+// MaxEntryText caps the text a thread entry keeps, in runes; the whole text stays in the
+// comment the entry names, so a very long question cannot crowd the ledger out of its
+// comment.
+const MaxEntryText = 4000
+
 func (a *applier) entry(kind EntryKind, round int, text string) Entry {
-	return Entry{Kind: kind, Round: round, Author: a.ev.Actor.Login, CommentID: a.ev.CommentID, At: a.at(), Text: text}
+	return Entry{Kind: kind, Round: round, Author: a.ev.Actor.Login, CommentID: a.ev.CommentID, At: a.at(), Text: capText(text)}
+}
+
+func capText(text string) string {
+	if r := []rune(text); len(r) > MaxEntryText {
+		return string(r[:MaxEntryText]) + " … (cut; the whole text is in the comment)"
+	}
+	return text
 }
 
 // at is when the event happened, falling back to now for events without a time.
@@ -570,6 +582,7 @@ func (l Ledger) Clone() Ledger {
 		out.Clarifications[i] = c
 	}
 	out.Assumptions = append([]Assumption(nil), l.Assumptions...)
+	out.Archives = append([]int64(nil), l.Archives...)
 	return out
 }
 

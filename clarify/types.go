@@ -126,4 +126,7 @@ type Ledger struct {
 	Closed         bool            `json:"closed,omitempty"`
 	Clarifications []Clarification `json:"clarifications"`
 	Assumptions    []Assumption    `json:"assumptions,omitempty"`
+	// Archives lists the app's archive comments, in order, that hold final clarifications
+	// moved out of this ledger when it grew too large for one comment.
+	Archives []int64 `json:"archives,omitempty"`
 }

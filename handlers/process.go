@@ -61,6 +61,8 @@ type snapshot struct {
 	// rebuildFrom, because the status comment did not verify or was deleted.
 	damaged     bool
 	rebuildFrom time.Time
+	// archived holds the ids of the clarifications that live in archive comments.
+	archived map[string]bool
 }
 
 // hasRoundComment reports whether the app ever mirrored a round in these comments: the
@@ -247,6 +249,16 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef) (*
 			continue
 		}
 		snap.status, snap.ledger, snap.hasLedger = c, l, true
+		archived, err := b.readArchives(snap)
+		if err != nil {
+			zerolog.Ctx(ctx).Warn().Err(err).Msg("An archive of the ledger is missing or does not verify; rebuilding the ledger from the comments")
+			snap.ledger, snap.hasLedger, snap.damaged = clarify.Ledger{}, false, true
+			continue
+		}
+		snap.archived = archived
+	}
+	if snap.archived == nil {
+		snap.archived = map[string]bool{}
 	}
 	if !snap.hasLedger {
 		snap.ledger = clarify.NewLedger(ref.Number)
@@ -390,14 +402,18 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 	if changed || (snap.status != nil && l.Cursor != snap.ledger.Cursor) {
 		l.Rev = snap.ledger.Rev + 1
 	}
-	block, err := render.EncodeLedger(l, b.LedgerKey)
+	if l, err = b.archiveIfLarge(ctx, client, ref, snap, l, snap.archived); err != nil {
+		return l, err
+	}
+	main := mainPart(l, snap.archived)
+	block, err := render.EncodeLedger(main, b.LedgerKey)
 	if err != nil {
 		return l, fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
 	}
-	body := render.Status(l, block)
+	body := render.Status(main, block)
 	if len(body) > render.MaxCommentBytes {
-		// Compaction and spilling into further hidden comments are not built yet; refuse
-		// loudly rather than let GitHub's 422 lose the update.
+		// Only open clarifications are left to fill it (archives take the settled ones):
+		// refuse loudly rather than let GitHub's 422 lose the update.
 		return l, fmt.Errorf("status comment of %s would be %d bytes, over %d", ref.key(), len(body), render.MaxCommentBytes)
 	}
 	if snap.status == nil {

@@ -29,6 +29,7 @@ var (
 
 const (
 	ledgerOpen  = "<!-- clarify:ledger "
+	archiveOpen = "<!-- clarify:archive "
 	ledgerClose = "-->"
 	ledgerTag   = "v1"
 	// maxLedgerJSON caps the ledger's JSON, checked on the way in and the way out, so a
@@ -50,6 +51,25 @@ var errNoKey = errors.New("render: empty ledger key")
 // A zero Version is written as clarify.LedgerVersion (a fresh ledger); any other version
 // than the current one is refused, since this code could not read it back.
 func EncodeLedger(l clarify.Ledger, key []byte) (string, error) {
+	return encodeBlock(ledgerOpen, l, key)
+}
+
+// EncodeArchive returns the hidden block "<!-- clarify:archive v1 DATA.MAC -->" of an
+// archive comment: final clarifications moved out of a ledger grown too large for one
+// comment. It is signed like a ledger, but under its own tag, so neither passes for the other.
+func EncodeArchive(l clarify.Ledger, key []byte) (string, error) {
+	return encodeBlock(archiveOpen, l, key)
+}
+
+// DecodeArchive reads the archive block of a comment body; it fails as DecodeLedger does.
+func DecodeArchive(body string, key []byte) (clarify.Ledger, error) {
+	return decodeBlock(archiveOpen, body, key)
+}
+
+// IsArchive reports whether body holds an archive block.
+func IsArchive(body string) bool { return strings.Contains(body, archiveOpen) }
+
+func encodeBlock(open string, l clarify.Ledger, key []byte) (string, error) {
 	if len(key) == 0 {
 		return "", errNoKey
 	}
@@ -78,20 +98,24 @@ func EncodeLedger(l clarify.Ledger, key []byte) (string, error) {
 		return "", fmt.Errorf("render: encode ledger: %w", err)
 	}
 	data := z.Bytes()
-	return ledgerOpen + ledgerTag + " " + b64.EncodeToString(data) + "." +
-		b64.EncodeToString(mac(key, data)) + " " + ledgerClose, nil
+	return open + ledgerTag + " " + b64.EncodeToString(data) + "." +
+		b64.EncodeToString(mac(open, key, data)) + " " + ledgerClose, nil
 }
 
 // DecodeLedger reads the ledger block of a comment body, the last one if there are
 // several (the status comment puts its own at the very end). It fails closed: a last
 // block that is damaged is an error, never a reason to fall back on an earlier one.
 func DecodeLedger(body string, key []byte) (clarify.Ledger, error) {
+	return decodeBlock(ledgerOpen, body, key)
+}
+
+func decodeBlock(open, body string, key []byte) (clarify.Ledger, error) {
 	var l clarify.Ledger
-	at := strings.LastIndex(body, ledgerOpen)
+	at := strings.LastIndex(body, open)
 	if at < 0 {
 		return l, ErrNoLedger
 	}
-	rest := body[at+len(ledgerOpen):]
+	rest := body[at+len(open):]
 	end := strings.Index(rest, ledgerClose)
 	if end < 0 {
 		return l, fmt.Errorf("%w: block is not closed", ErrMalformed)
@@ -126,7 +150,7 @@ func DecodeLedger(body string, key []byte) (clarify.Ledger, error) {
 	}
 	// Base64 leaves a few bits of the last character unused; an edit to them decodes to
 	// the same bytes. Re-encoding catches it, so that any changed character is an edit.
-	if !hmac.Equal(sum, mac(key, data)) || b64.EncodeToString(data) != enc || b64.EncodeToString(sum) != encMAC {
+	if !hmac.Equal(sum, mac(open, key, data)) || b64.EncodeToString(data) != enc || b64.EncodeToString(sum) != encMAC {
 		return l, ErrTampered
 	}
 	js, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), maxLedgerJSON+1))
@@ -147,9 +171,9 @@ func DecodeLedger(body string, key []byte) (clarify.Ledger, error) {
 
 // mac signs the compressed ledger. The version tag is part of the signed bytes, so a
 // block cannot be relabelled as another version without the key.
-func mac(key, data []byte) []byte {
+func mac(open string, key, data []byte) []byte {
 	h := hmac.New(sha256.New, key)
-	h.Write([]byte(ledgerOpen + ledgerTag + "\x00"))
+	h.Write([]byte(open + ledgerTag + "\x00"))
 	h.Write(data)
 	return h.Sum(nil)
 }

@@ -135,7 +135,7 @@ func signed(t *testing.T, js []byte) string {
 	w.Write(js)
 	w.Close()
 	return ledgerOpen + ledgerTag + " " + b64.EncodeToString(z.Bytes()) + "." +
-		b64.EncodeToString(mac(testKey, z.Bytes())) + " " + ledgerClose
+		b64.EncodeToString(mac(ledgerOpen, testKey, z.Bytes())) + " " + ledgerClose
 }
 
 func TestDecodeLedgerReadsTheLastOfSeveralBlocks(t *testing.T) {

@@ -1,5 +1,11 @@
 package render
 
+import (
+	"fmt"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
 // Rebuilt returns the comment saying that the app did not trust the ledger of the status
 // comment (edited by hand, or deleted when deleted is false) and rebuilt it from the
 // issue's comments.
@@ -10,4 +16,15 @@ func Rebuilt(edited bool, key string) string {
 	}
 	return finish(what+". Clarify rebuilt the ledger from the issue's comments, and the status comment shows the result. "+
 		"Edit the protocol with commands (`/clarify resolve`, `/clarify abandon`, …), not by editing Clarify's comments.\n", key)
+}
+
+// Archive returns an archive comment: a one-line note of what it holds, then the signed
+// block of settled clarifications moved out of the ledger.
+func Archive(moved []clarify.Clarification, block, key string) string {
+	first, last := "", ""
+	if len(moved) > 0 {
+		first, last = id(moved[0].ID), id(moved[len(moved)-1].ID)
+	}
+	return finish(fmt.Sprintf("_Clarify archive: %d settled clarification(s), %s … %s, moved out of the status comment to keep it under GitHub's size limit. `/clarify show CLR-…` still shows each._\n\n%s\n",
+		len(moved), first, last, block), key)
 }

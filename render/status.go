@@ -21,6 +21,9 @@ const statusHelp = "Ask with `/clarify @target <question>` · answer with a plai
 func Status(l clarify.Ledger, ledgerBlock string) string {
 	tail := "\n" + statusHelp + "\n\n" + StatusMarker + "\n" + ledgerBlock + "\n"
 	head := "### Clarifications\n\n"
+	if n := len(l.Archives); n > 0 {
+		head += fmt.Sprintf("_Earlier settled clarifications are archived in %d hidden comment(s); `/clarify show CLR-…` still shows any of them._\n\n", n)
+	}
 
 	clar := make([]string, len(l.Clarifications))
 	prio := make([]int, 0, len(l.Clarifications)+len(l.Assumptions))

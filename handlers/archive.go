@@ -1,0 +1,124 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// GitHub refuses a comment body over 65,536 characters, so the ledger cannot grow in one
+// comment forever. When its hidden block passes archiveAbove bytes, the oldest settled
+// clarifications move, whole, into archive comments of the app's own (signed like the
+// ledger, listed in it) until the block is back under archiveBelow. Nothing is dropped:
+// every run reads the archives back, so Apply always sees the whole ledger.
+const (
+	archiveAbove = 40_000
+	archiveBelow = 25_000
+)
+
+// readArchives merges the clarifications of the ledger's archive comments into it and
+// returns their ids. An archive that is missing or does not verify makes the ledger
+// damaged: the caller rebuilds it from the issue's comments.
+func (b *Base) readArchives(snap *snapshot) (map[string]bool, error) {
+	archived := map[string]bool{}
+	var merged []clarify.Clarification
+	for _, id := range snap.ledger.Archives {
+		i := slices.IndexFunc(snap.comments, func(c *github.IssueComment) bool { return c.GetID() == id })
+		if i < 0 || !b.isSelf(snap.comments[i].User) {
+			return nil, fmt.Errorf("archive comment %d is gone", id)
+		}
+		a, err := render.DecodeArchive(snap.comments[i].GetBody(), b.LedgerKey)
+		if err != nil {
+			return nil, fmt.Errorf("archive comment %d: %w", id, err)
+		}
+		for _, c := range a.Clarifications {
+			archived[c.ID] = true
+		}
+		merged = append(merged, a.Clarifications...)
+	}
+	if len(merged) > 0 {
+		snap.ledger.Clarifications = append(merged, snap.ledger.Clarifications...)
+		sortBySeq(snap.ledger.Clarifications)
+	}
+	return archived, nil
+}
+
+// sortBySeq orders clarifications by their sequence number, the order they were asked in.
+func sortBySeq(cs []clarify.Clarification) {
+	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return seqOf(a.ID) - seqOf(b.ID) })
+}
+
+func seqOf(id string) int {
+	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
+	return n
+}
+
+// mainPart is the ledger as the status comment holds it: without the archived clarifications.
+func mainPart(l clarify.Ledger, archived map[string]bool) clarify.Ledger {
+	out := l
+	out.Clarifications = nil
+	for _, c := range l.Clarifications {
+		if !archived[c.ID] {
+			out.Clarifications = append(out.Clarifications, c)
+		}
+	}
+	return out
+}
+
+// archiveIfLarge moves the oldest settled clarifications into a new archive comment when
+// the ledger's block has grown past archiveAbove, and returns the ledger with the archive
+// listed. It posts at most one archive per run; an archive already posted by a run that
+// failed afterwards is found by its marker and reused, so a retry posts nothing twice.
+func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, error) {
+	block, err := render.EncodeLedger(mainPart(l, archived), b.LedgerKey)
+	if err != nil || len(block) <= archiveAbove {
+		return l, err
+	}
+	var move []clarify.Clarification
+	for _, c := range l.Clarifications {
+		if archived[c.ID] || c.Status.Open() {
+			continue
+		}
+		move = append(move, c)
+		archived[c.ID] = true
+		block, err = render.EncodeLedger(mainPart(l, archived), b.LedgerKey)
+		if err != nil {
+			return l, err
+		}
+		if len(block) <= archiveBelow {
+			break
+		}
+	}
+	if len(move) == 0 {
+		return l, nil // nothing settled to move; save says so if the block no longer fits
+	}
+	ab, err := render.EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move}, b.LedgerKey)
+	if err != nil {
+		return l, err
+	}
+	key := fmt.Sprintf("archive:%s:%s", move[0].ID, move[len(move)-1].ID)
+	var id int64
+	for _, c := range snap.comments {
+		if b.isSelf(c.User) && render.HasMarker(c.GetBody(), key) {
+			id = c.GetID()
+		}
+	}
+	if id == 0 {
+		body := render.Archive(move, ab, key)
+		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
+		if err != nil {
+			return l, fmt.Errorf("post archive comment on %s: %w", ref.key(), err)
+		}
+		snap.comments = append(snap.comments, c)
+		id = c.GetID()
+	}
+	l.Archives = append(l.Archives, id)
+	return l, nil
+}
