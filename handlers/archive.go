@@ -104,21 +104,10 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 		return l, err
 	}
 	key := fmt.Sprintf("archive:%s:%s", move[0].ID, move[len(move)-1].ID)
-	var id int64
-	for _, c := range snap.comments {
-		if b.isSelf(c.User) && render.HasMarker(c.GetBody(), key) {
-			id = c.GetID()
-		}
+	c, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.Archive(move, ab, key))
+	if err != nil {
+		return l, fmt.Errorf("archive comment: %w", err)
 	}
-	if id == 0 {
-		body := render.Archive(move, ab, key)
-		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
-		if err != nil {
-			return l, fmt.Errorf("post archive comment on %s: %w", ref.key(), err)
-		}
-		snap.comments = append(snap.comments, c)
-		id = c.GetID()
-	}
-	l.Archives = append(l.Archives, id)
+	l.Archives = append(l.Archives, c.GetID())
 	return l, nil
 }

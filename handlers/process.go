@@ -176,31 +176,15 @@ func (b *Base) reportRebuild(ctx context.Context, client *github.Client, ref iss
 		copy(h[:], sum[:])
 	}
 	key := "rebuilt:" + hex.EncodeToString(h[:])
-	if snap.posted(b, key) {
-		return nil
-	}
-	body := render.Rebuilt(snap.status != nil, key)
-	c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
-	if err != nil {
-		return fmt.Errorf("report rebuilt ledger on %s: %w", ref.key(), err)
-	}
-	snap.comments = append(snap.comments, c)
-	return nil
+	_, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.Rebuilt(snap.status != nil, key))
+	return err
 }
 
 // reportConfig tells the issue, once, that the repository's config is broken.
 func (b *Base) reportConfig(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, p *ConfigProblem) error {
 	key := p.Key()
-	if snap.posted(b, key) {
-		return nil
-	}
-	body := render.ConfigProblem(p.Source, p.Path, p.Lines(), key)
-	c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
-	if err != nil {
-		return fmt.Errorf("report broken config on %s: %w", ref.key(), err)
-	}
-	snap.comments = append(snap.comments, c)
-	return nil
+	_, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.ConfigProblem(p.Source, p.Path, p.Lines(), key))
+	return err
 }
 
 // load reads every comment of the issue (following pagination) and the ledger from the
@@ -357,11 +341,9 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 			logger.Error().Str("effect", string(e.Kind)).Str("clarification", e.ClarificationID).Msg("Effect names a clarification the ledger lacks")
 			continue
 		}
-		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
-		if err != nil {
-			return fmt.Errorf("post %s comment on %s: %w", e.Kind, ref.key(), err)
+		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), body); err != nil {
+			return fmt.Errorf("%s comment: %w", e.Kind, err)
 		}
-		snap.comments = append(snap.comments, c)
 	}
 	return nil
 }
@@ -417,8 +399,15 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 		return l, fmt.Errorf("status comment of %s would be %d bytes, over %d", ref.key(), len(body), render.MaxCommentBytes)
 	}
 	if snap.status == nil {
-		if _, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body}); err != nil {
-			return l, fmt.Errorf("create status comment on %s: %w", ref.key(), err)
+		c, err := b.postOnce(ctx, client, ref, snap, render.StatusMarker, body)
+		if err != nil {
+			return l, fmt.Errorf("status comment: %w", err)
+		}
+		if c.GetBody() != body {
+			// Another replica created the status comment first, from a snapshot that may
+			// lack this run's events; fail so the delivery is logged, and the next event's
+			// fold (its cursor is older) takes them in.
+			return l, fmt.Errorf("status comment of %s was created concurrently by another replica", ref.key())
 		}
 		return l, nil
 	}

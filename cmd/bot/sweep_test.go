@@ -92,7 +92,7 @@ func TestSweepOverInstallationsCountsItsRequests(t *testing.T) {
 		"GET /app/installations":                                        1,
 		"GET /installation/repositories":                                2, // one page per installation
 		"GET /repos/{owner}/{repo}/issues":                              3, // one page per repository
-		"GET /repos/{owner}/{repo}/issues/{issue_number}/comments":      5, // one page per active issue
+		"GET /repos/{owner}/{repo}/issues/{issue_number}/comments":      10, // one page per active issue, and the twin check after each ping
 		"POST /repos/{owner}/{repo}/issues/{issue_number}/comments":     5, // one ping each
 		"PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}":      5, // the status comment
 		"POST /repos/{owner}/{repo}/issues/{issue_number}/labels":       5, // clarification:stale
@@ -112,6 +112,39 @@ func TestSweepOverInstallationsCountsItsRequests(t *testing.T) {
 	_, writes2, by2 := countBy(h)
 	if writes2 != 0 {
 		t.Errorf("a second sweep at the same time wrote %d times: %v", writes2, by2)
+	}
+}
+
+func TestTwoReplicasSweepingAtOnceLeaveOnePingEach(t *testing.T) {
+	h, issues := sweepWorld(t)
+	replica, err := NewApp(h.Config, newLogger(io.Discard, "info"), h.Fake.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Fake.Advance(31 * time.Minute)
+	h.Fake.SetLatency(2 * time.Millisecond) // widen the window in which both decide to post
+	errs := make(chan error, 2)
+	go func() { _, err := h.App.Sweep.Run(context.Background()); errs <- err }()
+	go func() { _, err := replica.Sweep.Run(context.Background()); errs <- err }()
+	for i := 0; i < 2; i++ {
+		if err := <-errs; err != nil {
+			t.Logf("a replica's sweep failed (the other's stands): %v", err)
+		}
+	}
+	h.Fake.SetLatency(0)
+	for _, key := range issues {
+		repo, num, _ := strings.Cut(key, "#")
+		var n int
+		fmt.Sscan(num, &n)
+		pings := 0
+		for _, c := range h.Fake.Comments(repo, n) {
+			if c.User == h.Fake.BotLogin() && strings.Contains(c.Body, "Still waiting") {
+				pings++
+			}
+		}
+		if pings != 1 {
+			t.Errorf("%s: %d pings, want exactly 1", key, pings)
+		}
 	}
 }
 
