@@ -90,12 +90,12 @@ func TestSweepOverInstallationsCountsItsRequests(t *testing.T) {
 	t.Logf("first sweep: %d reads, %d writes: %v", reads, writes, by)
 	want := map[string]int{
 		"GET /app/installations":                                        1,
-		"GET /installation/repositories":                                2, // one page per installation
-		"GET /repos/{owner}/{repo}/issues":                              3, // one page per repository
+		"GET /installation/repositories":                                2,  // one page per installation
+		"GET /repos/{owner}/{repo}/issues":                              3,  // one page per repository
 		"GET /repos/{owner}/{repo}/issues/{issue_number}/comments":      10, // one page per active issue, and the twin check after each ping
-		"POST /repos/{owner}/{repo}/issues/{issue_number}/comments":     5, // one ping each
-		"PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}":      5, // the status comment
-		"POST /repos/{owner}/{repo}/issues/{issue_number}/labels":       5, // clarification:stale
+		"POST /repos/{owner}/{repo}/issues/{issue_number}/comments":     5,  // one ping each
+		"PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}":      5,  // the status comment
+		"POST /repos/{owner}/{repo}/issues/{issue_number}/labels":       5,  // clarification:stale
 		"GET /repos/{owner}/{repo}/collaborators/{username}/permission": 0,
 	}
 	for route, n := range want {
