@@ -67,7 +67,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 			return err
 		}
 		ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
-		_, err = h.run(ctx, client, ref, trigger{Labels: ev.GetIssue().Labels})
+		_, err = h.run(ctx, client, ref, trigger{Labels: ev.GetIssue().Labels, IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender()})
 		return err
 	}
 	if !h.mayConcern(ev) {
@@ -85,6 +85,8 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		Sender:  ev.GetSender(),
 		At:      ev.GetComment().GetCreatedAt().Time,
 		Labels:  ev.GetIssue().Labels,
+		// A rebuild sees only comments; the issue's state tells it about a close.
+		IssueClosed: ev.GetIssue().GetState() == "closed",
 	})
 	return err
 }

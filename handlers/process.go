@@ -44,6 +44,9 @@ type trigger struct {
 	Labels []*github.Label
 	// Break, from the sweep, escalates one clarification to break a deadlock.
 	Break *deadlockBreak
+	// IssueClosed says the payload showed the issue closed; a rebuild, which sees only
+	// comments, needs it to abandon what the close abandoned.
+	IssueClosed bool
 }
 
 // deadlockBreak names the clarification the sweep escalates and why.
@@ -312,6 +315,8 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 	}
 	if trig.Kind != clarify.EventComment && trig.Kind != "" {
 		out = append(out, input{event: clarify.Event{Kind: trig.Kind, At: trig.At}, user: trig.Sender})
+	} else if snap.damaged && trig.IssueClosed {
+		out = append(out, input{event: clarify.Event{Kind: clarify.EventClosed, At: trig.At}, user: trig.Sender})
 	}
 	return out
 }

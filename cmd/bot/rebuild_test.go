@@ -85,3 +85,14 @@ func TestCosmeticEditOfTheStatusCommentIsPutBack(t *testing.T) {
 		t.Errorf("a verified ledger needs no rebuild notice")
 	}
 }
+
+func TestRebuildOfAClosedIssueKeepsWhatTheCloseAbandoned(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
+	id, _ := w.statusComment()
+	w.send(w.h.Fake.DeleteComment(repo, id, "maria"))
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Abandoned {
+		t.Errorf("after rebuilding a closed issue: %s, want abandoned", c.Status)
+	}
+}
