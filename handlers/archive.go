@@ -74,12 +74,14 @@ func mainPart(l clarify.Ledger, archived map[string]bool) clarify.Ledger {
 
 // archiveIfLarge moves the oldest settled clarifications into a new archive comment when
 // the ledger's block has grown past archiveAbove, and returns the ledger with the archive
-// listed. It posts at most one archive per run; an archive already posted by a run that
-// failed afterwards is found by its marker and reused, so a retry posts nothing twice.
-func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, error) {
+// listed, and the block of its main part when that is still the one to save ("" when
+// the ledger changed). It posts at most one archive per run; an archive already posted by
+// a run that failed afterwards is found by its marker and reused, so a retry posts
+// nothing twice.
+func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
 	block, err := render.EncodeLedger(mainPart(l, archived), b.LedgerKey)
 	if err != nil || len(block) <= archiveAbove {
-		return l, err
+		return l, block, err
 	}
 	var move []clarify.Clarification
 	for _, c := range l.Clarifications {
@@ -90,24 +92,24 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 		archived[c.ID] = true
 		block, err = render.EncodeLedger(mainPart(l, archived), b.LedgerKey)
 		if err != nil {
-			return l, err
+			return l, "", err
 		}
 		if len(block) <= archiveBelow {
 			break
 		}
 	}
 	if len(move) == 0 {
-		return l, nil // nothing settled to move; save says so if the block no longer fits
+		return l, block, nil // nothing settled to move; save says so if the block no longer fits
 	}
 	ab, err := render.EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move}, b.LedgerKey)
 	if err != nil {
-		return l, err
+		return l, "", err
 	}
 	key := fmt.Sprintf("archive:%s:%s", move[0].ID, move[len(move)-1].ID)
 	c, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.Archive(move, ab, key))
 	if err != nil {
-		return l, fmt.Errorf("archive comment: %w", err)
+		return l, "", fmt.Errorf("archive comment: %w", err)
 	}
 	l.Archives = append(l.Archives, c.GetID())
-	return l, nil
+	return l, "", nil
 }

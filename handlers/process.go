@@ -389,13 +389,15 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 	if changed || (snap.status != nil && l.Cursor != snap.ledger.Cursor) {
 		l.Rev = snap.ledger.Rev + 1
 	}
-	if l, err = b.archiveIfLarge(ctx, client, ref, snap, l, snap.archived); err != nil {
-		return l, err
-	}
-	main := mainPart(l, snap.archived)
-	block, err := render.EncodeLedger(main, b.LedgerKey)
+	l, block, err := b.archiveIfLarge(ctx, client, ref, snap, l, snap.archived)
 	if err != nil {
 		return l, fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
+	}
+	main := mainPart(l, snap.archived)
+	if block == "" {
+		if block, err = render.EncodeLedger(main, b.LedgerKey); err != nil {
+			return l, fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
+		}
 	}
 	body := render.Status(main, block)
 	if len(body) > render.MaxCommentBytes {

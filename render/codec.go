@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -36,6 +37,16 @@ const (
 	// small block cannot inflate into a huge allocation (a "zip bomb").
 	maxLedgerJSON = 8 << 20
 )
+
+// deflaters reuses compressors: each holds about a megabyte of tables, which would
+// otherwise be allocated and dropped on every event.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestCompression) // fails only for a bad level
+	return w
+}}
+
+// inflaters reuses decompressors for the same reason.
+var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 
 // b64 is standard base64 without padding: letters, digits, "+" and "/", none of which
 // can form "-->" or "--!>", so the payload cannot end the comment it sits in.
@@ -87,10 +98,9 @@ func encodeBlock(open string, l clarify.Ledger, key []byte) (string, error) {
 		return "", fmt.Errorf("render: ledger is %d bytes of JSON, over the %d a reader accepts", len(js), maxLedgerJSON)
 	}
 	var z bytes.Buffer
-	w, err := flate.NewWriter(&z, flate.BestCompression)
-	if err != nil {
-		return "", fmt.Errorf("render: encode ledger: %w", err)
-	}
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&z)
 	if _, err := w.Write(js); err != nil {
 		return "", fmt.Errorf("render: encode ledger: %w", err)
 	}
@@ -153,7 +163,12 @@ func decodeBlock(open, body string, key []byte) (clarify.Ledger, error) {
 	if !hmac.Equal(sum, mac(open, key, data)) || b64.EncodeToString(data) != enc || b64.EncodeToString(sum) != encMAC {
 		return l, ErrTampered
 	}
-	js, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), maxLedgerJSON+1))
+	r := inflaters.Get().(io.ReadCloser)
+	defer inflaters.Put(r)
+	if err := r.(flate.Resetter).Reset(bytes.NewReader(data), nil); err != nil {
+		return l, fmt.Errorf("%w: inflate: %v", ErrMalformed, err)
+	}
+	js, err := io.ReadAll(io.LimitReader(r, maxLedgerJSON+1))
 	if err != nil {
 		return l, fmt.Errorf("%w: inflate: %v", ErrMalformed, err)
 	}
