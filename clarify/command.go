@@ -49,4 +49,5 @@ type ParseError struct {
 	Try     string
 }
 
+// Error returns the problem, so a ParseError reads as what was wrong.
 func (e *ParseError) Error() string { return e.Problem }

@@ -844,6 +844,7 @@ func (t *textBuilder) code(s string) {
 	t.lines = append(t.lines, s)
 }
 
+// String returns the collected lines, trimmed.
 func (t *textBuilder) String() string { return strings.TrimSpace(strings.Join(t.lines, "\n")) }
 
 // codeSpan wraps s in a Markdown code span that s's own backticks cannot close.

@@ -60,6 +60,7 @@ func CountRequests(next http.RoundTripper) http.RoundTripper {
 
 type roundTripperFunc func(*http.Request) (*http.Response, error)
 
+// RoundTrip calls the function, so a plain function can be a transport.
 func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // Run sweeps every installation once.

@@ -88,6 +88,7 @@ func newHTTPCache() httpcache.Cache {
 	return lruCache{c}
 }
 
+// Get returns a cached response, as httpcache.Cache asks.
 func (l lruCache) Get(key string) ([]byte, bool) {
 	v, ok := l.c.Get(key)
 	if !ok {
@@ -96,5 +97,8 @@ func (l lruCache) Get(key string) ([]byte, bool) {
 	return v.([]byte), true
 }
 
+// Set caches a response, evicting the least recently used past the bound.
 func (l lruCache) Set(key string, b []byte) { l.c.Add(key, b) }
-func (l lruCache) Delete(key string)        { l.c.Remove(key) }
+
+// Delete drops a cached response.
+func (l lruCache) Delete(key string) { l.c.Remove(key) }
