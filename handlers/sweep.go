@@ -218,7 +218,11 @@ func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Re
 		return nil, n, err
 	}
 	for _, br := range clarify.Breaks(ledgers, cfg.Policy) {
-		reason := fmt.Sprintf("deadlock: %s wait on each other; escalated as the lowest-priority asker's question", strings.Join(br.Cycle, " → "))
+		cycle := append([]string(nil), br.Cycle...)
+		if len(cycle) > 0 {
+			cycle = append(cycle, cycle[0]) // close the loop for the reader
+		}
+		reason := fmt.Sprintf("deadlock: %s wait on each other in a cycle; this is the question of the lowest-priority asker in it", strings.Join(cycle, " → "))
 		ref := issueRef{Owner: owner, Repo: name, Number: br.Issue}
 		if _, err := s.run(ctx, client, ref, trigger{Labels: labelsOf[br.Issue], Break: &deadlockBreak{ID: br.ID, Reason: reason}}); err != nil {
 			return nil, n, err
