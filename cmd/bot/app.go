@@ -34,7 +34,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		githubapp.WithClientTimeout(30*time.Second),
 		// alwaysValidate: a cached ledger must never be trusted without asking GitHub.
 		githubapp.WithClientCaching(true, newHTTPCache),
-		githubapp.WithClientMiddleware(handlers.CountRequests),
+		githubapp.WithClientMiddleware(handlers.CountRequests, handlers.PaceWrites(cfg.Clarify.WritesPerMinute)),
 	)
 	if err != nil {
 		return nil, err

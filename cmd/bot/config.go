@@ -58,6 +58,8 @@ type ClarifyConfig struct {
 	SweepInterval time.Duration `yaml:"sweep_interval"`
 	// SweepBudget bounds the GitHub requests one sweep spends per installation.
 	SweepBudget int `yaml:"sweep_budget"`
+	// WritesPerMinute paces each installation's writes; 0 = default, negative = unpaced.
+	WritesPerMinute int `yaml:"writes_per_minute"`
 }
 
 // LoadConfig reads a config file strictly (an unknown key is an error), applies the
@@ -122,6 +124,9 @@ func (c *Config) Defaults() {
 	}
 	if c.Clarify.SweepInterval == 0 {
 		c.Clarify.SweepInterval = DefaultSweepInterval
+	}
+	if c.Clarify.WritesPerMinute == 0 {
+		c.Clarify.WritesPerMinute = handlers.DefaultWritesPerMinute
 	}
 	if c.Clarify.SweepBudget == 0 {
 		c.Clarify.SweepBudget = handlers.DefaultSweepBudget

@@ -141,7 +141,7 @@ func TestReadmeDocumentsEveryRepositoryKey(t *testing.T) {
 	if !strings.Contains(string(b), repoconfig.Reference()) {
 		t.Error("README.md lacks repoconfig.Reference(): paste the table of keys again")
 	}
-	for _, key := range []string{"sweep_interval", "sweep_budget", "ledger_key", "workers", "handler_timeout", "log_level", "app_slug"} {
+	for _, key := range []string{"sweep_interval", "sweep_budget", "writes_per_minute", "ledger_key", "workers", "handler_timeout", "log_level", "app_slug"} {
 		if !strings.Contains(string(b), "clarify."+key) {
 			t.Errorf("README.md does not document clarify.%s", key)
 		}
