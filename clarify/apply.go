@@ -112,12 +112,14 @@ func (a *applier) comment() {
 	}
 }
 
+// closed abandons whatever is open. It does not trust l.Closed to say it was done
+// already: a reopen of an issue with nothing open is never fetched, so the flag can lag.
 func (a *applier) closed() {
-	if a.l.Closed {
-		a.ignore("issue already closed")
+	a.l.Closed = true
+	if len(a.l.Open()) == 0 {
+		a.ignore("nothing open to abandon")
 		return
 	}
-	a.l.Closed = true
 	for i := range a.l.Clarifications {
 		c := &a.l.Clarifications[i]
 		if !c.Status.Open() {
@@ -135,7 +137,7 @@ func (a *applier) closed() {
 func (a *applier) ask() {
 	actor := a.ev.Actor
 	switch {
-	case a.l.Closed:
+	case a.ev.IssueClosed:
 		a.refuse(a.cmd.Line, "this issue is closed, so it takes no new clarifications.",
 			"reopen the issue first, or ask in an open one.")
 		return

@@ -35,6 +35,7 @@ func play(p Policy, steps ...step) (Ledger, []Result) {
 		if ev.Kind == "" {
 			ev.Kind = EventComment
 			ev.CommentID = int64(100 + i)
+			ev.IssueClosed = l.Closed // as the payload would say
 		}
 		r := Apply(l, ev, p, ev.At)
 		results = append(results, r)

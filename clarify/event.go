@@ -52,6 +52,8 @@ type Event struct {
 	Body      string
 	// At is when the event happened according to GitHub.
 	At time.Time
+	// IssueClosed is whether the issue is closed, as the event's payload says.
+	IssueClosed bool
 }
 
 // addressedTo reports whether c is addressed to the actor: its login, a role that lists the

@@ -114,6 +114,10 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	applied := 0
 	for _, in := range b.events(snap, trig) {
 		ev := in.event
+		// The payload tells whether the issue was closed when the trigger was written (a
+		// close or reopen of an issue with nothing open costs no request, so the ledger
+		// alone may lag); for older comments folded in with it, the state is not known.
+		ev.IssueClosed = trig.IssueClosed && trig.Comment != nil && ev.CommentID == trig.Comment.GetID()
 		ev.Actor, err = lookups.actor(ctx, b, in.user, in.event.Body, ledger, policy)
 		if err != nil {
 			return clarify.Ledger{}, err

@@ -436,3 +436,17 @@ func TestDemoReplayPrintsTheIssue(t *testing.T) {
 		}
 	}
 }
+
+func TestAskAfterReopenIsTaken(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
+	w.send(w.h.Fake.ReopenIssue(repo, 42, "maria"))
+	w.comment("coder-agent", "/clarify @maria Per key or per IP, now that it is reopened?")
+	if c, ok := w.ledger().Find("CLR-42-002"); !ok || c.Status != clarify.Pending {
+		t.Fatalf("an ask in the reopened issue was not taken: %+v", c)
+	}
+	if got := w.labels(); got != "clarification:active" {
+		t.Errorf("labels %q", got)
+	}
+}
