@@ -12,6 +12,10 @@ import (
 	"github.com/rs/zerolog"
 )
 
+// DefaultMaxPending bounds the deliveries accepted but not yet handled; past it a delivery
+// gets 503 (go-githubapp's ErrCapacityExceeded) instead of piling up in memory.
+const DefaultMaxPending = 1000
+
 // DefaultHandlerTimeout bounds one delivery's work; it runs detached from the webhook
 // request, which GitHub abandons after 10 seconds.
 const DefaultHandlerTimeout = 2 * time.Minute
@@ -30,11 +34,14 @@ type Scheduler struct {
 	Timeout time.Duration
 	// OnError receives a handler's error; nil logs it.
 	OnError func(ctx context.Context, d githubapp.Dispatch, err error)
+	// MaxPending bounds the deliveries accepted and not yet handled.
+	MaxPending int
 
-	slots  chan struct{}
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	closed bool
+	slots   chan struct{}
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	closed  bool
+	pending int
 }
 
 var _ githubapp.Scheduler = (*Scheduler)(nil)
@@ -44,7 +51,7 @@ func NewScheduler(workers int) *Scheduler {
 	if workers < 1 {
 		workers = 1
 	}
-	return &Scheduler{Timeout: DefaultHandlerTimeout, slots: make(chan struct{}, workers)}
+	return &Scheduler{Timeout: DefaultHandlerTimeout, MaxPending: DefaultMaxPending, slots: make(chan struct{}, workers)}
 }
 
 // ErrShuttingDown is returned for deliveries that arrive after Drain began; GitHub records
@@ -63,6 +70,11 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 		s.mu.Unlock()
 		return ErrShuttingDown
 	}
+	if s.MaxPending > 0 && s.pending >= s.MaxPending {
+		s.mu.Unlock()
+		return githubapp.ErrCapacityExceeded
+	}
+	s.pending++
 	s.wg.Add(1)
 	s.mu.Unlock()
 
@@ -70,6 +82,11 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 	bg := context.WithoutCancel(ctx)
 	go func() {
 		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			s.pending--
+			s.mu.Unlock()
+		}()
 		s.slots <- struct{}{}
 		defer func() { <-s.slots }()
 		ctx, cancel := context.WithTimeout(bg, s.Timeout)

@@ -121,3 +121,24 @@ func TestIssueLocksSerialiseOneIssueOnly(t *testing.T) {
 		t.Errorf("%d locks left behind", len(l.locks))
 	}
 }
+
+func TestSchedulerRefusesPastItsBound(t *testing.T) {
+	s := NewScheduler(1)
+	s.MaxPending = 2
+	release := make(chan struct{})
+	h := &fakeHandler{run: func(context.Context) error { <-release; return nil }}
+	for i := 0; i < 2; i++ {
+		if err := s.Schedule(context.Background(), githubapp.Dispatch{Handler: h}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Schedule(context.Background(), githubapp.Dispatch{Handler: h}); !errors.Is(err, githubapp.ErrCapacityExceeded) {
+		t.Errorf("third delivery: %v, want ErrCapacityExceeded (503)", err)
+	}
+	close(release)
+	s.Wait()
+	if err := s.Schedule(context.Background(), githubapp.Dispatch{Handler: h}); err != nil {
+		t.Errorf("after the queue drained: %v", err)
+	}
+	s.Wait()
+}
