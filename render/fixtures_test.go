@@ -150,7 +150,7 @@ func richLedger() clarify.Ledger {
 // hostileLedger puts hostile text (and 10 KB of mixed Unicode) in every user-typed field.
 func hostileLedger() clarify.Ledger {
 	l := richLedger()
-	big := strings.Repeat("😀 שלום عالم e\u0301\u0302 \u2028 ‮ 漢字 ", 10_240/60+1)
+	big := strings.Repeat("😀 שלום عالم e\u0301\u0302 \u2028 \u202e 漢字 ", 10_240/60+1)
 	for i := range l.Clarifications {
 		c := &l.Clarifications[i]
 		c.Topic = hostile

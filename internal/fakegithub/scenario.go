@@ -207,7 +207,7 @@ func parseLine(line string) (Step, bool, error) {
 		p.rest = stripComment(p.rest)
 		team := p.word()
 		if _, _, err := splitRepo(team); err != nil {
-			return Step{}, false, errors.New("expected: team ORG/SLUG LOGIN...")
+			return Step{}, false, errors.New("expected: team ORG/SLUG LOGIN …")
 		}
 		st := Step{Action: ActionTeam, Team: team}
 		for w := p.word(); w != ""; w = p.word() {
