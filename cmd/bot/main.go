@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/handlers"
 )
 
 func main() {
@@ -31,6 +33,8 @@ commands:
                         (no FILE: the built-in demo)
   ledger [-key K] FILE  print the ledger hidden in a status comment (FILE or - for stdin)
   config check FILE     check a repository's .github/clarify.yml offline
+  sweep  -c FILE        run one sweep of every installation's deadlines and exit
+                        (for an external scheduler, with clarify.sweep_interval negative)
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -48,6 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = ledgerCmd(args[1:], os.Stdin, stdout)
 	case "config":
 		err = configCmd(args[1:], stdout)
+	case "sweep":
+		err = sweepCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -108,6 +114,39 @@ func serveCmd(args []string, stderr io.Writer) error {
 	return app.Scheduler.Drain(shut)
 }
 
+// sweepCmd runs one sweep and exits, for deployments where something else keeps time.
+func sweepCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("c", "", "config file (YAML); the environment overrides it")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := LoadConfig(*path)
+	if err != nil {
+		return err
+	}
+	logger := newLogger(stdout, cfg.Clarify.LogLevel)
+	app, err := NewApp(cfg, logger, time.Now)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	stats, err := app.Sweep.Run(logger.WithContext(ctx))
+	logSweep(logger, stats, err)
+	return err
+}
+
+func logSweep(logger zerolog.Logger, stats handlers.SweepStats, err error) {
+	ev := logger.Info()
+	if err != nil {
+		ev = logger.Error().Err(err)
+	}
+	ev.Int("installations", stats.Installations).Int("repositories", stats.Repos).Int("issues", stats.Issues).
+		Int("requests", stats.Requests).Int("stopped_on_budget", stats.Stopped).Msg("Sweep finished")
+}
+
 // sweepEvery runs the sweep on a ticker until ctx ends; a failed sweep is logged and the
 // next one tries again, since deadlines live in the ledgers, not here.
 func sweepEvery(ctx context.Context, app *App, logger zerolog.Logger, every time.Duration) {
@@ -122,12 +161,7 @@ func sweepEvery(ctx context.Context, app *App, logger zerolog.Logger, every time
 		sctx, cancel := context.WithTimeout(logger.WithContext(ctx), every*5)
 		stats, err := app.Sweep.Run(sctx)
 		cancel()
-		ev := logger.Info()
-		if err != nil {
-			ev = logger.Error().Err(err)
-		}
-		ev.Int("installations", stats.Installations).Int("repositories", stats.Repos).Int("issues", stats.Issues).
-			Int("requests", stats.Requests).Int("stopped_on_budget", stats.Stopped).Msg("Sweep finished")
+		logSweep(logger, stats, err)
 	}
 }
 

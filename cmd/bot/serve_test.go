@@ -176,3 +176,26 @@ func TestARestartLosesNoTimer(t *testing.T) {
 		t.Errorf("after a restart and 31 minutes: %s, want stale", c.Status)
 	}
 }
+
+func TestSweepCommandRunsOneSweep(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	for k, v := range map[string]string{
+		"GITHUB_V3_API_URL":         w.h.Config.Github.V3APIURL,
+		"GITHUB_APP_INTEGRATION_ID": "4242",
+		"GITHUB_APP_WEBHOOK_SECRET": string(w.h.Secret),
+		"GITHUB_APP_PRIVATE_KEY":    w.h.Config.Github.App.PrivateKey,
+	} {
+		t.Setenv(k, v)
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"sweep"}, &out, &errs); code != 0 {
+		t.Fatalf("bot sweep exited %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), `"issues":1`) {
+		t.Errorf("the sweep log does not report the issue it swept: %s", out.String())
+	}
+	// What this proves is the wiring: config from the environment, the app JWT, the
+	// installations, the active issues. The deadlines themselves are tested with the
+	// virtual clock elsewhere; this command runs on the wall clock.
+}
