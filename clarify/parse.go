@@ -100,9 +100,12 @@ func commandWord(text string) (word, rest string, ok bool) {
 func plainReply(lines []scannedLine) Command {
 	var t textBuilder
 	id := ""
-	for _, l := range lines {
+	for i, l := range lines {
 		switch l.kind {
 		case textLine:
+			if attribution(lines, i) {
+				continue
+			}
 			if id == "" {
 				id = firstID(l.text)
 			}
@@ -842,6 +845,22 @@ func (t *textBuilder) code(s string) {
 		t.blank = false
 	}
 	t.lines = append(t.lines, s)
+}
+
+// attribution reports whether line i is an e-mail client's "On …, X wrote:" line that
+// introduces the quoted thread below it: part of the quote, not of the reply.
+func attribution(lines []scannedLine, i int) bool {
+	t := strings.TrimSpace(lines[i].text)
+	if !strings.HasPrefix(t, "On ") || !strings.HasSuffix(t, "wrote:") {
+		return false
+	}
+	for _, next := range lines[i+1:] {
+		if strings.TrimSpace(next.text) == "" && next.kind == textLine {
+			continue
+		}
+		return next.kind == quoteLine
+	}
+	return false
 }
 
 // String returns the collected lines, trimmed.

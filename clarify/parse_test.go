@@ -46,7 +46,7 @@ var parseCases = map[string]parseCase{
 	},
 	"emailReplyQuotingTheThreadIsPlainReply": {
 		body: "Yes, UTC.\r\n\r\nOn Mon, 1 Jan 2024 at 10:00, clarify-bot wrote:\r\n> /clarify @architect Which timezone?\r\n> Options:\r\n> a) UTC\r\n>\r\n> > /respond CLR-42-001 local\r\n",
-		want: Command{Text: "Yes, UTC.\n\nOn Mon, 1 Jan 2024 at 10:00, clarify-bot wrote:"},
+		want: Command{Text: "Yes, UTC."},
 	},
 	"quotedCommandIsNotACommand": {
 		body: "> /clarify @architect Which database should the cache use?",
@@ -608,6 +608,24 @@ func TestNormalizeID(t *testing.T) {
 			got, ok := NormalizeID(tc.in)
 			if got != tc.want || ok != tc.wantOK {
 				t.Errorf("NormalizeID(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.wantOK)
+			}
+		})
+	}
+}
+
+func TestEmailAttributionIsNotPartOfTheReply(t *testing.T) {
+	cases := map[string]struct{ body, want string }{
+		"attributionBeforeTheQuoteIsDropped": {
+			"Per key.\n\nOn Mon, Jan 5, 2026 at 9:00 AM clarify[bot] <notifications@github.com> wrote:\n\n> Clarification needed\n> /clarify @maria x\n",
+			"Per key."},
+		"aSentenceThatMerelyEndsInWroteStays": {
+			"On Monday the team wrote:\nper key, as agreed.", "On Monday the team wrote:\nper key, as agreed."},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c, err := Parse(tc.body)
+			if err != nil || c.Kind != CmdNone || c.Text != tc.want {
+				t.Errorf("Parse = %q (%v), want plain reply %q", c.Text, err, tc.want)
 			}
 		})
 	}
