@@ -29,9 +29,9 @@ type Label struct {
 
 // The default labels (DESIGN.md, "What users see").
 var (
-	DefaultLabelActive    = Label{"clarification:active", "1d76db", "A clarification is open in this issue"}
-	DefaultLabelStale     = Label{"clarification:stale", "fbca04", "A clarification has waited past its SLA"}
-	DefaultLabelEscalated = Label{"clarification:escalated", "d93f0b", "A clarification needs a maintainer's decision"}
+	DefaultLabelActive    = Label{repoconfig.DefaultLabelActive, "1d76db", "A clarification is open in this issue"}
+	DefaultLabelStale     = Label{repoconfig.DefaultLabelStale, "fbca04", "A clarification has waited past its SLA"}
+	DefaultLabelEscalated = Label{repoconfig.DefaultLabelEscalated, "d93f0b", "A clarification needs a maintainer's decision"}
 )
 
 // Base is what every handler shares: the client creator, the clock, the app's identity,
