@@ -71,19 +71,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func serveCmd(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+// appFromFlags parses a subcommand's -c flag and assembles the app from that config, the
+// environment over it, logging to logs: what serve and sweep share.
+func appFromFlags(name string, args []string, logs, stderr io.Writer) (Config, zerolog.Logger, *App, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("c", "", "config file (YAML); the environment overrides it")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return Config{}, zerolog.Logger{}, nil, err
 	}
 	cfg, err := LoadConfig(*path)
 	if err != nil {
-		return err
+		return cfg, zerolog.Logger{}, nil, err
 	}
-	logger := newLogger(os.Stdout, cfg.Clarify.LogLevel)
+	logger := newLogger(logs, cfg.Clarify.LogLevel)
 	app, err := NewApp(cfg, logger, time.Now)
+	return cfg, logger, app, err
+}
+
+func serveCmd(args []string, stderr io.Writer) error {
+	cfg, logger, app, err := appFromFlags("serve", args, os.Stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -116,18 +123,7 @@ func serveCmd(args []string, stderr io.Writer) error {
 
 // sweepCmd runs one sweep and exits, for deployments where something else keeps time.
 func sweepCmd(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("c", "", "config file (YAML); the environment overrides it")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	cfg, err := LoadConfig(*path)
-	if err != nil {
-		return err
-	}
-	logger := newLogger(stdout, cfg.Clarify.LogLevel)
-	app, err := NewApp(cfg, logger, time.Now)
+	_, logger, app, err := appFromFlags("sweep", args, stdout, stderr)
 	if err != nil {
 		return err
 	}
