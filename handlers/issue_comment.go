@@ -67,7 +67,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 			return err
 		}
 		ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
-		_, err = h.run(ctx, client, ref, trigger{Labels: ev.GetIssue().Labels, IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender()})
+		_, err = h.run(ctx, client, ref, trigger{Kind: triggerTick, Labels: ev.GetIssue().Labels, IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender()})
 		return err
 	}
 	if !h.mayConcern(ev) {
@@ -80,7 +80,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 	}
 	ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
 	_, err = h.run(ctx, client, ref, trigger{
-		Kind:    clarify.EventComment,
+		Kind:    triggerComment,
 		Comment: ev.Comment,
 		Sender:  ev.GetSender(),
 		At:      ev.GetComment().GetCreatedAt().Time,
@@ -106,7 +106,7 @@ func (h *IssueComment) mayConcern(ev *github.IssueCommentEvent) bool {
 func (h *IssueComment) touchesStatus(ctx context.Context, ev *github.IssueCommentEvent) bool {
 	logger := zerolog.Ctx(ctx)
 	if h.isSelf(ev.GetComment().GetUser()) && render.IsStatus(ev.GetComment().GetBody()+ev.GetChanges().GetBody().GetFrom()) {
-		logger.Warn().Int64("comment_id", ev.GetComment().GetID()).Msg("The status comment was edited or deleted by someone else")
+		logger.Warn().Int64(LogKeyComment, ev.GetComment().GetID()).Msg("The status comment was edited or deleted by someone else")
 		return true
 	}
 	logger.Debug().Msg("Edits and deletions are not input")

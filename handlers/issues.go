@@ -74,6 +74,6 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 		at = ev.GetIssue().GetClosedAt().Time
 	}
 	ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
-	_, err = h.run(ctx, client, ref, trigger{Kind: kind, Sender: ev.GetSender(), At: at, Labels: ev.GetIssue().Labels})
+	_, err = h.run(ctx, client, ref, trigger{Kind: triggerIssue, Event: kind, Sender: ev.GetSender(), At: at, Labels: ev.GetIssue().Labels})
 	return err
 }

@@ -36,7 +36,9 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	recent, _, err := client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
 		&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100}})
 	if err != nil {
-		return c, nil // best effort: the post itself succeeded
+		// Best effort: the post itself succeeded, and a twin, if any, stays.
+		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Could not look for a twin posted by another replica")
+		return c, nil
 	}
 	oldest := c
 	for _, o := range recent {
@@ -47,7 +49,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	if oldest == c {
 		return c, nil
 	}
-	zerolog.Ctx(ctx).Warn().Int64("comment_id", c.GetID()).Int64("twin", oldest.GetID()).Msg("Another replica posted the same message; deleting ours")
+	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Int64("twin", oldest.GetID()).Msg("Another replica posted the same message; deleting ours")
 	if _, err := client.Issues.DeleteComment(ctx, ref.Owner, ref.Repo, c.GetID()); err != nil && !isStatus(err, http.StatusNotFound) {
 		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), ref.key(), err)
 	}

@@ -1,10 +1,11 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,18 +71,11 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 	if err != nil {
 		return stats, err
 	}
-	var installs []*github.Installation
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		page, resp, err := app.Apps.ListInstallations(ctx, opts)
-		if err != nil {
-			return stats, fmt.Errorf("list installations: %w", err)
-		}
-		installs = append(installs, page...)
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+	installs, err := allPages(func(page int) ([]*github.Installation, *github.Response, error) {
+		return app.Apps.ListInstallations(ctx, &github.ListOptions{PerPage: 100, Page: page})
+	})
+	if err != nil {
+		return stats, fmt.Errorf("list installations: %w", err)
 	}
 	var errs []error
 	for _, inst := range installs {
@@ -148,21 +142,18 @@ func (s *Sweep) installation(ctx context.Context, id int64) (SweepStats, error) 
 }
 
 func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository, error) {
-	var repos []*github.Repository
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		page, resp, err := client.Apps.ListRepos(ctx, opts)
+	repos, err := allPages(func(page int) ([]*github.Repository, *github.Response, error) {
+		list, resp, err := client.Apps.ListRepos(ctx, &github.ListOptions{PerPage: 100, Page: page})
 		if err != nil {
-			return nil, fmt.Errorf("list installation repositories: %w", err)
+			return nil, resp, err
 		}
-		repos = append(repos, page.Repositories...)
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+		return list.Repositories, resp, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list installation repositories: %w", err)
 	}
 	// A stable order lets a run resume where the last one stopped.
-	sort.Slice(repos, func(i, j int) bool { return repos[i].GetFullName() < repos[j].GetFullName() })
+	slices.SortFunc(repos, func(a, b *github.Repository) int { return cmp.Compare(a.GetFullName(), b.GetFullName()) })
 	return repos, nil
 }
 
@@ -171,21 +162,14 @@ func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository
 func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Repository, from int, spent *atomic.Int64) (*sweepMark, int, error) {
 	owner, name := repo.GetOwner().GetLogin(), repo.GetName()
 	labels := s.Configs.Labels(owner, name)
-	var issues []*github.Issue
-	opts := &github.IssueListByRepoOptions{State: "open", Labels: []string{labels.Active}, Sort: "created", Direction: "asc",
-		ListOptions: github.ListOptions{PerPage: 100}}
-	for {
-		page, resp, err := client.Issues.ListByRepo(ctx, owner, name, opts)
-		if err != nil {
-			return nil, 0, fmt.Errorf("list active issues of %s: %w", repo.GetFullName(), err)
-		}
-		issues = append(issues, page...)
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+	issues, err := allPages(func(page int) ([]*github.Issue, *github.Response, error) {
+		return client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "open", Labels: []string{labels.Active},
+			Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list active issues of %s: %w", repo.GetFullName(), err)
 	}
-	sort.Slice(issues, func(i, j int) bool { return issues[i].GetNumber() < issues[j].GetNumber() })
+	slices.SortFunc(issues, func(a, b *github.Issue) int { return cmp.Compare(a.GetNumber(), b.GetNumber()) })
 
 	var ledgers []clarify.Ledger
 	labelsOf := map[int][]*github.Label{}
@@ -200,7 +184,7 @@ func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Re
 		ref := issueRef{Owner: owner, Repo: name, Number: is.GetNumber()}
 		ictx := zerolog.Ctx(ctx).With().Str(githubapp.LogKeyRepositoryOwner, owner).Str(githubapp.LogKeyRepositoryName, name).
 			Int(LogKeyIssue, ref.Number).Logger().WithContext(ctx)
-		l, err := s.run(ictx, client, ref, trigger{Labels: is.Labels})
+		l, err := s.run(ictx, client, ref, trigger{Kind: triggerTick, Labels: is.Labels})
 		if err != nil {
 			return nil, n, err
 		}
@@ -224,7 +208,7 @@ func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Re
 		}
 		reason := fmt.Sprintf("deadlock: %s wait on each other in a cycle; this is the question of the lowest-priority asker in it", strings.Join(cycle, " → "))
 		ref := issueRef{Owner: owner, Repo: name, Number: br.Issue}
-		if _, err := s.run(ctx, client, ref, trigger{Labels: labelsOf[br.Issue], Break: &deadlockBreak{ID: br.ID, Reason: reason}}); err != nil {
+		if _, err := s.run(ctx, client, ref, trigger{Kind: triggerBreak, Labels: labelsOf[br.Issue], Break: deadlockBreak{ID: br.ID, Reason: reason}}); err != nil {
 			return nil, n, err
 		}
 	}

@@ -1,0 +1,116 @@
+package handlers
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// report posts the notices a run owes the issue before its effects: that the ledger was
+// rebuilt rather than trusted, and that the repository's config is broken (only from the
+// run that read it, not every run while it lasts).
+func (b *Base) report(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig) error {
+	if snap.damaged {
+		// Once per damaged status comment: its hash is in the marker.
+		var h [8]byte
+		if snap.status != nil {
+			sum := sha256.Sum256([]byte(snap.status.GetBody()))
+			copy(h[:], sum[:])
+		}
+		key := "rebuilt:" + hex.EncodeToString(h[:])
+		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.Rebuilt(snap.status != nil, key)); err != nil {
+			return err
+		}
+	}
+	if p := cfg.Problem; p != nil && cfg.Fresh {
+		key := p.Key()
+		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.ConfigProblem(p.Source, p.Path, p.Lines(), key)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// carryOut posts and reacts as the effects say; every posted comment carries its effect's
+// marker, and a marker already in one of the app's comments is not posted again.
+func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, p clarify.Policy, effects []clarify.Effect) error {
+	logger := zerolog.Ctx(ctx)
+	for _, e := range effects {
+		if e.Kind == clarify.EffectReact {
+			if err := react(ctx, client, ref, e); err != nil {
+				return err
+			}
+			continue
+		}
+		if snap.posted(b, e.Key) {
+			continue
+		}
+		body, ok := renderEffect(e, l, p)
+		if !ok {
+			logger.Error().Str("effect", string(e.Kind)).Str("clarification", e.ClarificationID).Msg("Effect names a clarification the ledger lacks")
+			continue
+		}
+		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), body); err != nil {
+			return fmt.Errorf("%s comment: %w", e.Kind, err)
+		}
+	}
+	return nil
+}
+
+// react acknowledges a comment with a reaction; GitHub keeps one reaction per user and
+// content, so doing it again changes nothing.
+func react(ctx context.Context, client *github.Client, ref issueRef, e clarify.Effect) error {
+	_, _, err := client.Reactions.CreateIssueCommentReaction(ctx, ref.Owner, ref.Repo, e.CommentID, e.Reaction)
+	if isStatus(err, http.StatusNotFound) {
+		// Best effort: the comment was deleted before we could acknowledge it.
+		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, e.CommentID).Msg("Comment to react to is gone")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("react to comment %d: %w", e.CommentID, err)
+	}
+	return nil
+}
+
+// renderEffect writes the comment an effect posts; false when it names a clarification
+// the ledger lacks.
+func renderEffect(e clarify.Effect, l clarify.Ledger, p clarify.Policy) (string, bool) {
+	if e.Kind == clarify.EffectReply {
+		return render.Reply(e.Reply, l, e.Key), true
+	}
+	c, ok := l.Find(e.ClarificationID)
+	if !ok {
+		return "", false
+	}
+	switch e.Kind {
+	case clarify.EffectPostRound:
+		return render.Round(c, e.Round, e.Key), true
+	case clarify.EffectEscalate:
+		return render.Escalation(c, e.Reason, p.EscalationMention, e.Key), true
+	case clarify.EffectPing:
+		return render.Ping(c, awaitedPeople(c, e.Reason, p), e.Key), true
+	case clarify.EffectTimeout:
+		return render.Timeout(c, e.Key), true
+	}
+	return "", false
+}
+
+// awaitedPeople lists whom a stale ping @mentions: the asker, or the target's people (a
+// login, a team, or a role's members).
+func awaitedPeople(c clarify.Clarification, side string, p clarify.Policy) []string {
+	if side == clarify.SideAsker {
+		return []string{c.Asker.Login}
+	}
+	if c.Target.Kind == clarify.TargetRole {
+		return p.Roles[c.Target.Name]
+	}
+	return []string{c.Target.Name}
+}

@@ -1,0 +1,118 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/repoconfig"
+)
+
+// Label is one of the labels the app keeps true, with the colour and description it is
+// created with when the repository lacks it.
+type Label struct {
+	Name        string
+	Color       string
+	Description string
+}
+
+// The default labels (DESIGN.md, "What users see").
+var (
+	DefaultLabelActive    = Label{repoconfig.DefaultLabelActive, "1d76db", "A clarification is open in this issue"}
+	DefaultLabelStale     = Label{repoconfig.DefaultLabelStale, "fbca04", "A clarification has waited past its SLA"}
+	DefaultLabelEscalated = Label{repoconfig.DefaultLabelEscalated, "d93f0b", "A clarification needs a maintainer's decision"}
+)
+
+// labelsOf returns the three labels under the repository's names, with our colours.
+func labelsOf(names repoconfig.Labels) [3]Label {
+	out := [3]Label{DefaultLabelActive, DefaultLabelStale, DefaultLabelEscalated}
+	out[0].Name, out[1].Name, out[2].Name = names.Active, names.Stale, names.Escalated
+	return out
+}
+
+// hasOurLabel reports whether an issue carries one of the repository's Clarify labels.
+func (b *Base) hasOurLabel(owner, repo string, labels []*github.Label) bool {
+	names := b.Configs.Labels(owner, repo)
+	return slices.ContainsFunc(labels, func(lb *github.Label) bool {
+		n := lb.GetName()
+		return n == names.Active || n == names.Stale || n == names.Escalated
+	})
+}
+
+// reconcileLabels sets the app's labels to what the ledger says, starting from the labels
+// the payload reports; adding is idempotent and removing a missing label is a 404 we
+// accept, so a payload older than the last run costs at most a redundant write.
+func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref issueRef, ours [3]Label, current []*github.Label, l clarify.Ledger) error {
+	want := map[string]bool{
+		ours[0].Name: len(l.Open()) > 0,
+		ours[1].Name: l.HasStatus(clarify.Stale),
+		ours[2].Name: l.HasStatus(clarify.Escalated),
+	}
+	have := map[string]bool{}
+	for _, lb := range current {
+		have[lb.GetName()] = true
+	}
+	var add []string
+	for _, lb := range ours {
+		switch {
+		case want[lb.Name] && !have[lb.Name]:
+			if err := b.ensureLabel(ctx, client, ref, lb); err != nil {
+				return err
+			}
+			add = append(add, lb.Name)
+		case !want[lb.Name] && have[lb.Name]:
+			_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, lb.Name)
+			if err != nil && !isStatus(err, http.StatusNotFound) {
+				return fmt.Errorf("remove label %q from %s: %w", lb.Name, ref.key(), err)
+			}
+		}
+	}
+	if len(add) > 0 {
+		if _, _, err := client.Issues.AddLabelsToIssue(ctx, ref.Owner, ref.Repo, ref.Number, add); err != nil {
+			return fmt.Errorf("add labels %v to %s: %w", add, ref.key(), err)
+		}
+	}
+	return nil
+}
+
+// ensureLabel creates a repository label with our colour and description when it is
+// missing, instead of letting GitHub create a grey one on first use.
+func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issueRef, lb Label) error {
+	repo := ref.Owner + "/" + ref.Repo
+	if b.labelKnown(repo, lb.Name) {
+		return nil
+	}
+	_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
+	if isStatus(err, http.StatusNotFound) {
+		_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
+		if isStatus(err, http.StatusUnprocessableEntity) {
+			err = nil // created meanwhile by someone else
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
+	}
+	b.setLabelKnown(repo, lb.Name)
+	return nil
+}
+
+// labelKnown reports whether a repository label was seen to exist, so each is looked up
+// once per process rather than once per event.
+func (b *Base) labelKnown(repo, name string) bool {
+	b.labelsMu.Lock()
+	defer b.labelsMu.Unlock()
+	return b.labelsKnown[repo+"\x00"+name]
+}
+
+func (b *Base) setLabelKnown(repo, name string) {
+	b.labelsMu.Lock()
+	defer b.labelsMu.Unlock()
+	if b.labelsKnown == nil {
+		b.labelsKnown = map[string]bool{}
+	}
+	b.labelsKnown[repo+"\x00"+name] = true
+}

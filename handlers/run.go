@@ -1,0 +1,99 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// issueRef names one issue.
+type issueRef struct {
+	Owner, Repo string
+	Number      int
+}
+
+func (r issueRef) key() string { return fmt.Sprintf("%s/%s#%d", r.Owner, r.Repo, r.Number) }
+
+// triggerKind says what woke a run. Whatever it is, a run also folds in every comment
+// newer than the ledger's cursor and lets time act.
+type triggerKind int
+
+const (
+	// triggerTick brings nothing new but time: the sweep's visit, or the repair of a status
+	// comment someone else edited or deleted.
+	triggerTick triggerKind = iota
+	// triggerComment is a new comment, carried in the payload.
+	triggerComment
+	// triggerIssue is an issue closed or reopened.
+	triggerIssue
+	// triggerBreak is the sweep escalating one clarification to break a deadlock.
+	triggerBreak
+)
+
+// trigger is the event that woke a run.
+type trigger struct {
+	Kind triggerKind
+	// Comment is the payload's comment for triggerComment: its body is the one at creation,
+	// which the comment list may already show edited.
+	Comment *github.IssueComment
+	// Event is clarify.EventClosed or clarify.EventReopened for triggerIssue.
+	Event clarify.EventKind
+	// Break names the clarification to escalate for triggerBreak.
+	Break deadlockBreak
+	// Sender is whoever caused the event; At is when it happened.
+	Sender *github.User
+	At     time.Time
+	// Labels are the issue's labels as the payload (or the sweep's issue list) gives them.
+	Labels []*github.Label
+	// IssueClosed says the payload showed the issue closed; a rebuild, which sees only
+	// comments, needs it to abandon what the close abandoned.
+	IssueClosed bool
+}
+
+// deadlockBreak names the clarification the sweep escalates and why.
+type deadlockBreak struct {
+	ID, Reason string
+}
+
+// run is the one path every event and every sweep takes. It returns the ledger as saved.
+func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (clarify.Ledger, error) {
+	unlock := b.Locks.Lock(ref.key())
+	defer unlock()
+
+	cfg, err := b.Configs.Load(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		return clarify.Ledger{}, fmt.Errorf("load config of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	// 1. The snapshot: comments, the ledger, its archives.
+	snap, err := b.load(ctx, client, ref)
+	if err != nil {
+		return clarify.Ledger{}, err
+	}
+	// 2. The fold: what is new, then time, then a deadlock break.
+	lookups := newActorLookups(client, ref)
+	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
+		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
+	}
+	f, err := fold(ctx, snap.ledger, b.events(snap, trig), actorOf, cfg.Policy, b.Now(), trig)
+	if err != nil {
+		return clarify.Ledger{}, err
+	}
+	// 3. The effects: notices first, then what the fold asked for, each posted once.
+	if err := b.report(ctx, client, ref, snap, cfg); err != nil {
+		return clarify.Ledger{}, err
+	}
+	if err := b.carryOut(ctx, client, ref, snap, f.ledger, cfg.Policy, f.effects); err != nil {
+		return clarify.Ledger{}, err
+	}
+	// 4. The save: the status comment, and archives when it grows too big.
+	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
+	if err != nil {
+		return clarify.Ledger{}, err
+	}
+	// 5. The labels, to match what was saved.
+	return saved, b.reconcileLabels(ctx, client, ref, labelsOf(cfg.Labels), trig.Labels, saved)
+}

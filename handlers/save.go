@@ -1,0 +1,100 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// cursorLag is how many applied-but-unsaved comments a run tolerates before it saves the
+// ledger only to move its cursor: saving on every plain comment would spend a write per
+// comment, and replaying a few no-op comments on the next run costs only reads.
+const cursorLag = 20
+
+// save writes the ledger into the status comment when it changed (or its cursor lags too
+// far), and creates the status comment the first time there is something to show.
+func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
+	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
+		return l, nil
+	}
+	changed, err := ledgerChanged(snap.ledger, l)
+	if err != nil {
+		return l, err
+	}
+	if !changed && snap.status != nil && applied < cursorLag {
+		l = snap.ledger
+	}
+	if changed || (snap.status != nil && l.Cursor != snap.ledger.Cursor) {
+		l.Rev = snap.ledger.Rev + 1
+	}
+	l, body, err := b.statusBody(ctx, client, ref, snap, l)
+	if err != nil {
+		return l, err
+	}
+	if snap.status == nil {
+		return l, b.createStatus(ctx, client, ref, snap, body)
+	}
+	if snap.status.GetBody() == body {
+		return l, nil
+	}
+	if _, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, snap.status.GetID(), &github.IssueComment{Body: &body}); err != nil {
+		return l, fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.key(), err)
+	}
+	return l, nil
+}
+
+// statusBody renders the status comment of l, first moving settled clarifications into an
+// archive comment when the ledger has grown too big; it returns the ledger as it then is.
+func (b *Base) statusBody(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger) (clarify.Ledger, string, error) {
+	l, block, err := b.archiveIfLarge(ctx, client, ref, snap, l, snap.archived)
+	if err != nil {
+		return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
+	}
+	main := mainPart(l, snap.archived)
+	if block == "" {
+		if block, err = render.EncodeLedger(main, b.LedgerKey); err != nil {
+			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
+		}
+	}
+	body := render.Status(main, block)
+	if len(body) > render.MaxCommentBytes {
+		// Only open clarifications are left to fill it (archives take the settled ones):
+		// refuse loudly rather than let GitHub's 422 lose the update.
+		return l, "", fmt.Errorf("status comment of %s would be %d bytes, over %d", ref.key(), len(body), render.MaxCommentBytes)
+	}
+	return l, body, nil
+}
+
+// createStatus posts the issue's first status comment.
+func (b *Base) createStatus(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, body string) error {
+	c, err := b.postOnce(ctx, client, ref, snap, render.StatusMarker, body)
+	if err != nil {
+		return fmt.Errorf("status comment: %w", err)
+	}
+	if c.GetBody() != body {
+		// Another replica created the status comment first, from a snapshot that may
+		// lack this run's events; fail so the delivery is logged, and the next event's
+		// fold (its cursor is older) takes them in.
+		return fmt.Errorf("status comment of %s was created concurrently by another replica", ref.key())
+	}
+	return nil
+}
+
+// ledgerChanged compares two ledgers on everything but the cursor and the revision.
+func ledgerChanged(a, b clarify.Ledger) (bool, error) {
+	a.Cursor, a.Rev, b.Cursor, b.Rev = 0, 0, 0, 0
+	ja, err := json.Marshal(a)
+	if err != nil {
+		return false, err
+	}
+	jb, err := json.Marshal(b)
+	if err != nil {
+		return false, err
+	}
+	return string(ja) != string(jb), nil
+}
