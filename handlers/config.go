@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -93,24 +95,30 @@ func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
 func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
 	key := owner + "/" + repo
 	l.mu.Lock()
-	if c, ok := l.cache[key]; ok && l.now().Before(c.expires) {
-		l.mu.Unlock()
-		c.cfg.Fresh = false
-		return c.cfg, nil
-	}
+	last, cached := l.cache[key]
 	l.mu.Unlock()
+	if cached && l.now().Before(last.expires) {
+		last.cfg.Fresh = false
+		return last.cfg, nil
+	}
 
 	out := RepoConfig{Config: repoconfig.Default(), Fresh: true}
 	raw, err := l.loader.LoadConfig(ctx, client, owner, repo, "")
-	if err != nil {
-		var ge *github.ErrorResponse
-		if !errors.As(err, &ge) {
-			// A remote reference that does not parse is the user's mistake, not ours.
-			out.Problem = &ConfigProblem{Source: raw.Source, Path: raw.Path, Err: err}
-		} else {
-			return out, err
+	switch {
+	case err != nil && unreachable(err):
+		if cached {
+			// Not the file's fault: the policy the repository chose stays in force
+			// rather than falling back to the defaults, and nobody is told of a problem.
+			zerolog.Ctx(ctx).Warn().Err(err).Msg("Could not read the repository config; keeping the last one read")
+			last.cfg.Fresh = false
+			return last.cfg, nil
 		}
-	} else if !raw.IsUndefined() {
+		return out, err
+	case err != nil:
+		// A remote reference that does not parse, or names a file that is not there, is
+		// the user's mistake, not ours.
+		out.Problem = &ConfigProblem{Source: raw.Source, Path: raw.Path, Err: err}
+	case !raw.IsUndefined():
 		cfg, perr := repoconfig.Parse(raw.Content)
 		if perr != nil {
 			out.Problem = &ConfigProblem{Source: raw.Source, Path: raw.Path, Err: perr}
@@ -127,6 +135,20 @@ func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, r
 	l.cache[key] = cachedConfig{cfg: out, expires: l.now().Add(l.ttl)}
 	l.mu.Unlock()
 	return out, nil
+}
+
+// unreachable reports whether a config load failed on the way to GitHub (an API error,
+// a rate limit, a timeout, a token that could not be had) rather than on the file itself.
+func unreachable(err error) bool {
+	var (
+		api   *github.ErrorResponse
+		rate  *github.RateLimitError
+		abuse *github.AbuseRateLimitError
+		netw  net.Error
+		urlE  *url.Error
+	)
+	return errors.As(err, &api) || errors.As(err, &rate) || errors.As(err, &abuse) || errors.As(err, &netw) ||
+		errors.As(err, &urlE) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // Labels returns the label names last loaded for a repository, or the defaults, for the
