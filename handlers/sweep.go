@@ -44,6 +44,9 @@ type SweepStats struct {
 	Installations, Repos, Issues, Requests int
 	// Stopped counts the installations whose budget ran out before the end.
 	Stopped int
+	// Failed counts the issues and repositories whose sweep failed; each is logged, the
+	// rest of the sweep goes on, and the next sweep tries them again.
+	Failed int
 }
 
 type budgetKey struct{}
@@ -85,6 +88,7 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 		stats.Issues += st.Issues
 		stats.Requests += st.Requests
 		stats.Stopped += st.Stopped
+		stats.Failed += st.Failed
 		if err != nil {
 			// One installation's trouble must not starve the others.
 			zerolog.Ctx(ctx).Error().Err(err).Int64(githubapp.LogKeyInstallationID, inst.GetID()).Msg("Sweep of an installation failed")
@@ -92,13 +96,15 @@ func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return stats, fmt.Errorf("sweep: %d installation(s) failed, first: %w", len(errs), errs[0])
+		return stats, fmt.Errorf("sweep: %d installation(s) had failures, first: %w", len(errs), errs[0])
 	}
 	return stats, nil
 }
 
-func (s *Sweep) installation(ctx context.Context, id int64) (SweepStats, error) {
-	var stats SweepStats
+// installation sweeps one installation's repositories. A repository or issue that fails
+// is logged and skipped so that it never holds up the others; the error returned after
+// the whole pass names the first.
+func (s *Sweep) installation(ctx context.Context, id int64) (stats SweepStats, err error) {
 	spent := new(atomic.Int64)
 	ctx = context.WithValue(ctx, budgetKey{}, spent)
 	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, id).Logger()
@@ -114,6 +120,12 @@ func (s *Sweep) installation(ctx context.Context, id int64) (SweepStats, error) 
 		return stats, err
 	}
 	start := s.mark(id)
+	var failures []error
+	defer func() {
+		if err == nil && len(failures) > 0 {
+			err = fmt.Errorf("%d issue(s) or repositories failed, first: %w", len(failures), failures[0])
+		}
+	}()
 	for _, repo := range repos {
 		full := repo.GetFullName()
 		if start.Repo != "" && full < start.Repo {
@@ -124,11 +136,10 @@ func (s *Sweep) installation(ctx context.Context, id int64) (SweepStats, error) 
 		if full == start.Repo {
 			from = start.Issue
 		}
-		stopped, n, err := s.repo(ctx, client, repo, from, spent)
+		stopped, n, errs := s.repo(ctx, client, repo, from, spent)
 		stats.Issues += n
-		if err != nil {
-			return stats, err
-		}
+		stats.Failed += len(errs)
+		failures = append(failures, errs...)
 		if stopped != nil {
 			stats.Stopped++
 			s.setMark(id, *stopped)
@@ -158,48 +169,67 @@ func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository
 }
 
 // repo sweeps one repository's active issues from issue number from on, then breaks the
-// deadlocks among their ledgers. It returns where it stopped when the budget ran out.
-func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Repository, from int, spent *atomic.Int64) (*sweepMark, int, error) {
+// deadlocks among their ledgers. It returns where it stopped when the budget ran out, how
+// many issues it visited, and the failures it logged and went past.
+func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Repository, from int, spent *atomic.Int64) (*sweepMark, int, []error) {
 	owner, name := repo.GetOwner().GetLogin(), repo.GetName()
+	logger := zerolog.Ctx(ctx).With().Str(githubapp.LogKeyRepositoryOwner, owner).Str(githubapp.LogKeyRepositoryName, name).Logger()
 	labels := s.Configs.Labels(owner, name)
+	// Closed issues too: one closed while its close went undelivered (or undelivered to a
+	// process that was down) still carries the active label, and is settled here.
 	issues, err := allPages(func(page int) ([]*github.Issue, *github.Response, error) {
-		return client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "open", Labels: []string{labels.Active},
+		return client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Labels: []string{labels.Active},
 			Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("list active issues of %s: %w", repo.GetFullName(), err)
+		err = fmt.Errorf("list active issues of %s: %w", repo.GetFullName(), err)
+		logger.Error().Err(err).Msg("Sweep of a repository failed")
+		return nil, 0, []error{err}
 	}
 	slices.SortFunc(issues, func(a, b *github.Issue) int { return cmp.Compare(a.GetNumber(), b.GetNumber()) })
 
 	var ledgers []clarify.Ledger
+	var failed []error
 	labelsOf := map[int][]*github.Label{}
 	n := 0
+	visit := func(number int, trig trigger) (clarify.Ledger, bool) {
+		ilog := logger.With().Int(LogKeyIssue, number).Logger()
+		l, err := s.run(ilog.WithContext(ctx), client, issueRef{Owner: owner, Repo: name, Number: number}, trig)
+		if err != nil {
+			// One issue's trouble never holds up the others; the next sweep tries again.
+			ilog.Error().Err(err).Msg("Sweep of an issue failed")
+			failed = append(failed, err)
+			return l, false
+		}
+		return l, true
+	}
 	for _, is := range issues {
 		if is.GetNumber() < from || is.IsPullRequest() {
 			continue
 		}
 		if s.Budget > 0 && int(spent.Load()) >= s.Budget {
-			return &sweepMark{Repo: repo.GetFullName(), Issue: is.GetNumber()}, n, nil
+			return &sweepMark{Repo: repo.GetFullName(), Issue: is.GetNumber()}, n, failed
 		}
-		ref := issueRef{Owner: owner, Repo: name, Number: is.GetNumber()}
-		ictx := zerolog.Ctx(ctx).With().Str(githubapp.LogKeyRepositoryOwner, owner).Str(githubapp.LogKeyRepositoryName, name).
-			Int(LogKeyIssue, ref.Number).Logger().WithContext(ctx)
-		l, err := s.run(ictx, client, ref, trigger{Kind: triggerTick, Labels: is.Labels})
-		if err != nil {
-			return nil, n, err
+		trig := trigger{Kind: triggerTick, Labels: is.Labels}
+		if is.GetState() == "closed" {
+			trig = trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Labels: is.Labels, IssueClosed: true}
 		}
+		l, ok := visit(is.GetNumber(), trig)
 		n++
-		ledgers = append(ledgers, l)
-		labelsOf[ref.Number] = is.Labels
+		if ok && trig.Kind == triggerTick {
+			ledgers = append(ledgers, l)
+			labelsOf[is.GetNumber()] = is.Labels
+		}
 	}
 	if from > 0 || len(ledgers) < 2 {
 		// A resumed run saw only part of the repository, so deadlocks wait for a whole
 		// pass; and one issue alone holds no cycle between issues worth a config read.
-		return nil, n, nil
+		return nil, n, failed
 	}
 	cfg, err := s.Configs.Load(ctx, client, owner, name)
 	if err != nil {
-		return nil, n, err
+		logger.Error().Err(err).Msg("Deadlock check of a repository skipped: its config could not be read")
+		return nil, n, append(failed, err)
 	}
 	for _, br := range clarify.Breaks(ledgers, cfg.Policy) {
 		cycle := append([]string(nil), br.Cycle...)
@@ -207,12 +237,9 @@ func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Re
 			cycle = append(cycle, cycle[0]) // close the loop for the reader
 		}
 		reason := fmt.Sprintf("deadlock: %s wait on each other in a cycle; this is the question of the lowest-priority asker in it", strings.Join(cycle, " → "))
-		ref := issueRef{Owner: owner, Repo: name, Number: br.Issue}
-		if _, err := s.run(ctx, client, ref, trigger{Kind: triggerBreak, Labels: labelsOf[br.Issue], Break: deadlockBreak{ID: br.ID, Reason: reason}}); err != nil {
-			return nil, n, err
-		}
+		visit(br.Issue, trigger{Kind: triggerBreak, Labels: labelsOf[br.Issue], Break: deadlockBreak{ID: br.ID, Reason: reason}})
 	}
-	return nil, n, nil
+	return nil, n, failed
 }
 
 func (s *Sweep) mark(id int64) sweepMark {
