@@ -34,6 +34,10 @@ type Base struct {
 	// Locks keep one issue's runs one at a time within this process.
 	Locks IssueLocks
 
+	// active knows the issues with an ask in flight or an open clarification, for the
+	// cheap filters.
+	active activeIssues
+
 	labelsMu sync.Mutex
 	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
 	// process rather than once per event.

@@ -20,7 +20,10 @@ type IssueComment struct {
 	*Base
 }
 
-var _ githubapp.EventHandler = (*IssueComment)(nil)
+var (
+	_ githubapp.EventHandler = (*IssueComment)(nil)
+	_ Acceptor               = (*IssueComment)(nil)
+)
 
 // Handles lists the events this handler takes.
 func (h *IssueComment) Handles() []string { return []string{"issue_comment"} }
@@ -40,6 +43,16 @@ func decodeIssueComment(payload []byte) (*github.IssueCommentEvent, error) {
 		return nil, errors.New("issue_comment payload lacks repository, issue or comment")
 	}
 	return &ev, nil
+}
+
+// Accept marks the issue of a new comment holding a command as having an ask in flight
+// until the delivery has run, so that a reply run before it is not filtered out.
+func (h *IssueComment) Accept(eventType string, payload []byte) (done func()) {
+	ev, err := decodeIssueComment(payload)
+	if err != nil || ev.GetAction() != "created" || h.isSelf(ev.GetSender()) || !hasCommand(ev.GetComment().GetBody()) {
+		return func() {}
+	}
+	return h.active.begin(refOf(ev.GetRepo(), ev.GetIssue()).key())
 }
 
 // Handle folds a new comment into the ledger and reconciles the issue.
@@ -66,8 +79,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		if err != nil {
 			return err
 		}
-		ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
-		_, err = h.run(ctx, client, ref, trigger{Kind: triggerTick, Labels: ev.GetIssue().Labels, IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender()})
+		_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{Kind: triggerTick, Labels: ev.GetIssue().Labels, IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender()})
 		return err
 	}
 	if !h.mayConcern(ev) {
@@ -78,8 +90,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 	if err != nil {
 		return err
 	}
-	ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
-	_, err = h.run(ctx, client, ref, trigger{
+	_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{
 		Kind:    triggerComment,
 		Comment: ev.Comment,
 		Sender:  ev.GetSender(),
@@ -91,13 +102,18 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 	return err
 }
 
-// mayConcern is the cheap filter: a comment without a command, in an issue that carries
-// none of our labels, cannot answer anything, so it costs no request.
+// mayConcern is the cheap filter: a comment without a command, in an issue that the app
+// has never touched, cannot answer anything, so it costs no request. The payload's labels
+// may predate the app's own, so what this process knows of the issue counts too.
 func (h *IssueComment) mayConcern(ev *github.IssueCommentEvent) bool {
-	if h.hasOurLabel(ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName(), ev.GetIssue().Labels) {
-		return true
-	}
-	cmd, err := clarify.Parse(ev.GetComment().GetBody())
+	return h.hasOurLabel(ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName(), ev.GetIssue().Labels) ||
+		h.active.has(refOf(ev.GetRepo(), ev.GetIssue()).key()) || hasCommand(ev.GetComment().GetBody())
+}
+
+// hasCommand reports whether a comment holds a command, or something meant as one that
+// deserves a refusal.
+func hasCommand(body string) bool {
+	cmd, err := clarify.Parse(body)
 	return err != nil || cmd.Kind != clarify.CmdNone
 }
 

@@ -59,9 +59,12 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 	logger = logger.With().Int(LogKeyIssue, ev.GetIssue().GetNumber()).Str(LogKeyAction, ev.GetAction()).
 		Str(LogKeySender, ev.GetSender().GetLogin()).Logger()
 	ctx = logger.WithContext(ctx)
-	if !h.hasOurLabel(ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName(), ev.GetIssue().Labels) {
-		// Nothing is open (the active label says so), so there is nothing to abandon
-		// and nothing to revive: an unrelated issue costs no request.
+	ref := refOf(ev.GetRepo(), ev.GetIssue())
+	if !h.hasOurLabel(ref.Owner, ref.Repo, ev.GetIssue().Labels) && !h.active.has(ref.key()) {
+		// Nothing is open (neither the labels nor this process know of anything), so
+		// there is nothing to abandon and nothing to revive: an unrelated issue costs no
+		// request. The sweep settles a close that slipped past (closed issues that still
+		// carry the active label).
 		return nil
 	}
 
@@ -73,7 +76,6 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 	if kind == clarify.EventClosed && ev.GetIssue().ClosedAt != nil {
 		at = ev.GetIssue().GetClosedAt().Time
 	}
-	ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: ev.GetIssue().GetNumber()}
 	_, err = h.run(ctx, client, ref, trigger{Kind: triggerIssue, Event: kind, Sender: ev.GetSender(), At: at, Labels: ev.GetIssue().Labels})
 	return err
 }

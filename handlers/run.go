@@ -16,6 +16,10 @@ type issueRef struct {
 	Number      int
 }
 
+func refOf(repo *github.Repository, issue *github.Issue) issueRef {
+	return issueRef{Owner: repo.GetOwner().GetLogin(), Repo: repo.GetName(), Number: issue.GetNumber()}
+}
+
 func (r issueRef) key() string { return fmt.Sprintf("%s/%s#%d", r.Owner, r.Repo, r.Number) }
 
 // triggerKind says what woke a run. Whatever it is, a run also folds in every comment
@@ -94,6 +98,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
+	b.active.saved(ref.key(), len(saved.Open()) > 0)
 	// 5. The labels, to match what was saved.
 	return saved, b.reconcileLabels(ctx, client, ref, labelsOf(cfg.Labels), trig.Labels, saved)
 }

@@ -25,6 +25,13 @@ type Validator interface {
 	Validate(eventType string, payload []byte) error
 }
 
+// Acceptor is a handler that takes note of a delivery the moment it is accepted, before
+// any worker runs it, and is told when its run has ended: deliveries of one issue may be
+// run in another order than GitHub sent them.
+type Acceptor interface {
+	Accept(eventType string, payload []byte) (done func())
+}
+
 // Scheduler runs handlers in the background so GitHub gets its answer at once, after
 // checking the payload in the foreground so a malformed one still gets 400. Unlike
 // go-githubapp's async schedulers it can be drained, so a shutdown loses no accepted
@@ -77,11 +84,16 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 	s.pending++
 	s.wg.Add(1)
 	s.mu.Unlock()
+	done := func() {}
+	if a, ok := d.Handler.(Acceptor); ok {
+		done = a.Accept(d.EventType, d.Payload)
+	}
 
 	// Detach: the request context ends when GitHub has its answer.
 	bg := context.WithoutCancel(ctx)
 	go func() {
 		defer s.wg.Done()
+		defer done()
 		defer func() {
 			s.mu.Lock()
 			s.pending--
