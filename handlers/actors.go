@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
@@ -13,16 +15,17 @@ import (
 )
 
 // actorLookups answers who an actor is for one run, asking GitHub at most once per login
-// and team, and only when the answer can matter.
+// and only when the answer can matter; team memberships are shared between runs for
+// membershipTTL.
 type actorLookups struct {
 	client  *github.Client
 	ref     issueRef
 	perms   map[string]string
-	members map[string]bool // "org/team\x00login" → member
+	members *membershipCache
 }
 
-func newActorLookups(client *github.Client, ref issueRef) *actorLookups {
-	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: map[string]bool{}}
+func newActorLookups(client *github.Client, ref issueRef, members *membershipCache) *actorLookups {
+	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: members}
 }
 
 // actor describes the author of an event. Permissions are looked up only for a command or
@@ -78,19 +81,69 @@ func (a *actorLookups) permission(ctx context.Context, login string) (string, er
 }
 
 // member reports whether login is an active member of the team "org/slug". A failed
-// look-up counts as not a member (fail closed) and is logged: an app without the
-// organization members permission cannot see teams.
+// look-up counts as not a member (fail closed), is logged, and is not remembered: an app
+// without the organization members permission cannot see teams.
 func (a *actorLookups) member(ctx context.Context, team, login string) bool {
-	key := team + "\x00" + login
-	if m, ok := a.members[key]; ok {
+	key := strings.ToLower(team + "\x00" + login)
+	if m, ok := a.members.get(key); ok {
 		return m
 	}
 	org, slug, _ := strings.Cut(team, "/")
 	ms, _, err := a.client.Teams.GetTeamMembershipBySlug(ctx, org, slug, login)
-	member := err == nil && ms.GetState() == "active"
-	if err != nil && !isStatus(err, http.StatusNotFound) {
+	switch {
+	case err == nil:
+		a.members.put(key, ms.GetState() == "active")
+		return ms.GetState() == "active"
+	case isStatus(err, http.StatusNotFound):
+		a.members.put(key, false)
+	default:
 		zerolog.Ctx(ctx).Warn().Err(err).Str("team", team).Msg("Team membership look-up failed; treating as not a member")
 	}
-	a.members[key] = member
-	return member
+	return false
+}
+
+// membershipTTL is how long a team membership is trusted once looked up: a drive-by
+// thread of comments replayed by the next runs must not cost a request per comment and
+// team, and a change of membership takes effect within minutes.
+const membershipTTL = 10 * time.Minute
+
+// maxMemberships bounds the cache; past it, it starts afresh.
+const maxMemberships = 10_000
+
+// membershipCache remembers team memberships across runs and issues.
+type membershipCache struct {
+	now func() time.Time
+	mu  sync.Mutex
+	m   map[string]membership
+}
+
+type membership struct {
+	member  bool
+	expires time.Time
+}
+
+func (c *membershipCache) get(key string) (member, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	if !ok || !c.clock().Before(e.expires) {
+		return false, false
+	}
+	return e.member, true
+}
+
+func (c *membershipCache) put(key string, member bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxMemberships {
+		c.m = map[string]membership{}
+	}
+	c.m[key] = membership{member: member, expires: c.clock().Add(membershipTTL)}
+}
+
+func (c *membershipCache) clock() time.Time {
+	if c.now == nil {
+		return time.Now()
+	}
+	return c.now()
 }

@@ -37,6 +37,8 @@ type Base struct {
 	// active knows the issues with an ask in flight or an open clarification, for the
 	// cheap filters.
 	active activeIssues
+	// members remembers team memberships across runs.
+	members membershipCache
 
 	labelsMu sync.Mutex
 	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
@@ -52,6 +54,7 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 		AppSlug:   appSlug,
 		LedgerKey: ledgerKey,
 		Configs:   NewConfigLoader(DefaultConfigTTL, now),
+		members:   membershipCache{now: now},
 	}
 }
 

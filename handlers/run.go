@@ -78,7 +78,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	// 2. The fold: what is new, then time, then a deadlock break.
-	lookups := newActorLookups(client, ref)
+	lookups := newActorLookups(client, ref, &b.members)
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
 		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
 	}
