@@ -37,6 +37,8 @@ type Base struct {
 	// active knows the issues with an ask in flight or an open clarification, for the
 	// cheap filters.
 	active activeIssues
+	// memory lets a run read only what is new in an issue this process ran before.
+	memory issueMemories
 	// members remembers team memberships across runs.
 	members membershipCache
 

@@ -29,7 +29,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		case snap.damaged:
 			return !c.GetCreatedAt().Time.Before(snap.rebuildFrom)
 		case snap.hasLedger:
-			return c.GetID() > snap.ledger.Cursor
+			return !snap.applied(c.GetID())
 		}
 		return !c.GetCreatedAt().Time.Before(trig.At.Add(-firstRunWindow))
 	}
@@ -57,7 +57,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		}
 		out = append(out, commentInput(c))
 	}
-	if !placed && (!snap.hasLedger || trigComment.GetID() > snap.ledger.Cursor) {
+	if !placed && (!snap.hasLedger || !snap.applied(trigComment.GetID())) {
 		out = append(out, fromTrigger())
 	}
 	switch {

@@ -99,6 +99,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	b.active.saved(ref.key(), len(saved.Open()) > 0)
+	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 	// 5. The labels, to match what was saved.
 	return saved, b.reconcileLabels(ctx, client, ref, labelsOf(cfg.Labels), trig.Labels, saved)
 }

@@ -42,9 +42,11 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 	if snap.status.GetBody() == body {
 		return l, nil
 	}
-	if _, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, snap.status.GetID(), &github.IssueComment{Body: &body}); err != nil {
+	edited, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, snap.status.GetID(), &github.IssueComment{Body: &body})
+	if err != nil {
 		return l, fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.key(), err)
 	}
+	snap.status = edited
 	return l, nil
 }
 
@@ -76,6 +78,7 @@ func (b *Base) createStatus(ctx context.Context, client *github.Client, ref issu
 	if err != nil {
 		return fmt.Errorf("status comment: %w", err)
 	}
+	snap.status = c
 	if c.GetBody() != body {
 		// Another replica created the status comment first, from a snapshot that may
 		// lack this run's events; fail so the delivery is logged, and the next event's

@@ -3,9 +3,12 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -32,6 +35,14 @@ type snapshot struct {
 	rebuildFrom time.Time
 	// archived holds the ids of the clarifications that live in archive comments.
 	archived map[string]bool
+	// skipTo is the newest comment this process already applied to this very ledger, with
+	// no change to it, beyond its saved cursor: moving the saved cursor costs a write.
+	skipTo int64
+}
+
+// applied reports whether a comment was already applied to the snapshot's ledger.
+func (s *snapshot) applied(id int64) bool {
+	return id <= max(s.ledger.Cursor, s.skipTo)
 }
 
 // posted reports whether one of the app's comments already carries the effect's marker.
@@ -49,9 +60,18 @@ func (s *snapshot) hasRoundComment(b *Base) bool {
 	})
 }
 
-// load reads every comment of the issue and the ledger from the app's own status comment;
-// a look-alike in anyone else's comment is never read.
+// load reads the issue's ledger from the app's own status comment (a look-alike in anyone
+// else's comment is never read) and the comments a run needs: those newer than the
+// ledger's cursor when this process remembers the issue, else all of them.
 func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef) (*snapshot, error) {
+	if snap, ok, err := b.loadRecent(ctx, client, ref); err != nil || ok {
+		return snap, err
+	}
+	return b.loadAll(ctx, client, ref)
+}
+
+// loadAll reads every comment of the issue.
+func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef) (*snapshot, error) {
 	comments, err := listComments(ctx, client, ref)
 	if err != nil {
 		return nil, err
@@ -128,4 +148,124 @@ func listComments(ctx context.Context, client *github.Client, ref issueRef) ([]*
 	}
 	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
 	return comments, nil
+}
+
+// loadRecent reads what a run needs of an issue this process ran before and whose status
+// comment nobody has changed since: the comments since the one at the ledger's cursor
+// (which hold the status comment whenever it was edited since), and, by id, the status
+// comment otherwise and the ledger's archives. The cost of an event then does not grow
+// with the issue's length. It returns false when the whole issue must be read: the issue
+// is not remembered, or its status comment is gone, changed or damaged.
+func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueRef) (*snapshot, bool, error) {
+	mem, ok := b.memory.get(ref.key())
+	if !ok {
+		return nil, false, nil
+	}
+	since := mem.cursorAt.Add(-time.Second) // GitHub's timestamps have whole seconds
+	comments, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
+			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
+	}
+	byID := func(id int64) (*github.IssueComment, bool, error) {
+		if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id }); i >= 0 {
+			return comments[i], true, nil
+		}
+		c, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
+		if isStatus(err, http.StatusNotFound) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("read comment %d of %s: %w", id, ref.key(), err)
+		}
+		comments = append(comments, c)
+		return c, true, nil
+	}
+	status, found, err := byID(mem.statusID)
+	if err != nil || !found || !b.isSelf(status.User) || sha256.Sum256([]byte(status.GetBody())) != mem.statusHash {
+		// Gone, or changed by someone else (another replica, or a person): read everything.
+		return nil, false, err
+	}
+	l, err := render.DecodeLedger(status.GetBody(), b.LedgerKey)
+	if err != nil {
+		return nil, false, nil
+	}
+	for _, id := range l.Archives {
+		if _, found, err := byID(id); err != nil || !found {
+			return nil, false, err // a missing archive: the whole read finds the ledger damaged
+		}
+	}
+	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
+	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true}
+	if snap.archived, err = b.readArchives(snap); err != nil {
+		return nil, false, nil
+	}
+	// The comments up to mem.cursor were applied to this very ledger and changed nothing
+	// in it, so they need not be applied again.
+	snap.skipTo = mem.cursor
+	return snap, true, nil
+}
+
+// remember notes, after a run, what the next run of the issue needs to read only what is
+// new: the status comment as saved, and the newest comment applied to it.
+func (b *Base) remember(ref issueRef, snap *snapshot, cursor int64) {
+	if snap.status == nil || cursor == 0 {
+		b.memory.forget(ref.key())
+		return
+	}
+	i := slices.IndexFunc(snap.comments, func(c *github.IssueComment) bool { return c.GetID() == cursor })
+	if i < 0 {
+		b.memory.forget(ref.key())
+		return
+	}
+	b.memory.put(ref.key(), issueMemory{
+		statusID:   snap.status.GetID(),
+		statusHash: sha256.Sum256([]byte(snap.status.GetBody())),
+		cursor:     cursor,
+		cursorAt:   snap.comments[i].GetCreatedAt().Time,
+	})
+}
+
+// maxRemembered bounds the issues a process remembers; past it, it starts afresh.
+const maxRemembered = 10_000
+
+// issueMemory is what a process remembers of an issue between runs.
+type issueMemory struct {
+	statusID   int64
+	statusHash [sha256.Size]byte
+	// cursor is the newest comment applied to the ledger in the status comment, whether
+	// or not the saved cursor says so (moving it would cost a write); cursorAt is when it
+	// was written.
+	cursor   int64
+	cursorAt time.Time
+}
+
+// issueMemories holds the issueMemory of each issue this process ran.
+type issueMemories struct {
+	mu sync.Mutex
+	m  map[string]issueMemory
+}
+
+func (m *issueMemories) get(key string) (issueMemory, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.m[key]
+	return e, ok
+}
+
+func (m *issueMemories) put(key string, e issueMemory) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= maxRemembered {
+		m.m = map[string]issueMemory{}
+	}
+	m.m[key] = e
+}
+
+func (m *issueMemories) forget(key string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.m, key)
 }
