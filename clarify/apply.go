@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -70,15 +71,20 @@ func (a *applier) comment() {
 	}
 	cmd, err := Parse(a.ev.Body)
 	if err != nil {
-		pe, ok := err.(*ParseError)
-		if !ok {
+		var pe *ParseError
+		if !errors.As(err, &pe) {
 			pe = &ParseError{Problem: err.Error()}
 		}
 		a.refuse(pe.Line, pe.Problem, pe.Try)
 		return
 	}
 	a.cmd = cmd
-	switch cmd.Kind {
+	a.run()
+}
+
+// run carries out the command of a comment.
+func (a *applier) run() {
+	switch a.cmd.Kind {
 	case CmdNone:
 		a.plainReply()
 	case CmdAsk:
@@ -96,11 +102,9 @@ func (a *applier) comment() {
 	case CmdList:
 		a.reply(Reply{Kind: ReplyList, To: a.ev.Actor.Login})
 	case CmdShow:
-		if _, ok := a.find(cmd.ID); !ok {
-			a.refuseUnknown(cmd.ID)
-			return
+		if _, ok := a.named(); ok {
+			a.reply(Reply{Kind: ReplyShow, To: a.ev.Actor.Login, ID: a.cmd.ID})
 		}
-		a.reply(Reply{Kind: ReplyShow, To: a.ev.Actor.Login, ID: cmd.ID})
 	case CmdAssume:
 		a.assume()
 	case CmdStale:
@@ -108,7 +112,7 @@ func (a *applier) comment() {
 	case CmdStats:
 		a.reply(Reply{Kind: ReplyStats, To: a.ev.Actor.Login})
 	default:
-		a.ignore("unhandled command " + string(cmd.Kind))
+		a.ignore("unhandled command " + string(a.cmd.Kind))
 	}
 }
 
@@ -125,64 +129,93 @@ func (a *applier) closed() {
 		if !c.Status.Open() {
 			continue
 		}
-		c.Status = Abandoned
-		c.ResolvedAt = a.now
-		c.UpdatedAt = a.now
-		c.StaleAfter = time.Time{}
-		c.Thread = append(c.Thread, Entry{Kind: KindNote, Round: c.Round, Author: a.ev.Actor.Login, At: a.at(),
-			Text: "abandoned: the issue was closed"})
+		settle(c, Abandoned, "", Entry{Kind: KindNote, Round: c.Round, Author: a.ev.Actor.Login, At: a.at(),
+			Text: "abandoned: the issue was closed"}, a.now)
 	}
 }
 
 func (a *applier) ask() {
+	target := a.p.ResolveTarget(a.cmd.Target)
+	if a.askerRefused() || a.targetRefused(target) || a.askRepeats(target) {
+		return
+	}
+	a.open(target)
+}
+
+// askerRefused refuses an ask that its asker may not make here at all, and reports whether
+// it did.
+func (a *applier) askerRefused() bool {
 	actor := a.ev.Actor
 	switch {
 	case a.ev.IssueClosed:
 		a.refuse(a.cmd.Line, "this issue is closed, so it takes no new clarifications.",
 			"reopen the issue first, or ask in an open one.")
-		return
 	case !actor.CanWrite() && !actor.Bot:
 		a.refuse(a.cmd.Line, "only collaborators with write access and agents (bot accounts) can ask here.",
 			"ask a maintainer to raise the question for you.")
-		return
 	case a.p.MaxPerIssue > 0 && len(a.l.Clarifications) >= a.p.MaxPerIssue:
 		a.refuse(a.cmd.Line, fmt.Sprintf("this issue already has %d clarification(s), the most this repository allows.", len(a.l.Clarifications)),
 			"proceed on a documented assumption: `/assume <decision>` with `Confidence:` and `Risk:` lines.")
-		return
+	default:
+		return false
 	}
-	target := a.p.ResolveTarget(a.cmd.Target)
+	return true
+}
+
+// targetRefused refuses an ask that may not go to target, or leaves out a field the
+// repository requires, and reports whether it did.
+func (a *applier) targetRefused(target Target) bool {
+	actor := a.ev.Actor
 	if target.Kind == TargetLogin && strings.EqualFold(target.Name, actor.Login) {
 		a.refuse(a.cmd.Line, "a clarification cannot be addressed to the one who asks it.",
 			"`/clarify @architect <question>` names the role or person who should answer.")
-		return
+		return true
 	}
 	if ok, allowed := a.p.routeAllows(actor.Login, target); !ok {
-		who := a.p.RoleOf(actor.Login)
-		if who == "" {
-			who = actor.Login
-		}
-		problem := fmt.Sprintf("%s may not ask %s here: this repository's routes do not allow it.", who, a.cmd.Target)
-		try := "ask a maintainer to add the route to `.github/clarify.yml`, or proceed on a documented assumption with `/assume <decision>`."
-		if len(allowed) > 0 {
-			problem = fmt.Sprintf("%s may ask only %s here.", who, strings.Join(allowed, ", "))
-			try = fmt.Sprintf("`/clarify @%s <question>`", strings.TrimPrefix(allowed[0], "@"))
-		}
-		a.refuse(a.cmd.Line, problem, try)
-		return
+		a.refuseRoute(allowed)
+		return true
 	}
 	if missing := a.p.missingFields(a.cmd); len(missing) > 0 {
 		a.refuse(a.cmd.Line, fmt.Sprintf("this repository requires every ask to give %s.", strings.Join(missing, ", ")),
 			"the long form, e.g. `/clarify @architect <question>` followed by the lines `Type: missing-external-data`, `Options:`, `a) …`, `b) …`, `Fallback: a`.")
-		return
+		return true
 	}
-	if c, ok := a.openDuplicate(actor.Login, target); ok {
-		a.stuck(c, fmt.Sprintf("stuck: %s asked the same question again", actor.Login))
-		return
+	return false
+}
+
+// refuseRoute refuses an ask the routes do not allow, showing what the asker may ask instead.
+func (a *applier) refuseRoute(allowed []string) {
+	who := a.p.RoleOf(a.ev.Actor.Login)
+	if who == "" {
+		who = a.ev.Actor.Login
 	}
-	if c, ok := BouncedBack(a.l, a.p, actor.Login, target, a.cmd.Text); ok {
-		a.stuck(a.mustFind(c.ID), fmt.Sprintf("stuck: %s bounced the question of %s back to its asker", actor.Login, c.ID))
-		return
+	problem := fmt.Sprintf("%s may not ask %s here: this repository's routes do not allow it.", who, a.cmd.Target)
+	try := "ask a maintainer to add the route to `.github/clarify.yml`, or proceed on a documented assumption with `/assume <decision>`."
+	if len(allowed) > 0 {
+		problem = fmt.Sprintf("%s may ask only %s here.", who, strings.Join(allowed, ", "))
+		try = fmt.Sprintf("`/clarify @%s <question>`", strings.TrimPrefix(allowed[0], "@"))
 	}
+	a.refuse(a.cmd.Line, problem, try)
+}
+
+// askRepeats escalates the open clarification an ask repeats, or bounces back to its asker,
+// instead of opening another round of the same question; it reports whether it did.
+func (a *applier) askRepeats(target Target) bool {
+	login := a.ev.Actor.Login
+	if c, ok := a.openDuplicate(login, target); ok {
+		a.stuck(c, fmt.Sprintf("stuck: %s asked the same question again", login))
+		return true
+	}
+	if c, ok := BouncedBack(a.l, a.p, login, target, a.cmd.Text); ok {
+		a.stuck(a.mustFind(c.ID), fmt.Sprintf("stuck: %s bounced the question of %s back to its asker", login, c.ID))
+		return true
+	}
+	return false
+}
+
+// open opens the clarification an ask asks, and posts its first round.
+func (a *applier) open(target Target) {
+	actor := a.ev.Actor
 	a.l.Seq++
 	blocking := !a.cmd.NonBlocking
 	c := Clarification{
@@ -231,10 +264,9 @@ func (a *applier) plainReply() {
 
 func (a *applier) respond() {
 	if a.cmd.ID != "" {
-		c, ok := a.find(a.cmd.ID)
+		c, ok := a.named()
 		switch {
 		case !ok:
-			a.refuseUnknown(a.cmd.ID)
 		case !c.Status.Awaiting():
 			a.refuse(a.cmd.Line, fmt.Sprintf("%s is %s, so it is not waiting for an answer.", c.ID, c.Status),
 				"`/clarify` lists the clarifications that are waiting.")
@@ -267,9 +299,8 @@ func (a *applier) answer(c *Clarification) {
 }
 
 func (a *applier) followup() {
-	c, ok := a.find(a.cmd.ID)
+	c, ok := a.named()
 	if !ok {
-		a.refuseUnknown(a.cmd.ID)
 		return
 	}
 	line := a.cmd.Line
@@ -310,38 +341,12 @@ func (a *applier) followup() {
 }
 
 func (a *applier) resolve() {
-	line := a.cmd.Line
-	var c *Clarification
-	if a.cmd.ID != "" {
-		var ok bool
-		if c, ok = a.find(a.cmd.ID); !ok {
-			a.refuseUnknown(a.cmd.ID)
-			return
-		}
-	} else {
-		var candidates []*Clarification
-		for i := range a.l.Clarifications {
-			x := &a.l.Clarifications[i]
-			if x.Status.Open() && a.canSettle(*x) {
-				candidates = append(candidates, x)
-			}
-		}
-		if len(candidates) != 1 {
-			problem := "there is no open clarification here that you can resolve."
-			if len(candidates) > 1 {
-				problem = fmt.Sprintf("%d open clarifications could be meant: %s.", len(candidates), idList(candidates))
-			}
-			a.refuse(line, problem, "`/clarify resolve CLR-… <decision>` names the one to resolve.")
-			return
-		}
-		c = candidates[0]
-	}
-	switch {
-	case !c.Status.Open():
-		a.refuse(line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
+	c, ok := a.toResolve()
+	if !ok {
 		return
-	case !a.canSettle(*c):
-		a.refuse(line, fmt.Sprintf("only %s, who asked %s, or someone with write access can resolve it.", c.Asker.Login, c.ID),
+	}
+	if !a.canSettle(*c) {
+		a.refuse(a.cmd.Line, fmt.Sprintf("only %s, who asked %s, or someone with write access can resolve it.", c.Asker.Login, c.ID),
 			"ask the asker or a maintainer to resolve it.")
 		return
 	}
@@ -349,27 +354,42 @@ func (a *applier) resolve() {
 	if decision == "" {
 		decision = lastAnswer(*c)
 	}
-	c.Status = Resolved
-	c.Resolution = decision
-	c.ResolvedAt = a.now
-	c.UpdatedAt = a.now
-	c.StaleAfter = time.Time{}
-	c.Thread = append(c.Thread, a.entry(KindResolution, c.Round, decision))
+	settle(c, Resolved, decision, a.entry(KindResolution, c.Round, decision), a.now)
 	a.react("+1")
 }
 
+// toResolve finds the clarification a resolve means: the one it names, or else the only
+// open one the actor may settle. Guessing between several would settle the wrong one.
+func (a *applier) toResolve() (*Clarification, bool) {
+	if a.cmd.ID != "" {
+		return a.openNamed()
+	}
+	var candidates []*Clarification
+	for i := range a.l.Clarifications {
+		x := &a.l.Clarifications[i]
+		if x.Status.Open() && a.canSettle(*x) {
+			candidates = append(candidates, x)
+		}
+	}
+	if len(candidates) != 1 {
+		problem := "there is no open clarification here that you can resolve."
+		if len(candidates) > 1 {
+			problem = fmt.Sprintf("%d open clarifications could be meant: %s.", len(candidates), idList(candidates))
+		}
+		a.refuse(a.cmd.Line, problem, "`/clarify resolve CLR-… <decision>` names the one to resolve.")
+		return nil, false
+	}
+	return candidates[0], true
+}
+
 func (a *applier) escalate() {
-	c, ok := a.find(a.cmd.ID)
-	line := a.cmd.Line
+	c, ok := a.openNamed()
+	if !ok {
+		return
+	}
 	switch {
-	case !ok:
-		a.refuseUnknown(a.cmd.ID)
-		return
-	case !c.Status.Open():
-		a.refuse(line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
-		return
 	case !a.canSettle(*c) && !a.p.addressedTo(*c, a.ev.Actor):
-		a.refuse(line, fmt.Sprintf("only the two sides of %s and people with write access can escalate it.", c.ID),
+		a.refuse(a.cmd.Line, fmt.Sprintf("only the two sides of %s and people with write access can escalate it.", c.ID),
 			"ask a maintainer to look at it.")
 		return
 	case c.Status == Escalated:
@@ -391,25 +411,16 @@ func (a *applier) escalateNow(c *Clarification, reason string) {
 }
 
 func (a *applier) abandon() {
-	c, ok := a.find(a.cmd.ID)
-	line := a.cmd.Line
-	switch {
-	case !ok:
-		a.refuseUnknown(a.cmd.ID)
+	c, ok := a.openNamed()
+	if !ok {
 		return
-	case !c.Status.Open():
-		a.refuse(line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
-		return
-	case !strings.EqualFold(c.Asker.Login, a.ev.Actor.Login):
-		a.refuse(line, fmt.Sprintf("only %s, who asked %s, can abandon it.", c.Asker.Login, c.ID),
+	}
+	if !strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) {
+		a.refuse(a.cmd.Line, fmt.Sprintf("only %s, who asked %s, can abandon it.", c.Asker.Login, c.ID),
 			fmt.Sprintf("`/clarify resolve %s <decision>` settles it instead.", c.ID))
 		return
 	}
-	c.Status = Abandoned
-	c.ResolvedAt = a.now
-	c.UpdatedAt = a.now
-	c.StaleAfter = time.Time{}
-	c.Thread = append(c.Thread, a.entry(KindNote, c.Round, "abandoned by the asker"))
+	settle(c, Abandoned, "", a.entry(KindNote, c.Round, "abandoned by the asker"), a.now)
 	a.react("+1")
 }
 
@@ -484,6 +495,26 @@ func (a *applier) oldestAwaiting(addressed bool) *Clarification {
 	return nil
 }
 
+// named finds the clarification the command names, refusing an id this issue does not have.
+func (a *applier) named() (*Clarification, bool) {
+	c, ok := a.find(a.cmd.ID)
+	if !ok {
+		a.refuseUnknown(a.cmd.ID)
+	}
+	return c, ok
+}
+
+// openNamed finds the clarification named by a command that acts only on an open one,
+// refusing one that is resolved or abandoned already.
+func (a *applier) openNamed() (*Clarification, bool) {
+	c, ok := a.named()
+	if ok && !c.Status.Open() {
+		a.refuse(a.cmd.Line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
+		return nil, false
+	}
+	return c, ok
+}
+
 func (a *applier) find(id string) (*Clarification, bool) {
 	for i := range a.l.Clarifications {
 		if a.l.Clarifications[i].ID == id {
@@ -541,9 +572,6 @@ func (a *applier) refuseUnknown(id string) {
 	a.refuse(a.cmd.Line, fmt.Sprintf("there is no %s in this issue.", id),
 		"`/clarify` lists the clarifications of this issue.")
 }
-
-// FormatID returns the id of the seq-th clarification of an issue, CLR-42-001.
-func FormatID(issue, seq int) string { return fmt.Sprintf("CLR-%d-%03d", issue, seq) }
 
 // topicOf derives a topic from a question that did not give one: its first line, shortened.
 func topicOf(question string) string {

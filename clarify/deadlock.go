@@ -98,35 +98,6 @@ func lowerPriority(a, b WaitFor) bool {
 	return cmp.Or(cmp.Compare(a.AskerPriority, b.AskerPriority), cmp.Compare(a.Issue, b.Issue), compareIDs(a.ID, b.ID)) > 0
 }
 
-// compareIDs orders clarification ids by issue and sequence number, so CLR-42-1000 comes after
-// CLR-42-999; ids that are not well formed fall back to plain string order after those that are.
-func compareIDs(a, b string) int {
-	ia, sa, oka := splitID(a)
-	ib, sb, okb := splitID(b)
-	switch {
-	case oka && okb:
-		return cmp.Or(cmp.Compare(ia, ib), cmp.Compare(sa, sb), strings.Compare(a, b))
-	case oka:
-		return -1
-	case okb:
-		return 1
-	}
-	return strings.Compare(a, b)
-}
-
-func splitID(id string) (issue, seq int, ok bool) {
-	if !strings.HasPrefix(id, "CLR-") {
-		return 0, 0, false
-	}
-	is, ss, found := strings.Cut(id[len("CLR-"):], "-")
-	if !found {
-		return 0, 0, false
-	}
-	issue, ok1 := idNumber(is)
-	seq, ok2 := idNumber(ss)
-	return issue, seq, ok1 && ok2
-}
-
 // askerNode is the asker's node: its role, the role the policy gives its login, or the login.
 func (p Policy) askerNode(a Party) string {
 	if a.Role != "" {

@@ -29,7 +29,7 @@ type Policy struct {
 	// MaxPerIssue caps the clarifications of one issue; 0 means no cap.
 	MaxPerIssue int
 	// Routes maps an asker's role to the targets (roles, logins, teams) it may ask; a nil
-	// map lets anyone ask anyone (the seeds' can_clarify).
+	// map lets anyone ask anyone.
 	Routes map[string][]string
 	// AnswerFrom says who may answer: AnswerTargetsAndWrite (default) or AnswerTargets.
 	AnswerFrom string

@@ -10,7 +10,7 @@ import (
 const (
 	// EffectPing pings the awaited side once when a clarification goes stale: the target
 	// while it waits for an answer, the asker while the answer waits for them (Reason says
-	// which, "target" or "asker").
+	// which, SideTarget or SideAsker).
 	EffectPing EffectKind = "ping"
 	// EffectTimeout announces a fallback taken on timeout: the clarification was resolved with
 	// the option its asker named as safe, and the decision logged as a timeout_assumed
@@ -85,12 +85,7 @@ func timeOut(c *Clarification, l *Ledger, now time.Time) Effect {
 	side := staleSide(*c)
 	if side == SideTarget && c.Fallback != "" {
 		decision := fallbackDecision(*c)
-		c.Status = Resolved
-		c.Resolution = decision
-		c.ResolvedAt = now
-		c.UpdatedAt = now
-		c.StaleAfter = time.Time{}
-		c.Thread = append(c.Thread, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: "timeout_assumed: " + decision})
+		settle(c, Resolved, decision, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: "timeout_assumed: " + decision}, now)
 		l.Assumptions = append(l.Assumptions, Assumption{Decision: decision, Author: c.Asker.Login, At: now,
 			Clarification: c.ID, Source: "timeout_assumed"})
 		return Effect{Kind: EffectTimeout, Key: "timeout:" + c.ID, ClarificationID: c.ID}
@@ -143,24 +138,16 @@ func escalateClarification(c *Clarification, reason, author string, commentID in
 		ClarificationID: c.ID, CommentID: commentID, Reason: reason}
 }
 
-// NextDeadline returns the earliest deadline of the ledger, the StaleAfter of an open,
-// non-escalated clarification, so the sweep knows whether (and when) the issue is due.
-func NextDeadline(l Ledger) (time.Time, bool) {
-	var next time.Time
-	for _, c := range l.Clarifications {
-		switch c.Status {
-		case Pending, Answered, Stale:
-		default:
-			continue
-		}
-		if c.StaleAfter.IsZero() {
-			continue
-		}
-		if next.IsZero() || c.StaleAfter.Before(next) {
-			next = c.StaleAfter
-		}
-	}
-	return next, !next.IsZero()
+// settle ends c for good: Resolved with decision, or Abandoned (decision empty), with the
+// thread entry that says how. A settled clarification has no deadline, so Tick never looks at
+// it again.
+func settle(c *Clarification, status Status, decision string, e Entry, now time.Time) {
+	c.Status = status
+	c.Resolution = decision
+	c.ResolvedAt = now
+	c.UpdatedAt = now
+	c.StaleAfter = time.Time{}
+	c.Thread = append(c.Thread, e)
 }
 
 // WaitingOn returns the side a clarification waits on: SideTarget while pending (or stale

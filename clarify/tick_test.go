@@ -52,35 +52,35 @@ func TestTick(t *testing.T) {
 		},
 		"pendingAtDeadlineGoesStaleAndPingsTarget": {
 			c: tickClarification(Pending, ""), now: due, wantStatus: Stale, wantAfter: due.Add(DefaultSLA),
-			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:target", ClarificationID: "CLR-7-001", Round: 1, Reason: "target"},
+			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:target", ClarificationID: "CLR-7-001", Round: 1, Reason: SideTarget},
 			wantEntry:  "stale: waiting on target",
 		},
 		"answeredPastDeadlineGoesStaleAndPingsAsker": {
 			c: tickClarification(Answered, "a"), now: due.Add(time.Hour), wantStatus: Stale, wantAfter: due.Add(time.Hour + DefaultSLA),
-			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:asker", ClarificationID: "CLR-7-001", Round: 1, Reason: "asker"},
+			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:asker", ClarificationID: "CLR-7-001", Round: 1, Reason: SideAsker},
 			wantEntry:  "stale: waiting on asker",
 		},
 		"staleBeforeSecondDeadlineIsNotDue": {
-			c: staleOn(tickClarification(Pending, "a"), "target", due.Add(DefaultSLA)), now: due.Add(DefaultSLA - time.Minute),
+			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA - time.Minute),
 			wantStatus: Stale, wantAfter: due.Add(DefaultSLA),
 		},
 		"staleTwiceWithFallbackResolvesAsAssumed": {
-			c: staleOn(tickClarification(Pending, "a"), "target", due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
+			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
 			wantStatus: Resolved, wantEffect: Effect{Kind: EffectTimeout, Key: "timeout:CLR-7-001", ClarificationID: "CLR-7-001"},
 			wantEntry: "timeout_assumed: a) Use UTC", wantAssume: "a) Use UTC",
 		},
 		"staleTwiceWithFallbackInCapitalsResolvesAsAssumed": {
-			c: staleOn(tickClarification(Pending, "B"), "target", due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
+			c: staleOn(tickClarification(Pending, "B"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
 			wantStatus: Resolved, wantEffect: Effect{Kind: EffectTimeout, Key: "timeout:CLR-7-001", ClarificationID: "CLR-7-001"},
 			wantEntry: "timeout_assumed: b) Use the user's timezone", wantAssume: "b) Use the user's timezone",
 		},
 		"staleTwiceWithoutFallbackEscalates": {
-			c: staleOn(tickClarification(Pending, ""), "target", due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
+			c: staleOn(tickClarification(Pending, ""), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
 			wantStatus: Escalated, wantEntry: "no answer after two SLA periods",
 			wantEffect: Effect{Kind: EffectEscalate, Key: "escalate:CLR-7-001:1", ClarificationID: "CLR-7-001", Reason: "no answer after two SLA periods"},
 		},
 		"staleTwiceOnSilentAskerEscalatesRatherThanOverruleTheAnswer": {
-			c: staleOn(tickClarification(Answered, "a"), "asker", due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
+			c: staleOn(tickClarification(Answered, "a"), SideAsker, due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
 			wantStatus: Escalated, wantEntry: "the asker did not act on the answer after two SLA periods",
 			wantEffect: Effect{Kind: EffectEscalate, Key: "escalate:CLR-7-001:1:asker", ClarificationID: "CLR-7-001",
 				Reason: "the asker did not act on the answer after two SLA periods"},
@@ -177,9 +177,9 @@ func TestTickTwiceAtSameTimeChangesNothing(t *testing.T) {
 		now    time.Time
 	}{
 		"firstTimeout": {tickLedger(tickClarification(Pending, "a"), second(tickClarification(Answered, ""))), due},
-		"secondTimeoutWithFallback": {tickLedger(staleOn(tickClarification(Pending, "a"), "target", due.Add(DefaultSLA))),
+		"secondTimeoutWithFallback": {tickLedger(staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA))),
 			due.Add(DefaultSLA)},
-		"secondTimeoutWithoutFallback": {tickLedger(staleOn(tickClarification(Pending, ""), "target", due.Add(DefaultSLA))),
+		"secondTimeoutWithoutFallback": {tickLedger(staleOn(tickClarification(Pending, ""), SideTarget, due.Add(DefaultSLA))),
 			due.Add(DefaultSLA)},
 		"zeroSLAFallsBackToTheDefault": {tickLedger(tickClarification(Pending, "a")), due},
 		"nothingDue":                   {tickLedger(tickClarification(Pending, "a")), tickStart},
@@ -209,7 +209,7 @@ func TestTickAppliesToEveryClarificationInOrder(t *testing.T) {
 	due := tickStart.Add(DefaultSLA)
 	b := tickClarification(Answered, "")
 	b.ID = "CLR-7-002"
-	c := staleOn(tickClarification(Pending, ""), "target", due)
+	c := staleOn(tickClarification(Pending, ""), SideTarget, due)
 	c.ID = "CLR-7-003"
 	r := Tick(tickLedger(tickClarification(Pending, ""), b, c), DefaultPolicy(), due)
 	var keys []string
@@ -234,8 +234,8 @@ func TestSLAThroughApply(t *testing.T) {
 		t.Fatalf("ask not taken: %s", r.Ignored)
 	}
 	l := r.Ledger
-	if next, ok := NextDeadline(l); !ok || !next.Equal(tickStart.Add(p.SLA)) {
-		t.Fatalf("next deadline %v %v, want %v", next, ok, tickStart.Add(p.SLA))
+	if due := l.Clarifications[0].StaleAfter; !due.Equal(tickStart.Add(p.SLA)) {
+		t.Fatalf("deadline %v, want %v", due, tickStart.Add(p.SLA))
 	}
 	l = Tick(l, p, tickStart.Add(p.SLA)).Ledger
 	if WaitingOn(l.Clarifications[0]) != SideTarget || l.Clarifications[0].Status != Stale {
@@ -255,34 +255,8 @@ func TestSLAThroughApply(t *testing.T) {
 	if c.Status != Escalated || len(r.Ledger.Assumptions) != 0 {
 		t.Errorf("silent asker: %s with assumptions %+v, want escalated and the answer not overruled", c.Status, r.Ledger.Assumptions)
 	}
-	if _, ok := NextDeadline(r.Ledger); ok {
+	if !c.StaleAfter.IsZero() {
 		t.Error("an escalated clarification still has a deadline")
-	}
-}
-
-func TestNextDeadline(t *testing.T) {
-	due := tickStart.Add(DefaultSLA)
-	at := func(c Clarification, d time.Time) Clarification { c.StaleAfter = d; return c }
-	cases := map[string]struct {
-		ledger Ledger
-		want   time.Time // zero: none
-	}{
-		"emptyLedgerHasNone":        {NewLedger(7), time.Time{}},
-		"pendingIsDueAtItsDeadline": {tickLedger(tickClarification(Pending, "")), due},
-		"earliestOfSeveralWins": {tickLedger(at(tickClarification(Answered, ""), due.Add(time.Hour)),
-			at(tickClarification(Stale, ""), due.Add(time.Minute)), at(tickClarification(Pending, ""), due.Add(2*time.Hour))), due.Add(time.Minute)},
-		"escalatedHasNone":              {tickLedger(tickClarification(Escalated, "")), time.Time{}},
-		"resolvedAndAbandonedHaveNone":  {tickLedger(tickClarification(Resolved, ""), tickClarification(Abandoned, "")), time.Time{}},
-		"openWithoutADeadlineHasNone":   {tickLedger(at(tickClarification(Pending, ""), time.Time{})), time.Time{}},
-		"escalatedDoesNotHideTheOthers": {tickLedger(at(tickClarification(Escalated, ""), tickStart), tickClarification(Pending, "")), due},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, ok := NextDeadline(tc.ledger)
-			if ok != !tc.want.IsZero() || !got.Equal(tc.want) {
-				t.Errorf("NextDeadline = %v, %v; want %v", got, ok, tc.want)
-			}
-		})
 	}
 }
 

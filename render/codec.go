@@ -77,9 +77,6 @@ func DecodeArchive(body string, key []byte) (clarify.Ledger, error) {
 	return decodeBlock(archiveOpen, body, key)
 }
 
-// IsArchive reports whether body holds an archive block.
-func IsArchive(body string) bool { return strings.Contains(body, archiveOpen) }
-
 func encodeBlock(open string, l clarify.Ledger, key []byte) (string, error) {
 	if len(key) == 0 {
 		return "", errNoKey

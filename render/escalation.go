@@ -62,37 +62,12 @@ func mentions(names []string) string {
 	return strings.Join(out, " ")
 }
 
-// validHandle reports whether s is a GitHub login ("alice", "ci-bot[bot]") or "org/team".
+// validHandle reports whether s is a GitHub login ("alice", "ci-bot[bot]") or "org/team",
+// by the rules the parser holds, so nothing else is ever written after an "@".
 func validHandle(s string) bool {
 	org, team, isTeam := strings.Cut(s, "/")
 	if isTeam {
-		return validLogin(org) && validSlug(team)
+		return clarify.LoginProblem(org) == "" && clarify.TeamSlugProblem(team) == ""
 	}
-	return validLogin(strings.TrimSuffix(s, "[bot]"))
-}
-
-// validLogin: 1–39 letters, digits or inner hyphens.
-func validLogin(s string) bool {
-	if len(s) == 0 || len(s) > 39 || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isASCIILetter(c) && !isDigit(c) && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-// validSlug: a team slug, letters, digits, "-" or "_", not starting with punctuation.
-func validSlug(s string) bool {
-	if len(s) == 0 || len(s) > 100 || !(isASCIILetter(s[0]) || isDigit(s[0])) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isASCIILetter(c) && !isDigit(c) && c != '-' && c != '_' {
-			return false
-		}
-	}
-	return true
+	return clarify.LoginProblem(strings.TrimSuffix(s, "[bot]")) == ""
 }

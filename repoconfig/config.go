@@ -58,10 +58,3 @@ func Parse(b []byte) (Config, error) {
 	}
 	return cfg, nil
 }
-
-// Check is Parse for the `bot config check FILE` command: the same errors, used offline
-// before the file is pushed. It returns nil or an *Error.
-func Check(b []byte) error {
-	_, err := Parse(b)
-	return err
-}

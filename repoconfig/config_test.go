@@ -358,16 +358,6 @@ func TestManyProblemsAreSummedUp(t *testing.T) {
 	}
 }
 
-func TestCheckIsParse(t *testing.T) {
-	if err := Check([]byte(readFile(t, "testdata/full.yml"))); err != nil {
-		t.Errorf("Check(full.yml) = %v", err)
-	}
-	_, want := Parse([]byte(readFile(t, "testdata/broken.yml")))
-	if got := Check([]byte(readFile(t, "testdata/broken.yml"))); got == nil || got.Error() != want.Error() {
-		t.Errorf("Check(broken.yml) = %v, want %v", got, want)
-	}
-}
-
 func TestDefault(t *testing.T) {
 	d := Default()
 	if !reflect.DeepEqual(d.Policy, clarify.DefaultPolicy()) {

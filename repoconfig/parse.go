@@ -75,15 +75,8 @@ func (p *parser) config(root *yaml.Node) Config {
 	if n := f["routes"]; n != nil {
 		pol.Routes = p.routes(n, roles, rolesGiven)
 	}
-	if n := f["max_rounds"]; n != nil && p.isMapping(n, "max_rounds", "{blocking: 5, non_blocking: 6}") {
-		rounds := p.fields(n, "max_rounds", maxRoundsKeys)
-		want := fmt.Sprintf("a whole number from %d to %d", minRounds, maxRounds)
-		if v, ok := p.integer(rounds["blocking"], "max_rounds.blocking", minRounds, maxRounds, want); ok {
-			pol.MaxRoundsBlocking = v
-		}
-		if v, ok := p.integer(rounds["non_blocking"], "max_rounds.non_blocking", minRounds, maxRounds, want); ok {
-			pol.MaxRoundsNonBlocking = v
-		}
+	if n := f["max_rounds"]; n != nil {
+		p.maxRounds(n, pol)
 	}
 	if d, ok := p.duration(f["sla"], "sla"); ok {
 		pol.SLA = d
@@ -91,10 +84,8 @@ func (p *parser) config(root *yaml.Node) Config {
 	if n := f["priority"]; n != nil {
 		pol.Priority = p.priority(n, roles, rolesGiven)
 	}
-	if n := f["escalation"]; n != nil && p.isMapping(n, "escalation", `{mention: [maria, "@octo/maintainers"]}`) {
-		if m := p.fields(n, "escalation", escalationKeys)["mention"]; m != nil {
-			pol.EscalationMention = p.mentions(m)
-		}
+	if n := f["escalation"]; n != nil {
+		p.escalation(n, pol)
 	}
 	if n := f["labels"]; n != nil && p.isMapping(n, "labels", "{active: clarification:active}") {
 		cfg.Labels = p.labels(p.fields(n, "labels", labelKeys))
@@ -111,6 +102,31 @@ func (p *parser) config(root *yaml.Node) Config {
 		pol.Require = p.require(n)
 	}
 	return cfg
+}
+
+// maxRounds reads `max_rounds` into pol, each of its keys over its default.
+func (p *parser) maxRounds(n *yaml.Node, pol *clarify.Policy) {
+	if !p.isMapping(n, "max_rounds", "{blocking: 5, non_blocking: 6}") {
+		return
+	}
+	rounds := p.fields(n, "max_rounds", maxRoundsKeys)
+	want := fmt.Sprintf("a whole number from %d to %d", minRounds, maxRounds)
+	if v, ok := p.integer(rounds["blocking"], "max_rounds.blocking", minRounds, maxRounds, want); ok {
+		pol.MaxRoundsBlocking = v
+	}
+	if v, ok := p.integer(rounds["non_blocking"], "max_rounds.non_blocking", minRounds, maxRounds, want); ok {
+		pol.MaxRoundsNonBlocking = v
+	}
+}
+
+// escalation reads `escalation` into pol.
+func (p *parser) escalation(n *yaml.Node, pol *clarify.Policy) {
+	if !p.isMapping(n, "escalation", `{mention: [maria, "@octo/maintainers"]}`) {
+		return
+	}
+	if m := p.fields(n, "escalation", escalationKeys)["mention"]; m != nil {
+		pol.EscalationMention = p.mentions(m)
+	}
 }
 
 // entry is one key and its value in a mapping.
@@ -213,7 +229,7 @@ func roleNameProblem(name string) string {
 	case strings.Contains(name, "/"):
 		return "has a /, and a team is a member of a role, not a role"
 	}
-	if why := loginProblem(name); why != "" {
+	if why := clarify.LoginProblem(name); why != "" {
 		return strings.Replace(why, "GitHub allows", "a role name (like a login) has", 1)
 	}
 	return ""
@@ -269,7 +285,7 @@ func (p *parser) target(item *yaml.Node, key string, roles map[string][]string, 
 	}
 	if rolesGiven {
 		hint := rolesHint(v, roles)
-		if loginProblem(v) == "" {
+		if clarify.LoginProblem(v) == "" {
 			hint += fmt.Sprintf(`. Write "@%s" if you mean the person`, v)
 		}
 		p.add(item, key, "%s is not one of the roles: %s", quote(v), hint)

@@ -1,0 +1,66 @@
+package clarify
+
+import (
+	"fmt"
+	"strings"
+)
+
+// GitHub's limits on names (https://github.com/join shows the login rule when it refuses one).
+const (
+	maxLoginLen    = 39
+	maxTeamSlugLen = 100
+)
+
+// LoginProblem says why s is not a GitHub login, or "" when it is one. Organizations and
+// configured role names follow the same rule, since a command addresses a role as @name. The
+// reason is worded to follow the name in a message: "alice_b has '_', and GitHub allows …".
+func LoginProblem(s string) string {
+	switch {
+	case s == "":
+		return "is empty"
+	case len(s) > maxLoginLen:
+		return fmt.Sprintf("is %d characters long, and GitHub allows at most %d", len(s), maxLoginLen)
+	case s[0] == '-' || s[len(s)-1] == '-':
+		return "starts or ends with a hyphen, which GitHub does not allow"
+	case strings.Contains(s, "--"):
+		return "has two hyphens in a row, which GitHub does not allow"
+	}
+	for _, r := range s {
+		if !isAlnumRune(r) && r != '-' {
+			return fmt.Sprintf("has %s, and GitHub allows only letters, digits and hyphens", describeRune(r))
+		}
+	}
+	return ""
+}
+
+// TeamSlugProblem says why s is not the slug of a GitHub team, or "" when it is one; the
+// slug is the team's name as its URL has it, so it is stricter than the name.
+func TeamSlugProblem(s string) string {
+	switch {
+	case s == "":
+		return "is empty"
+	case len(s) > maxTeamSlugLen:
+		return fmt.Sprintf("is %d characters long, and GitHub allows at most %d", len(s), maxTeamSlugLen)
+	}
+	for _, r := range s {
+		if !isAlnumRune(r) && r != '-' && r != '_' {
+			return fmt.Sprintf("has %s, and a team's slug has only letters, digits, hyphens and underscores (as in its URL)", describeRune(r))
+		}
+	}
+	return ""
+}
+
+// isAlnumRune is isASCIIAlnum for a rune: GitHub's names are ASCII, so any other letter is
+// refused.
+func isAlnumRune(r rune) bool { return r < 0x80 && isASCIIAlnum(byte(r)) }
+
+// describeRune names a character for a message: a space is easy to miss inside quotes.
+func describeRune(r rune) string {
+	switch r {
+	case ' ':
+		return "a space"
+	case '/':
+		return "a /"
+	}
+	return fmt.Sprintf("%q", r)
+}
