@@ -71,6 +71,7 @@ func (s *Server) routeTable() []*route {
 		docsCollab    = "https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user"
 		docsContents  = "https://docs.github.com/rest/repos/contents#get-repository-content"
 		docsTeams     = "https://docs.github.com/rest/teams/members#get-team-membership-for-a-user"
+		docsHooks     = "https://docs.github.com/rest/apps/webhooks"
 	)
 	table := []struct {
 		template string
@@ -86,6 +87,8 @@ func (s *Server) routeTable() []*route {
 		{"GET /orgs/{org}/installation", authApp, docsApps + "#get-an-organization-installation-for-the-authenticated-app", s.findAccountInstallation},
 		{"GET /users/{username}/installation", authApp, docsApps + "#get-a-user-installation-for-the-authenticated-app", s.findAccountInstallation},
 		{"GET /installation/repositories", authInstallation, docsInstRepos, s.listInstallationRepos},
+		{"GET /app/hook/deliveries", authApp, docsHooks + "#list-deliveries-for-an-app-webhook", s.listHookDeliveries},
+		{"POST /app/hook/deliveries/{delivery_id}/attempts", authApp, docsHooks + "#redeliver-a-delivery-for-an-app-webhook", s.redeliverHook},
 
 		{"GET /repos/{owner}/{repo}", authInstallation, docsRepo, s.getRepo},
 		{"GET /repos/{owner}/{repo}/issues", authInstallation, docsIssues + "#list-repository-issues", s.listIssues},

@@ -80,6 +80,10 @@ type Server struct {
 	latency  time.Duration
 	outbox   []Delivery
 	rate     map[int64]*rateWindow
+
+	hookLog   []*hookAttempt
+	hookSeq   int64
+	redeliver []Delivery
 }
 
 // New returns an empty Server with its app's bot user registered.
