@@ -23,6 +23,32 @@ func (s *Server) OpenIssueWithBody(repo string, number int, title, author, body 
 	return must(s.userOpenIssue(repo, number, title, author, body))
 }
 
+// OpenPullRequest opens pull request number in repo. GitHub lists pull requests among
+// the issues and delivers their conversation's comments as issue_comment; it sends a
+// pull_request event for the opening, which Clarify does not subscribe to, so there is
+// no delivery.
+func (s *Server) OpenPullRequest(repo string, number int, title, author string) {
+	must(s.userOpenIssue(repo, number, title, author, ""))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.repoLocked(repo).issues[number].pullRequest = true
+}
+
+// Assign sets the issue's assignees (GitHub's issues.assigned deliveries are not modelled:
+// Clarify does not subscribe to them).
+func (s *Server) Assign(repo string, number int, logins ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.repoLocked(repo)
+	if r == nil || r.issues[number] == nil {
+		panic(fmt.Sprintf("fakegithub: Assign: no issue %s#%d", repo, number))
+	}
+	for _, l := range logins {
+		s.userLocked(l)
+	}
+	r.issues[number].assignees = append([]string(nil), logins...)
+}
+
 // Comment has author comment on the issue and returns the
 // issue_comment.created delivery and the new comment's id.
 func (s *Server) Comment(repo string, number int, author, body string) (Delivery, int64) {

@@ -80,3 +80,23 @@ func TestHookDeliveriesListNewestFirstByCursorAndRedeliverWithTheSameGUID(t *tes
 		t.Error("an installation token listed the App's deliveries; GitHub wants the App JWT")
 	}
 }
+
+func TestPullRequestsAndAssigneesShowInTheIssuesAPI(t *testing.T) {
+	f := newFixture(t)
+	f.s.OpenPullRequest(testRepo, 43, "Split the API", "alice")
+	f.s.Assign(testRepo, 42, "bob", "carol")
+	pr, _, err := f.client.Issues.Get(f.ctx, "octo", "widgets", 43)
+	if err != nil {
+		t.Fatal(err)
+	}
+	is, _, err := f.client.Issues.Get(f.ctx, "octo", "widgets", 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pr.IsPullRequest() || is.IsPullRequest() {
+		t.Errorf("IsPullRequest: #43 %v, #42 %v", pr.IsPullRequest(), is.IsPullRequest())
+	}
+	if len(is.Assignees) != 2 || is.Assignees[0].GetLogin() != "bob" || is.GetAssignee().GetLogin() != "bob" {
+		t.Errorf("assignees of #42: %+v", is.Assignees)
+	}
+}

@@ -183,11 +183,21 @@ type issueJSON struct {
 	TimelineURL           string        `json:"timeline_url"`
 	PerformedViaGithubApp *appJSON      `json:"performed_via_github_app"`
 	StateReason           *string       `json:"state_reason"`
+	PullRequest           *pullRefJSON  `json:"pull_request,omitempty"`
+}
+
+// pullRefJSON is the pull_request object by which GitHub's issues API marks a pull request.
+type pullRefJSON struct {
+	URL      string  `json:"url"`
+	HTMLURL  string  `json:"html_url"`
+	DiffURL  string  `json:"diff_url"`
+	PatchURL string  `json:"patch_url"`
+	MergedAt *string `json:"merged_at"`
 }
 
 func (s *Server) issueJSONLocked(r *repository, is *issue) issueJSON {
 	u := apiBase + "/repos/" + r.fullName() + "/issues/" + strconv.Itoa(is.number)
-	return issueJSON{
+	out := issueJSON{
 		URL:               u,
 		RepositoryURL:     apiBase + "/repos/" + r.fullName(),
 		LabelsURL:         u + "/labels{/name}",
@@ -212,6 +222,19 @@ func (s *Server) issueJSONLocked(r *repository, is *issue) issueJSON {
 		TimelineURL:       u + "/timeline",
 		StateReason:       nullString(is.stateReason),
 	}
+	for _, a := range is.assignees {
+		out.Assignees = append(out.Assignees, s.userJSONLocked(a))
+	}
+	if len(out.Assignees) > 0 {
+		out.Assignee = &out.Assignees[0]
+	}
+	if is.pullRequest {
+		pu := apiBase + "/repos/" + r.fullName() + "/pulls/" + strconv.Itoa(is.number)
+		ph := htmlBase + "/" + r.fullName() + "/pull/" + strconv.Itoa(is.number)
+		out.PullRequest = &pullRefJSON{URL: pu, HTMLURL: ph, DiffURL: ph + ".diff", PatchURL: ph + ".patch"}
+		out.HTMLURL = ph
+	}
+	return out
 }
 
 type commentJSON struct {

@@ -57,6 +57,8 @@ type issue struct {
 	stateReason string   // "", "completed" or "reopened"
 	labels      []string // label keys, in the order they were added
 	commentIDs  []int64  // in creation order
+	assignees   []string // logins as spelled
+	pullRequest bool     // a pull request, which GitHub's issues API lists too
 	created     time.Time
 	updated     time.Time
 	closed      time.Time
