@@ -10,7 +10,6 @@ require (
 	github.com/hashicorp/golang-lru v0.6.0
 	github.com/palantir/go-githubapp v0.24.1
 	github.com/rs/zerolog v1.35.1
-	gopkg.in/yaml.v2 v2.4.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
@@ -29,4 +28,5 @@ require (
 	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/oauth2 v0.27.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
+	gopkg.in/yaml.v2 v2.4.0 // indirect
 )

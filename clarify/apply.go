@@ -70,6 +70,18 @@ func (a *applier) comment() {
 		return
 	}
 	cmd, err := Parse(a.ev.Body)
+	if a.ev.Edited && (err != nil || cmd.Kind != CmdNone) {
+		// However late it is first read: the command may not be what the thread showed when
+		// it was posted, and a refusal of it would answer text nobody saw typed.
+		a.ignore("edited after it was posted: commands are taken from new comments only")
+		return
+	}
+	if a.outsider() {
+		// On a public repository anyone can comment: were each stray command answered, a
+		// drive-by could make the app write (each write paced) as often as they like.
+		a.ignore(a.ev.Actor.Login + " has no write access and no part in this issue's clarifications: nothing is written")
+		return
+	}
 	if err != nil {
 		var pe *ParseError
 		if !errors.As(err, &pe) {
@@ -116,6 +128,23 @@ func (a *applier) run() {
 	}
 }
 
+// outsider reports whether the comment's author is a drive-by: no write access, no bot (an
+// app can only comment where it is installed, and an agent needs its refusals), listed in no
+// role, the asker of nothing in this issue and addressed by nothing open. Nothing such a
+// commenter types can move the ledger, so they get no comment either.
+func (a *applier) outsider() bool {
+	actor := a.ev.Actor
+	if actor.Bot || actor.CanWrite() || knownByLogin(a.l, a.p, actor.Login) {
+		return false
+	}
+	for _, c := range a.l.Clarifications {
+		if c.Status.Open() && a.p.addressedTo(c, actor) {
+			return false
+		}
+	}
+	return true
+}
+
 // closed abandons whatever is open. It does not trust l.Closed to say it was done
 // already: a reopen of an issue with nothing open is never fetched, so the flag can lag.
 func (a *applier) closed() {
@@ -136,10 +165,54 @@ func (a *applier) closed() {
 
 func (a *applier) ask() {
 	target := a.p.ResolveTarget(a.cmd.Target)
+	if a.cmd.BareTarget && target.Kind != TargetRole {
+		a.refuseBareTarget()
+		return
+	}
 	if a.askerRefused() || a.targetRefused(target) || a.askRepeats(target) {
 		return
 	}
 	a.open(target)
+}
+
+// refuseBareTarget refuses "/clarify <word> …" where the word is no configured role: a
+// mistyped subcommand, a question without its target, or a person written without @ (which
+// the app never takes as a login, so that a role's name never reaches a stranger's account).
+func (a *applier) refuseBareTarget() {
+	word := codeSpan(shorten(a.cmd.Target))
+	roles := a.p.roleNames()
+	subs := "the subcommands are `" + strings.Join(subcommands, "`, `") + "`, as in `/clarify show " + exampleID + "`"
+	// A word in lower case may well be a person written without @; a capitalised one is more
+	// likely the first word of a question, which would read oddly after an @.
+	person := "alice"
+	if asciiLower(a.cmd.Target) == a.cmd.Target {
+		person = a.cmd.Target
+	}
+	next, _ := cutToken(a.cmd.Text)
+	if near := nearestSubcommand(a.cmd.Target); near != "" || idLike(next) {
+		problem := word + " is not a `/clarify` subcommand."
+		if near != "" {
+			problem += " Did you mean `" + near + "`?"
+		}
+		a.refuse(a.cmd.Line, problem, subs+"; to ask, "+howToAddress(roles, "alice")+".")
+		return
+	}
+	problem := word + " is not a role here: this repository configures none, so an ask names its target as `@login` or `@org/team` right after `/clarify`."
+	if len(roles) > 0 {
+		problem = fmt.Sprintf("%s is not one of this repository's roles (`%s`), so it cannot be the target; an ask names its target right after `/clarify`.",
+			word, strings.Join(roles, "`, `"))
+	}
+	a.refuse(a.cmd.Line, problem, howToAddress(roles, person)+"; "+subs+".")
+}
+
+// howToAddress shows how an ask names its target, with the first configured role (if any)
+// and person as the examples.
+func howToAddress(roles []string, person string) string {
+	s := "`/clarify @" + person + " <question>` for a person or `/clarify @org/team <question>` for a team"
+	if len(roles) > 0 {
+		s = "`/clarify " + roles[0] + " <question>` for a role, " + s
+	}
+	return s
 }
 
 // askerRefused refuses an ask that its asker may not make here at all, and reports whether
@@ -168,7 +241,7 @@ func (a *applier) targetRefused(target Target) bool {
 	actor := a.ev.Actor
 	if target.Kind == TargetLogin && strings.EqualFold(target.Name, actor.Login) {
 		a.refuse(a.cmd.Line, "a clarification cannot be addressed to the one who asks it.",
-			"`/clarify @architect <question>` names the role or person who should answer.")
+			"name the role or person who should answer: "+howToAddress(a.p.roleNames(), "alice")+".")
 		return true
 	}
 	if ok, allowed := a.p.routeAllows(actor.Login, target); !ok {
@@ -177,7 +250,7 @@ func (a *applier) targetRefused(target Target) bool {
 	}
 	if missing := a.p.missingFields(a.cmd); len(missing) > 0 {
 		a.refuse(a.cmd.Line, fmt.Sprintf("this repository requires every ask to give %s.", strings.Join(missing, ", ")),
-			"the long form, e.g. `/clarify @architect <question>` followed by the lines `Type: missing-external-data`, `Options:`, `a) …`, `b) …`, `Fallback: a`.")
+			"the long form, e.g. `/clarify architect <question>` followed by the lines `Type: missing-external-data`, `Options:`, `a) …`, `b) …`, `Fallback: a`.")
 		return true
 	}
 	return false
@@ -193,7 +266,11 @@ func (a *applier) refuseRoute(allowed []string) {
 	try := "ask a maintainer to add the route to `.github/clarify.yml`, or proceed on a documented assumption with `/assume <decision>`."
 	if len(allowed) > 0 {
 		problem = fmt.Sprintf("%s may ask only %s here.", who, strings.Join(allowed, ", "))
-		try = fmt.Sprintf("`/clarify @%s <question>`", strings.TrimPrefix(allowed[0], "@"))
+		first := strings.TrimPrefix(allowed[0], "@")
+		if a.p.ResolveTarget(first).Kind != TargetRole {
+			first = "@" + first // only a role is written bare
+		}
+		try = fmt.Sprintf("`/clarify %s <question>`", first)
 	}
 	a.refuse(a.cmd.Line, problem, try)
 }
@@ -240,7 +317,7 @@ func (a *applier) open(target Target) {
 		c.Topic = topicOf(a.cmd.Text)
 	}
 	a.l.Clarifications = append(a.l.Clarifications, c)
-	a.post(EffectPostRound, c.ID, 1)
+	a.postRound(c)
 }
 
 func (a *applier) plainReply() {
@@ -337,7 +414,7 @@ func (a *applier) followup() {
 	c.Options, c.Fallback = a.cmd.Options, a.cmd.Fallback
 	c.Evidence = append(c.Evidence, a.cmd.Evidence...)
 	c.Thread = append(c.Thread, a.entry(KindQuestion, c.Round, a.cmd.Text))
-	a.post(EffectPostRound, c.ID, c.Round)
+	a.postRound(*c)
 }
 
 func (a *applier) resolve() {
@@ -530,7 +607,8 @@ func (a *applier) find(id string) (*Clarification, bool) {
 const MaxEntryText = 4000
 
 func (a *applier) entry(kind EntryKind, round int, text string) Entry {
-	return Entry{Kind: kind, Round: round, Author: a.ev.Actor.Login, CommentID: a.ev.CommentID, At: a.at(), Text: capText(text)}
+	return Entry{Kind: kind, Round: round, Author: a.ev.Actor.Login, CommentID: a.ev.CommentID, At: a.at(), Text: capText(text),
+		Edited: a.ev.Edited}
 }
 
 func capText(text string) string {
@@ -548,9 +626,15 @@ func (a *applier) at() time.Time {
 	return a.ev.At
 }
 
-func (a *applier) post(kind EffectKind, id string, round int) {
-	a.effects = append(a.effects, Effect{Kind: kind, Key: fmt.Sprintf("round:%s:%d", id, round),
-		ClarificationID: id, Round: round, CommentID: a.ev.CommentID})
+// postRound mirrors the current round of c. It @mentions the people the round waits on
+// whom GitHub did not already notify through the comment that asked it: @mentions there
+// reach them without us, and a second one is noise. The asker is never mentioned on their
+// own question (a role may list them too).
+func (a *applier) postRound(c Clarification) {
+	skip := mentionedIn(a.ev.Body)
+	skip[strings.ToLower(c.Asker.Login)] = true
+	a.effects = append(a.effects, Effect{Kind: EffectPostRound, Key: fmt.Sprintf("round:%s:%d", c.ID, c.Round),
+		ClarificationID: c.ID, Round: c.Round, CommentID: a.ev.CommentID, Mention: mentionList(a.p.people(c.Target), skip)})
 }
 
 func (a *applier) react(content string) {

@@ -2,6 +2,7 @@ package clarify
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func TestTransitions(t *testing.T) {
 			{maria, "/clarify followup CLR-42-001 Which limit?", ""}}, Answered, 1, EffectReply, true},
 		"askerResolves":           {[]step{ask, {agent, "/clarify resolve CLR-42-001 per key", ""}}, Resolved, 1, EffectReact, false},
 		"writeAccessResolves":     {[]step{ask, {admin, "/clarify resolve per key", ""}}, Resolved, 1, EffectReact, false},
-		"strangerCannotResolve":   {[]step{ask, {stranger, "/clarify resolve CLR-42-001 per IP", ""}}, Pending, 1, EffectReply, true},
+		"strangerCannotResolve":   {[]step{ask, {stranger, "/clarify resolve CLR-42-001 per IP", ""}}, Pending, 1, "", true},
 		"askerAbandons":           {[]step{ask, {agent, "/clarify abandon CLR-42-001", ""}}, Abandoned, 1, EffectReact, false},
 		"targetCannotAbandon":     {[]step{ask, {maria, "/clarify abandon CLR-42-001", ""}}, Pending, 1, EffectReply, true},
 		"closingAbandons":         {[]step{ask, {maria, "", EventClosed}}, Abandoned, 1, "", false},
@@ -195,17 +196,19 @@ func TestRefusals(t *testing.T) {
 	p := DefaultPolicy()
 	quota := DefaultPolicy()
 	quota.MaxPerIssue = 1
+	withReader := DefaultPolicy()
+	withReader.Roles = map[string][]string{"reviewer": {"drive-by"}}
 	cases := map[string]struct {
 		policy  Policy
 		steps   []step
 		problem string
 		try     string
 	}{
-		"unknownSubcommand":         {p, []step{{agent, "/clarify frob", ""}}, "", "/clarify"},
-		"respondWithNothingWaiting": {p, []step{{maria, "/respond per key", ""}}, "no clarification", "/respond CLR-"},
-		"driveByCannotAsk":          {p, []step{{stranger, "/clarify @maria Q?", ""}}, "write access", ""},
-		"askingYourself":            {p, []step{{maria, "/clarify @maria Q?", ""}}, "cannot be addressed", "/clarify @"},
-		"unknownID":                 {p, []step{{maria, "/clarify show CLR-42-009", ""}}, "no CLR-42-009", "/clarify"},
+		"unknownSubcommand":                     {p, []step{{agent, "/clarify frob", ""}}, "", "/clarify"},
+		"respondWithNothingWaiting":             {p, []step{{maria, "/respond per key", ""}}, "no clarification", "/respond CLR-"},
+		"roleMemberWithoutWriteAccessCannotAsk": {withReader, []step{{stranger, "/clarify @maria Q?", ""}}, "write access", ""},
+		"askingYourself":                        {p, []step{{maria, "/clarify @maria Q?", ""}}, "cannot be addressed", "/clarify @"},
+		"unknownID":                             {p, []step{{maria, "/clarify show CLR-42-009", ""}}, "no CLR-42-009", "/clarify"},
 		"pastTheQuotaSuggestsAssume": {quota, []step{{agent, "/clarify @maria Q1?", ""}, {agent, "/clarify @maria Q2?", ""}},
 			"the most this repository allows", "/assume"},
 		"askInClosedIssue": {p, []step{{maria, "", EventClosed}, {agent, "/clarify @maria Q?", ""}}, "closed", "reopen"},
@@ -239,5 +242,109 @@ func TestAssumeIsLogged(t *testing.T) {
 	l, _ := play(DefaultPolicy(), step{agent, "/assume Export in UTC\nConfidence: high\nRisk: low", ""})
 	if len(l.Assumptions) != 1 || l.Assumptions[0].Decision != "Export in UTC" || l.Assumptions[0].Confidence != "high" || l.Assumptions[0].Source != "assume" {
 		t.Errorf("assumptions %+v", l.Assumptions)
+	}
+}
+
+func TestEditedCommentsRunNoCommand(t *testing.T) {
+	p := DefaultPolicy()
+	base, _ := play(p, step{agent, "/clarify @maria Per key or per IP?", ""})
+	cases := map[string]struct {
+		who  Actor
+		body string
+	}{
+		"editedRespond":           {maria, "/respond per key"},
+		"editedAsk":               {agent, "/clarify @maria Which limit?"},
+		"editedResolve":           {admin, "/clarify resolve CLR-42-001 per key"},
+		"editedEscalate":          {agent, "/clarify escalate CLR-42-001"},
+		"editedAbandon":           {agent, "/clarify abandon CLR-42-001"},
+		"editedAssume":            {agent, "/assume per key"},
+		"editedListing":           {maria, "/clarify"},
+		"editedMalformedCommand":  {maria, "/clarify frob"},
+		"editedTwoCommands":       {maria, "/respond a\n/respond b"},
+		"editedCommandFromAnyone": {stranger, "/clarify stats"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ev := Event{Kind: EventComment, CommentID: 900, Actor: tc.who, Body: tc.body, At: t0, Edited: true}
+			r := Apply(base, ev, p, t0.Add(24*time.Hour))
+			if len(r.Effects) != 0 || !strings.Contains(r.Ignored, "edited") {
+				t.Errorf("effects %+v, ignored %q: an edited comment runs no command, and the log says so", r.Effects, r.Ignored)
+			}
+			want := base.Clone()
+			want.Cursor = 900
+			if !reflect.DeepEqual(r.Ledger, want) {
+				t.Error("an edited command changed the ledger beyond its cursor")
+			}
+		})
+	}
+}
+
+func TestAnswerFromAnEditedReplySaysSo(t *testing.T) {
+	p := DefaultPolicy()
+	base, _ := play(p, step{agent, "/clarify @maria Per key or per IP?", ""})
+	for name, edited := range map[string]bool{"editedReplyIsMarked": true, "newReplyIsNot": false} {
+		t.Run(name, func(t *testing.T) {
+			ev := Event{Kind: EventComment, CommentID: 900, Actor: maria, Body: "Per key.", At: t0, Edited: edited}
+			r := Apply(base, ev, p, t0)
+			c := r.Ledger.Clarifications[0]
+			last := c.Thread[len(c.Thread)-1]
+			if c.Status != Answered || last.Kind != KindAnswer || last.Edited != edited {
+				t.Errorf("%s, last entry %+v; want answered with Edited %v", c.Status, last, edited)
+			}
+		})
+	}
+}
+
+func TestEveryEscalationIsAnnouncedOnce(t *testing.T) {
+	p := DefaultPolicy()
+	steps := []step{
+		{agent, "/clarify @maria Per key or per IP?", ""},
+		{agent, "/clarify escalate CLR-42-001 no answer", ""},
+		{maria, "Per key.", ""},
+		{agent, "/clarify escalate CLR-42-001 that answer contradicts the spec", ""},
+		{agent, "/clarify escalate CLR-42-001 still stuck", ""},
+	}
+	l, rs := play(p, steps...)
+	keys := func(r Result) []string {
+		var out []string
+		for _, e := range r.Effects {
+			if e.Kind == EffectEscalate {
+				out = append(out, e.Key)
+			}
+		}
+		return out
+	}
+	first, second, third := keys(rs[1]), keys(rs[3]), keys(rs[4])
+	if len(first) != 1 || len(second) != 1 || first[0] == second[0] {
+		t.Fatalf("escalation keys %v then %v, want one each and different", first, second)
+	}
+	if first[0] != "escalate:CLR-42-001:1" || second[0] != "escalate:CLR-42-001:1:2" {
+		t.Errorf("keys %v %v, want the round's key and then its second", first, second)
+	}
+	if len(third) != 0 {
+		t.Errorf("escalating what is still escalated announced again: %v", third)
+	}
+	if c := l.Clarifications[0]; c.Status != Escalated {
+		t.Errorf("status %s", c.Status)
+	}
+	// Replayed from the ledger before it, the second escalation gets the same key again.
+	ev := Event{Kind: EventComment, CommentID: 103, Actor: agent, Body: steps[3].body, At: t0}
+	if again := keys(Apply(rs[2].Ledger, ev, p, t0)); !reflect.DeepEqual(again, second) {
+		t.Errorf("replay gave %v, want %v", again, second)
+	}
+}
+
+func TestSilentAskerAfterAnEarlierEscalationIsAnnouncedAgain(t *testing.T) {
+	p := DefaultPolicy()
+	l, _ := play(p, step{agent, "/clarify @maria Per key or per IP?", ""})
+	first := Tick(Tick(l, p, t0.Add(p.SLA)).Ledger, p, t0.Add(2*p.SLA))
+	answered := Apply(first.Ledger, Event{Kind: EventComment, CommentID: 500, Actor: maria, Body: "Per key.", At: t0.Add(3 * p.SLA)}, p, t0.Add(3*p.SLA))
+	stale := Tick(answered.Ledger, p, t0.Add(4*p.SLA))
+	second := Tick(stale.Ledger, p, t0.Add(5*p.SLA))
+	if len(first.Effects) != 1 || len(second.Effects) != 1 || first.Effects[0].Kind != EffectEscalate || second.Effects[0].Kind != EffectEscalate {
+		t.Fatalf("effects %+v then %+v, want an escalation each", first.Effects, second.Effects)
+	}
+	if a, b := first.Effects[0].Key, second.Effects[0].Key; a == b {
+		t.Errorf("both escalations have the key %q: the second would never be posted", a)
 	}
 }

@@ -27,7 +27,10 @@ type Command struct {
 	// ID is the CLR-… id the command names; for a plain reply, the first id mentioned.
 	ID string
 	// Target is the ask's target as typed, without the leading @ ("architect", "alice", "org/team").
-	Target      string
+	Target string
+	// BareTarget says Target was typed without @, which only a configured role may be: the
+	// parser knows no policy, so Apply resolves it (or refuses it).
+	BareTarget  bool
 	NonBlocking bool
 	// Text is the question, answer, decision or reason; for a plain reply, the reply's own
 	// words (quotes and HTML comments removed).

@@ -55,4 +55,7 @@ type Effect struct {
 	Reply    Reply
 	// Reason is why an EffectEscalate escalates.
 	Reason string
+	// Mention lists whom an EffectPostRound or EffectPing @mentions: logins and "org/team",
+	// without "@", de-duplicated and capped; never anyone only a user's text names.
+	Mention []string
 }

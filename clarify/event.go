@@ -10,7 +10,8 @@ type EventKind string
 
 // The events Apply understands.
 const (
-	// EventComment is a new comment (never an edit: edits are not input).
+	// EventComment is a comment, as posted or, when first read from the comment list, as
+	// edited since (Event.Edited): an edit of a comment already applied is never input.
 	EventComment EventKind = "comment"
 	// EventClosed is the issue being closed: whatever is open is abandoned.
 	EventClosed EventKind = "closed"
@@ -54,6 +55,11 @@ type Event struct {
 	At time.Time
 	// IssueClosed is whether the issue is closed, as the event's payload says.
 	IssueClosed bool
+	// Edited says the comment was edited after it was posted, as the comment list shows it
+	// when the comment is first read from there (a new comment's payload never is). An edited
+	// comment runs no command, since the command would not be what the thread showed when it
+	// was posted; a plain reply in it still answers, marked as edited.
+	Edited bool
 }
 
 // addressedTo reports whether c is addressed to the actor: its login, a role that lists the
@@ -70,10 +76,26 @@ func (p Policy) addressedTo(c Clarification, a Actor) bool {
 	case TargetLogin, TargetTeam:
 		return match(c.Target.Name)
 	case TargetRole:
-		for _, m := range p.Roles[c.Target.Name] {
+		for _, m := range p.roleMembers(c.Target.Name) {
 			if match(m) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// knownByLogin reports whether login takes part in l by its login alone: it asked one of the
+// clarifications, is addressed by login by an open one, or is listed in a configured role.
+// Such a commenter is never a drive-by (see applier.outsider), whatever GitHub says of them.
+func knownByLogin(l Ledger, p Policy, login string) bool {
+	if p.RoleOf(login) != "" {
+		return true
+	}
+	for _, c := range l.Clarifications {
+		if strings.EqualFold(c.Asker.Login, login) ||
+			(c.Status.Open() && c.Target.Kind == TargetLogin && strings.EqualFold(c.Target.Name, login)) {
+			return true
 		}
 	}
 	return false
@@ -84,6 +106,10 @@ func (p Policy) addressedTo(c Clarification, a Actor) bool {
 // asking: a wrong "no" would let a lookup be skipped that mattered.
 func NeedsPermission(l Ledger, p Policy, login string, bot bool, body string) bool {
 	cmd, err := Parse(body)
+	if !bot && !knownByLogin(l, p, login) && (err != nil || cmd.Kind != CmdNone) {
+		// Whether a drive-by's command is answered at all depends on write access.
+		return true
+	}
 	if err != nil {
 		return false // a refusal, whoever typed it
 	}
@@ -103,4 +129,31 @@ func NeedsPermission(l Ledger, p Policy, login string, bot bool, body string) bo
 		return cmd.ID == "" || !asker(cmd.ID)
 	}
 	return true
+}
+
+// NeedsTeams reports whether login's membership of the teams the open clarifications are
+// addressed to (Policy.TargetTeams) can change what Apply does with this comment, so the
+// handlers look memberships up only then. Like NeedsPermission it errs towards asking.
+func NeedsTeams(l Ledger, p Policy, login string, bot bool, body string) bool {
+	if len(p.TargetTeams(l)) == 0 {
+		return false
+	}
+	cmd, err := Parse(body)
+	// A team member addressed by an open clarification is no drive-by: whether a command of
+	// someone not known by login is answered may hang on their teams.
+	unknown := !bot && !knownByLogin(l, p, login)
+	if err != nil {
+		return unknown
+	}
+	switch cmd.Kind {
+	case CmdNone:
+		return !bot // a plain reply answers what is addressed to its author
+	case CmdRespond:
+		return true
+	case CmdEscalate:
+		// The target's people may escalate it; its asker may anyway.
+		c, ok := l.Find(cmd.ID)
+		return unknown || (ok && !strings.EqualFold(c.Asker.Login, login))
+	}
+	return unknown
 }

@@ -12,8 +12,9 @@ const (
 )
 
 // LoginProblem says why s is not a GitHub login, or "" when it is one. Organizations and
-// configured role names follow the same rule, since a command addresses a role as @name. The
-// reason is worded to follow the name in a message: "alice_b has '_', and GitHub allows …".
+// configured role names follow the same rule, since a command addresses a role by its name,
+// bare or as @name. The reason is worded to follow the name in a message: "alice_b has '_',
+// and GitHub allows …".
 func LoginProblem(s string) string {
 	switch {
 	case s == "":

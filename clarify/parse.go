@@ -9,7 +9,7 @@ import (
 // The examples that refusals show, so that every "what to type instead" is concrete.
 const (
 	exampleID  = "CLR-42-001"
-	exampleAsk = "/clarify @architect Which database should the cache use?"
+	exampleAsk = "/clarify architect Which database should the cache use?"
 )
 
 // subcommands are the words that may follow /clarify, in the order a refusal lists them.
@@ -192,7 +192,15 @@ func (p commandParser) clarify() (Command, error) {
 	if strings.HasPrefix(tok, "@") || strings.HasPrefix(tok, "--") || nonBlockingFlag(tok) {
 		return p.ask()
 	}
-	return Command{}, p.notASubcommand(tok, after)
+	if _, ok := bareTarget(tok); !ok {
+		return Command{}, p.noTarget(tok)
+	}
+	if p.text(after) == "" {
+		return Command{}, p.notASubcommand(tok)
+	}
+	// Perhaps a role, perhaps a mistyped subcommand or a question without its target: only
+	// the policy can tell, so Apply decides (applier.refuseBareTarget).
+	return p.ask()
 }
 
 // withID parses a subcommand that must name a clarification: its id, then what it says (a
@@ -224,16 +232,18 @@ func (p commandParser) ask() (Command, error) {
 	if looksLikeFlag(tok) {
 		return Command{}, p.unknownFlag(tok)
 	}
-	if !strings.HasPrefix(tok, "@") {
-		return Command{}, p.fail("an ask needs a target: `@name`, `@org/team` or a configured `@role` right after `/clarify`.",
-			"`"+exampleAsk+"`")
+	if strings.HasPrefix(tok, "@") {
+		target, ok := parseTarget(tok)
+		if !ok {
+			return Command{}, p.fail(codeSpan(tok)+" is not a target: a login or role (letters, digits and single hyphens, at most 39) or `@org/team`.",
+				"`"+exampleAsk+"`, or `/clarify @my-org/backend Which database should the cache use?`")
+		}
+		c.Target = target
+	} else if name, ok := bareTarget(tok); ok {
+		c.Target, c.BareTarget = name, true
+	} else {
+		return Command{}, p.noTarget(tok)
 	}
-	target, ok := parseTarget(tok)
-	if !ok {
-		return Command{}, p.fail(codeSpan(tok)+" is not a target: a login or role (letters, digits and single hyphens, at most 39) or `@org/team`.",
-			"`"+exampleAsk+"`, or `/clarify @my-org/backend Which database should the cache use?`")
-	}
-	c.Target = target
 	if tok, rest := cutToken(after); nonBlockingFlag(tok) {
 		c.NonBlocking = true
 		after = rest
@@ -253,6 +263,23 @@ func parseTarget(tok string) (string, bool) {
 	return name, LoginProblem(name) == ""
 }
 
+// bareTarget reads a target typed without @ ("architect", "architect:"), which can only be a
+// role: the name of a login, since roles follow the login rule.
+func bareTarget(tok string) (string, bool) {
+	name := strings.TrimRight(tok, ":,")
+	return name, LoginProblem(name) == ""
+}
+
+// noTarget refuses an ask whose first word can be no target at all ("What's", "acme/web").
+func (p commandParser) noTarget(tok string) error {
+	if org, team, ok := strings.Cut(strings.TrimRight(tok, ":,"), "/"); ok && LoginProblem(org) == "" && TeamSlugProblem(team) == "" {
+		return p.fail("a team is addressed with @, so that GitHub tells its members.",
+			codeSpan("/clarify @"+org+"/"+team+" Which database should the cache use?"))
+	}
+	return p.fail("an ask needs a target right after `/clarify`: a configured role by its name, a person as `@login` or a team as `@org/team`.",
+		"`"+exampleAsk+"`, or `/clarify @alice Which database should the cache use?`")
+}
+
 // nonBlockingFlag reports whether tok is --non-blocking; --nonblocking and the em dash a
 // phone's keyboard makes of "--" are accepted too.
 func nonBlockingFlag(tok string) bool {
@@ -269,26 +296,20 @@ func looksLikeFlag(tok string) bool {
 
 func (p commandParser) unknownFlag(tok string) error {
 	return p.fail(codeSpan(tok)+" is not an option of `/clarify`; the only one is `--non-blocking`.",
-		"`/clarify @architect --non-blocking Which database should the cache use?`")
+		"`/clarify architect --non-blocking Which database should the cache use?`")
 }
 
-// notASubcommand refuses /clarify followed by a word that is neither a subcommand nor an
-// @target. Whether it was a mistyped subcommand or an ask without its target is a guess, so
-// the refusal leads with the likelier one and shows both.
-func (p commandParser) notASubcommand(tok, after string) error {
-	ask := "to ask, name the target with @: `" + exampleAsk + "`"
+// notASubcommand refuses /clarify followed by one word that is no subcommand, with nothing
+// after it. Whether it was a mistyped subcommand or an ask without its question is a guess,
+// so the refusal leads with the likelier one and shows both.
+func (p commandParser) notASubcommand(tok string) error {
+	ask := "to ask, put the question after the role, `@login` or `@org/team`: `" + exampleAsk + "`"
 	subs := "the subcommands are `" + strings.Join(subcommands, "`, `") + "`, as in `/clarify show " + exampleID + "`"
-	near := nearestSubcommand(tok)
-	next, _ := cutToken(after)
-	if isWord(tok) && (after == "" || idLike(next) || near != "") {
-		problem := codeSpan(tok) + " is not a `/clarify` subcommand."
-		if near != "" {
-			problem += " Did you mean `" + near + "`?"
-		}
-		return p.fail(problem, subs+"; "+ask+".")
+	problem := codeSpan(tok) + " is not a `/clarify` subcommand, and no question follows it."
+	if near := nearestSubcommand(tok); near != "" {
+		problem = codeSpan(tok) + " is not a `/clarify` subcommand. Did you mean `" + near + "`?"
 	}
-	return p.fail("an ask needs a target: `/clarify` must be followed by `@name`, `@org/team` or a configured `@role`, or by a subcommand.",
-		ask+"; "+subs+".")
+	return p.fail(problem, subs+"; "+ask+".")
 }
 
 // nearestSubcommand is the subcommand a lower-case word is a likely typo of ("resovle"), or "".

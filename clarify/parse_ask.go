@@ -173,7 +173,11 @@ func (b *askBody) finish() (Command, error) {
 			return Command{}, b.p.fail("`/clarify followup` needs a question after the id.",
 				"`/clarify followup "+c.ID+" Does that hold for cached reads too?`")
 		}
-		return Command{}, b.p.fail("the question is empty.", codeSpan("/clarify @"+c.Target+" Which database should the cache use?"))
+		target := c.Target
+		if !c.BareTarget {
+			target = "@" + target
+		}
+		return Command{}, b.p.fail("the question is empty.", codeSpan("/clarify "+target+" Which database should the cache use?"))
 	}
 	return c, nil
 }

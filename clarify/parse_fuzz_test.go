@@ -8,7 +8,8 @@ import (
 
 // FuzzParse checks what must hold for any comment body: Parse never panics, every refusal
 // says what was wrong and what to type instead, every field comes back trimmed and every id
-// normalised, and a command placed only inside a code fence or a block quote is never taken.
+// normalised, and a command (or a mention) placed only inside a code fence or a block quote
+// is never taken.
 func FuzzParse(f *testing.F) {
 	for _, tc := range parseCases {
 		f.Add(tc.body)
@@ -30,6 +31,20 @@ func FuzzParse(f *testing.F) {
 		}
 		if cmd, _ := Parse(quoted(body)); cmd.Text != "" {
 			t.Fatalf("Parse(%q).Text = %q; quoted lines are not the reply's words", quoted(body), cmd.Text)
+		}
+		// Whom a comment notified is read by the same scanner: only handles, and none from
+		// code or quotes.
+		for h := range mentionedIn(body) {
+			org, team, isTeam := strings.Cut(h, "/")
+			if LoginProblem(org) != "" || (isTeam && TeamSlugProblem(team) != "") || h != asciiLower(h) {
+				t.Fatalf("mentionedIn(%q) holds %q, which is no handle", body, h)
+			}
+		}
+		if got := mentionedIn(fenced(body, '`')); len(got) != 0 {
+			t.Fatalf("mentionedIn(%q) = %v; a fence notifies nobody", fenced(body, '`'), got)
+		}
+		if got := mentionedIn(quoted(body)); len(got) != 0 {
+			t.Fatalf("mentionedIn(%q) = %v; a quote notifies nobody", quoted(body), got)
 		}
 	})
 }

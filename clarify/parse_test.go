@@ -244,22 +244,54 @@ var parseCases = map[string]parseCase{
 		try:     "`/clarify @architect Which database should the cache use?`",
 		line:    "/clarify @architect",
 	},
-	"askWithoutATargetIsRefused": {
-		body:    "/clarify Which database should the cache use?",
-		problem: "needs a target",
-		try:     "`/clarify @architect Which database should the cache use?`",
-		line:    "/clarify Which database should the cache use?",
+	"bareWordBeforeTheQuestionIsLeftToApplyAsARole": {
+		body: "/clarify Which database should the cache use?",
+		want: Command{Kind: CmdAsk, Line: "/clarify Which database should the cache use?", Target: "Which", BareTarget: true, Text: "database should the cache use?"},
 	},
-	"nonBlockingWithoutATargetIsRefused": {
-		body:    "/clarify --non-blocking Which database?",
-		problem: "needs a target",
-		try:     "`/clarify @architect Which database should the cache use?`",
-		line:    "/clarify --non-blocking Which database?",
+	"nonBlockingBeforeABareRole": {
+		body: "/clarify --non-blocking architect Which database?",
+		want: Command{Kind: CmdAsk, Line: "/clarify --non-blocking architect Which database?", Target: "architect", BareTarget: true, NonBlocking: true, Text: "Which database?"},
+	},
+	"askToARoleWithoutAt": {
+		body: "/clarify architect Which database?",
+		want: Command{Kind: CmdAsk, Line: "/clarify architect Which database?", Target: "architect", BareTarget: true, Text: "Which database?"},
+	},
+	"bareRoleMayEndInAColonAndTakeFlags": {
+		body: "/clarify Architect: --non-blocking Which database?",
+		want: Command{Kind: CmdAsk, Line: "/clarify Architect: --non-blocking Which database?", Target: "Architect", BareTarget: true, NonBlocking: true, Text: "Which database?"},
+	},
+	"bareRoleWithTheQuestionOnlyInTheBody": {
+		body: "/clarify architect\n\nWhich database?",
+		want: Command{Kind: CmdAsk, Line: "/clarify architect", Target: "architect", BareTarget: true, Text: "Which database?"},
+	},
+	"bareRoleWithOnlyFieldsHasAnEmptyQuestion": {
+		body:    "/clarify architect\nTopic: cache",
+		problem: "the question is empty",
+		try:     "`/clarify architect Which database should the cache use?`",
+		line:    "/clarify architect",
+	},
+	"questionStartingWithNoPossibleTargetIsRefused": {
+		body:    "/clarify What's the cache for?",
+		problem: "an ask needs a target right after `/clarify`: a configured role by its name, a person as `@login` or a team as `@org/team`.",
+		try:     "`/clarify architect Which database should the cache use?`, or `/clarify @alice",
+		line:    "/clarify What's the cache for?",
+	},
+	"nonBlockingWithNoPossibleTargetIsRefused": {
+		body:    "/clarify --non-blocking (urgent) Which database?",
+		problem: "an ask needs a target",
+		try:     "`/clarify architect Which database should the cache use?`",
+		line:    "/clarify --non-blocking (urgent) Which database?",
+	},
+	"teamWithoutAtIsRefusedWithTheAtForm": {
+		body:    "/clarify my-org/backend Which database?",
+		problem: "a team is addressed with @",
+		try:     "`/clarify @my-org/backend Which database should the cache use?`",
+		line:    "/clarify my-org/backend Which database?",
 	},
 	"targetWithDoubleHyphenIsRefused": {
 		body:    "/clarify @bad--name Which database?",
 		problem: "`@bad--name` is not a target",
-		try:     "`/clarify @architect Which database should the cache use?`",
+		try:     "`/clarify architect Which database should the cache use?`",
 		line:    "/clarify @bad--name Which database?",
 	},
 	"bareAtSignIsRefused": {
@@ -271,19 +303,19 @@ var parseCases = map[string]parseCase{
 	"loginLongerThan39IsRefused": {
 		body:    "/clarify @" + strings.Repeat("a", 40) + " Which database?",
 		problem: "is not a target",
-		try:     "`/clarify @architect Which database should the cache use?`",
+		try:     "`/clarify architect Which database should the cache use?`",
 		line:    "/clarify @" + strings.Repeat("a", 40) + " Which database?",
 	},
 	"teamWithoutSlugIsRefused": {
 		body:    "/clarify @my-org/ Which database?",
 		problem: "`@my-org/` is not a target",
-		try:     "`/clarify @architect Which database should the cache use?`",
+		try:     "`/clarify architect Which database should the cache use?`",
 		line:    "/clarify @my-org/ Which database?",
 	},
 	"unknownFlagIsRefused": {
 		body:    "/clarify @architect --urgent Which database?",
 		problem: "`--urgent` is not an option",
-		try:     "`/clarify @architect --non-blocking Which database should the cache use?`",
+		try:     "`/clarify architect --non-blocking Which database should the cache use?`",
 		line:    "/clarify @architect --urgent Which database?",
 	},
 	"unknownTypeIsRefused": {
@@ -459,23 +491,27 @@ var parseCases = map[string]parseCase{
 		try:     "`/clarify followup CLR-42-001 Does that hold for cached reads too?`",
 		line:    "/clarify followup CLR-42-1",
 	},
-	"unknownSubcommandIsRefused": {
-		body:    "/clarify frob CLR-42-001",
-		problem: "`frob` is not a `/clarify` subcommand.",
-		try:     "the subcommands are `list`, `show`, `stale`, `stats`, `followup`, `resolve`, `escalate`, `abandon`",
-		line:    "/clarify frob CLR-42-001",
+	"unknownWordFollowedByMoreIsLeftToApply": {
+		body: "/clarify frob CLR-42-001",
+		want: Command{Kind: CmdAsk, Line: "/clarify frob CLR-42-001", Target: "frob", BareTarget: true, Text: "CLR-42-001"},
 	},
 	"unknownSingleWordIsAnUnknownSubcommand": {
 		body:    "/clarify help",
-		problem: "`help` is not a `/clarify` subcommand.",
-		try:     "`/clarify @architect Which database should the cache use?`",
+		problem: "`help` is not a `/clarify` subcommand, and no question follows it.",
+		try:     "the subcommands are `list`, `show`, `stale`, `stats`, `followup`, `resolve`, `escalate`, `abandon`",
 		line:    "/clarify help",
 	},
-	"mistypedSubcommandSuggestsTheNearestOne": {
-		body:    "/clarify resovle Use UTC",
-		problem: "Did you mean `resolve`?",
+	"roleWithoutAQuestionSaysWhatToType": {
+		body:    "/clarify architect",
+		problem: "no question follows it",
+		try:     "to ask, put the question after the role, `@login` or `@org/team`: `/clarify architect Which database should the cache use?`",
+		line:    "/clarify architect",
+	},
+	"mistypedSingleSubcommandSuggestsTheNearestOne": {
+		body:    "/clarify stast",
+		problem: "Did you mean `stats`?",
 		try:     "`followup`",
-		line:    "/clarify resovle Use UTC",
+		line:    "/clarify stast",
 	},
 
 	// Answering.

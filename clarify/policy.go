@@ -86,15 +86,53 @@ func (p Policy) roleNames() []string {
 	return append(names, rest...)
 }
 
-// ResolveTarget turns a target as typed (no @) into a role, a team or a login.
+// ResolveTarget turns a target as typed (no @) into a role, a team or a login. A role matches
+// in any case, as logins do, and is stored under its configured name: "@Architect" must reach
+// the architects, not a stranger whose login happens to be "Architect".
 func (p Policy) ResolveTarget(name string) Target {
-	if _, ok := p.Roles[name]; ok {
-		return Target{Kind: TargetRole, Name: name}
+	if role, ok := p.roleNamed(name); ok {
+		return Target{Kind: TargetRole, Name: role}
 	}
 	if strings.Contains(name, "/") {
 		return Target{Kind: TargetTeam, Name: name}
 	}
 	return Target{Kind: TargetLogin, Name: name}
+}
+
+// roleNamed returns the configured role called name in any case; an exact match wins, so a
+// configuration with two roles differing only in case still reaches each.
+func (p Policy) roleNamed(name string) (string, bool) {
+	if _, ok := p.Roles[name]; ok {
+		return name, true
+	}
+	for _, role := range p.roleNames() {
+		if strings.EqualFold(role, name) {
+			return role, true
+		}
+	}
+	return "", false
+}
+
+// roleMembers lists the members of a role, found in any case (a ledger may hold a role under
+// a spelling the configuration has since changed the case of).
+func (p Policy) roleMembers(role string) []string {
+	if name, ok := p.roleNamed(role); ok {
+		return p.Roles[name]
+	}
+	return nil
+}
+
+// people lists the handles a target reaches, without "@": its login, its "org/team", or the
+// members of its role.
+func (p Policy) people(t Target) []string {
+	if t.Kind != TargetRole {
+		return []string{strings.TrimPrefix(t.Name, "@")}
+	}
+	var out []string
+	for _, m := range p.roleMembers(t.Name) {
+		out = append(out, strings.TrimPrefix(m, "@"))
+	}
+	return out
 }
 
 // MaxRounds returns the round limit for a blocking or non-blocking clarification.
@@ -125,7 +163,7 @@ func (p Policy) TargetTeams(l Ledger) []string {
 		case TargetTeam:
 			add(c.Target.Name)
 		case TargetRole:
-			for _, m := range p.Roles[c.Target.Name] {
+			for _, m := range p.roleMembers(c.Target.Name) {
 				add(m)
 			}
 		}

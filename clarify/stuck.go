@@ -105,7 +105,8 @@ func BouncedBack(l Ledger, p Policy, askerLogin string, target Target, question 
 
 // EscalateInLedger marks the clarification id escalated with reason, written by author
 // (empty for the app itself) from comment commentID (0 for none), and returns the new ledger
-// and the EffectEscalate that calls the maintainers (Key "escalate:<id>:<round>"). It is false,
+// and the EffectEscalate that calls the maintainers (Key "escalate:<id>:<round>", with ":<n>"
+// after it for the n-th escalation of the same round). It is false,
 // with l returned as it was, when id is unknown, no longer open, or already escalated: the
 // maintainers are never called twice for the same thing. l is never modified.
 func EscalateInLedger(l Ledger, id, reason, author string, commentID int64, now time.Time) (Ledger, Effect, bool) {
@@ -140,7 +141,7 @@ func (p Policy) partyIs(party Party, t Target) bool {
 // isMember reports whether role lists member (a login, or a team written with or without @).
 func (p Policy) isMember(role, member string) bool {
 	member = strings.TrimPrefix(member, "@")
-	for _, m := range p.Roles[role] {
+	for _, m := range p.roleMembers(role) {
 		if strings.EqualFold(strings.TrimPrefix(m, "@"), member) {
 			return true
 		}

@@ -181,7 +181,7 @@ func TestEscalateInLedger(t *testing.T) {
 				t.Fatalf("ok = %v, want %v", ok, tc.want)
 			}
 			if !ok {
-				if !reflect.DeepEqual(out, in) || e != (Effect{}) {
+				if !reflect.DeepEqual(out, in) || !reflect.DeepEqual(e, Effect{}) {
 					t.Errorf("refused escalation changed something: %+v %+v", out, e)
 				}
 				return
@@ -195,7 +195,7 @@ func TestEscalateInLedger(t *testing.T) {
 				t.Errorf("entry %+v for effect %+v", last, e)
 			}
 			want := Effect{Kind: EffectEscalate, Key: "escalate:CLR-42-001:2", ClarificationID: "CLR-42-001", CommentID: 77, Reason: last.Text}
-			if e != want {
+			if !reflect.DeepEqual(e, want) {
 				t.Errorf("effect %+v, want %+v", e, want)
 			}
 			if in.Clarifications[0].Status != tc.status || len(in.Clarifications[0].Thread) != 4 {

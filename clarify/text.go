@@ -126,8 +126,3 @@ func isLetters(s string) bool {
 	}
 	return true
 }
-
-// isWord reports whether s could be a subcommand: ASCII letters and hyphens.
-func isWord(s string) bool {
-	return s != "" && isLetters(strings.ReplaceAll(s, "-", ""))
-}

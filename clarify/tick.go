@@ -76,7 +76,16 @@ func goStale(c *Clarification, p Policy, now time.Time) Effect {
 	// The side is part of the key: a clarification can go stale waiting on the target, be
 	// answered and go stale again waiting on the asker within one round, and both get a ping.
 	return Effect{Kind: EffectPing, Key: fmt.Sprintf("stale:%s:%d:%s", c.ID, c.Round, side),
-		ClarificationID: c.ID, Round: c.Round, Reason: side}
+		ClarificationID: c.ID, Round: c.Round, Reason: side, Mention: awaited(*c, side, p)}
+}
+
+// awaited lists whom the ping of a clarification waiting on side mentions: the asker, or the
+// target's people without the asker.
+func awaited(c Clarification, side string, p Policy) []string {
+	if side == SideAsker {
+		return mentionList([]string{c.Asker.Login}, nil)
+	}
+	return mentionList(p.people(c.Target), map[string]bool{strings.ToLower(c.Asker.Login): true})
 }
 
 // timeOut is the second timeout of a stale clarification: its fallback is taken if the target
@@ -134,8 +143,26 @@ func escalateClarification(c *Clarification, reason, author string, commentID in
 	c.UpdatedAt = now
 	c.StaleAfter = time.Time{}
 	c.Thread = append(c.Thread, Entry{Kind: KindEscalation, Round: c.Round, Author: author, CommentID: commentID, At: now, Text: reason})
-	return Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round),
-		ClarificationID: c.ID, CommentID: commentID, Reason: reason}
+	return Effect{Kind: EffectEscalate, Key: escalationKey(*c), ClarificationID: c.ID, CommentID: commentID, Reason: reason}
+}
+
+// escalationKey is the key of the announcement of c's newest escalation, unique to it (an
+// escalation answered and escalated again is announced again) and derived from the ledger,
+// so a replay gives the same key. The first escalation of a round keeps the key it always
+// had, "escalate:<id>:<round>", so one announced before this rule is not announced again on
+// replay; the n-th of the same round gets ":<n>" after it.
+func escalationKey(c Clarification) string {
+	n := 0
+	for _, e := range c.Thread {
+		if e.Kind == KindEscalation && e.Round == c.Round {
+			n++
+		}
+	}
+	key := fmt.Sprintf("escalate:%s:%d", c.ID, c.Round)
+	if n > 1 {
+		key += fmt.Sprintf(":%d", n)
+	}
+	return key
 }
 
 // settle ends c for good: Resolved with decision, or Abandoned (decision empty), with the

@@ -57,8 +57,9 @@ func TestTick(t *testing.T) {
 		},
 		"answeredPastDeadlineGoesStaleAndPingsAsker": {
 			c: tickClarification(Answered, "a"), now: due.Add(time.Hour), wantStatus: Stale, wantAfter: due.Add(time.Hour + DefaultSLA),
-			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:asker", ClarificationID: "CLR-7-001", Round: 1, Reason: SideAsker},
-			wantEntry:  "stale: waiting on asker",
+			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:asker", ClarificationID: "CLR-7-001", Round: 1, Reason: SideAsker,
+				Mention: []string{"coder-agent"}},
+			wantEntry: "stale: waiting on asker",
 		},
 		"staleBeforeSecondDeadlineIsNotDue": {
 			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA - time.Minute),
@@ -126,7 +127,7 @@ func TestTick(t *testing.T) {
 			if !reflect.DeepEqual(got, tc.wantEffect) {
 				t.Errorf("effect %+v, want %+v", got, tc.wantEffect)
 			}
-			if (r.Ignored == "nothing due") != (tc.wantEffect == Effect{}) {
+			if (r.Ignored == "nothing due") != reflect.DeepEqual(tc.wantEffect, Effect{}) {
 				t.Errorf("ignored %q with effects %+v", r.Ignored, r.Effects)
 			}
 			added := c.Thread[len(tc.c.Thread):]

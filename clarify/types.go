@@ -70,6 +70,9 @@ type Entry struct {
 	CommentID int64     `json:"comment_id,omitempty"`
 	At        time.Time `json:"at"`
 	Text      string    `json:"text"`
+	// Edited says the comment had been edited after it was posted when it was read, so the
+	// text recorded may not be what the thread first showed.
+	Edited bool `json:"edited,omitempty"`
 }
 
 // Clarification is one question thread, CLR-<issue>-<seq>.

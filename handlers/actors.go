@@ -36,16 +36,16 @@ func (a *actorLookups) actor(ctx context.Context, b *Base, u *github.User, body 
 	if act.Self || act.Login == "" {
 		return act, nil
 	}
-	if !clarify.NeedsPermission(l, p, act.Login, act.Bot, body) {
+	if clarify.NeedsPermission(l, p, act.Login, act.Bot, body) {
+		perm, err := a.permission(ctx, act.Login)
+		if err != nil {
+			return act, err
+		}
+		act.Permission = perm
+	}
+	if clarify.NeedsTeams(l, p, act.Login, act.Bot, body) {
 		act.Teams = a.teams(ctx, l, p, act.Login)
-		return act, nil
 	}
-	perm, err := a.permission(ctx, act.Login)
-	if err != nil {
-		return act, err
-	}
-	act.Permission = perm
-	act.Teams = a.teams(ctx, l, p, act.Login)
 	return act, nil
 }
 

@@ -92,25 +92,30 @@ func renderEffect(e clarify.Effect, l clarify.Ledger, p clarify.Policy) (string,
 	}
 	switch e.Kind {
 	case clarify.EffectPostRound:
-		return render.Round(c, e.Round, e.Key), true
+		return render.Round(c, e.Round, e.Mention, e.Key), true
 	case clarify.EffectEscalate:
 		return render.Escalation(c, e.Reason, p.EscalationMention, e.Key), true
 	case clarify.EffectPing:
-		return render.Ping(c, awaitedPeople(c, e.Reason, p), e.Key), true
+		return render.Ping(c, e.Mention, e.Key), true
 	case clarify.EffectTimeout:
 		return render.Timeout(c, e.Key), true
 	}
 	return "", false
 }
 
-// awaitedPeople lists whom a stale ping @mentions: the asker, or the target's people (a
-// login, a team, or a role's members).
-func awaitedPeople(c clarify.Clarification, side string, p clarify.Policy) []string {
-	if side == clarify.SideAsker {
-		return []string{c.Asker.Login}
+// withEscalationFallback makes sure an escalation reaches a person: the repository's
+// escalation.mention, else the issue's assignees, else its author when a human.
+func withEscalationFallback(p clarify.Policy, issue *github.Issue) clarify.Policy {
+	if len(p.EscalationMention) > 0 || issue == nil {
+		return p
 	}
-	if c.Target.Kind == clarify.TargetRole {
-		return p.Roles[c.Target.Name]
+	var people []string
+	for _, a := range issue.Assignees {
+		people = append(people, a.GetLogin())
 	}
-	return []string{c.Target.Name}
+	if len(people) == 0 && issue.GetUser().GetType() != "Bot" && issue.GetUser().GetLogin() != "" {
+		people = []string{issue.GetUser().GetLogin()}
+	}
+	p.EscalationMention = people
+	return p
 }

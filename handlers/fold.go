@@ -39,6 +39,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		// alone may lag); for older comments folded in with it, the state is not known.
 		in := commentInput(trigComment)
 		in.event.IssueClosed = trig.IssueClosed
+		in.event.Edited = false // the payload holds the body as it was posted
 		return in
 	}
 	var out []input
@@ -69,10 +70,13 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 	return out
 }
 
+// commentInput is a comment as read from the issue's list. One edited after it was posted
+// says so: an edit never runs a command, however late the comment is first read.
 func commentInput(c *github.IssueComment) input {
 	return input{
-		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: c.GetBody(), At: c.GetCreatedAt().Time},
-		user:  c.User,
+		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: c.GetBody(), At: c.GetCreatedAt().Time,
+			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time)},
+		user: c.User,
 	}
 }
 
@@ -84,18 +88,35 @@ type folded struct {
 	applied int
 }
 
-// fold applies the inputs to the ledger in order, then lets time act at now, then, for a
-// deadlock break, escalates the clarification it names. actorOf says who wrote an input,
-// given the ledger as it stands before that input (whether a permission is worth asking
-// GitHub for depends on it).
-func fold(ctx context.Context, l clarify.Ledger, ins []input, actorOf func(input, clarify.Ledger) (clarify.Actor, error),
-	p clarify.Policy, now time.Time, trig trigger) (folded, error) {
+// folding is what a fold needs beside the ledger and the inputs.
+type folding struct {
+	policy clarify.Policy
+	now    time.Time
+	// actorOf says who wrote an input, given the ledger as it stands before that input
+	// (whether a permission is worth asking GitHub for depends on it).
+	actorOf func(input, clarify.Ledger) (clarify.Actor, error)
+	// roomFor reports whether a ledger's open clarifications still fit in its comment.
+	roomFor func(clarify.Ledger) bool
+}
+
+// The refusal of what would grow a ledger past its comment.
+const (
+	noRoomProblem = "this issue's open clarifications already fill the comment that holds Clarify's ledger (GitHub allows 65,536 characters in one), so this was not taken."
+	noRoomTry     = "settle some first with `/clarify resolve CLR-… <decision>` or `/clarify abandon CLR-…`, or ask in a new issue."
+)
+
+// fold applies the inputs to the ledger in order, then lets time act, then, for a
+// deadlock break, escalates the clarification it names. An input that would grow the open
+// clarifications past what their comment can hold is refused instead: nothing is posted
+// for what the ledger could not keep.
+func fold(ctx context.Context, l clarify.Ledger, ins []input, env folding, trig trigger) (folded, error) {
 	logger := zerolog.Ctx(ctx)
+	p, now := env.policy, env.now
 	out := folded{ledger: l}
 	for _, in := range ins {
 		ev := in.event
 		var err error
-		if ev.Actor, err = actorOf(in, out.ledger); err != nil {
+		if ev.Actor, err = env.actorOf(in, out.ledger); err != nil {
 			return folded{}, err
 		}
 		at := now
@@ -105,6 +126,9 @@ func fold(ctx context.Context, l clarify.Ledger, ins []input, actorOf func(input
 			at = ev.At
 		}
 		res := clarify.Apply(out.ledger, ev, p, at)
+		if env.roomFor != nil && clarify.OpenText(res.Ledger) > clarify.OpenText(out.ledger) && !env.roomFor(res.Ledger) {
+			res = clarify.Refuse(out.ledger, ev, noRoomProblem, noRoomTry)
+		}
 		logApplied(logger, in.user.GetLogin(), ev, res)
 		out.ledger = res.Ledger
 		out.effects = append(out.effects, res.Effects...)

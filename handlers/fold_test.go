@@ -145,7 +145,7 @@ func TestFold(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f, err := fold(context.Background(), clarify.NewLedger(42), tc.ins, actorOf, p, tc.now, tc.trig)
+			f, err := fold(context.Background(), clarify.NewLedger(42), tc.ins, folding{policy: p, now: tc.now, actorOf: actorOf}, tc.trig)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +172,37 @@ func TestFoldStopsAtTheFirstFailedLookup(t *testing.T) {
 	calls := 0
 	actorOf := func(input, clarify.Ledger) (clarify.Actor, error) { calls++; return clarify.Actor{}, boom }
 	ins := []input{commentInput(comment(101, "maria", foldT0, "/respond x")), commentInput(comment(102, "maria", foldT0, "/respond y"))}
-	if _, err := fold(context.Background(), clarify.NewLedger(42), ins, actorOf, clarify.DefaultPolicy(), foldT0, trigger{}); !errors.Is(err, boom) || calls != 1 {
+	env := folding{policy: clarify.DefaultPolicy(), now: foldT0, actorOf: actorOf}
+	if _, err := fold(context.Background(), clarify.NewLedger(42), ins, env, trigger{}); !errors.Is(err, boom) || calls != 1 {
 		t.Fatalf("fold = %v after %d look-ups, want the look-up's error after 1", err, calls)
+	}
+}
+
+func TestFoldRefusesWhatTheLedgerHasNoRoomFor(t *testing.T) {
+	actorOf := func(in input, _ clarify.Ledger) (clarify.Actor, error) {
+		return clarify.Actor{Login: in.user.GetLogin(), Permission: "write"}, nil
+	}
+	oneOpenAtMost := func(l clarify.Ledger) bool { return len(l.Open()) <= 1 }
+	ins := []input{
+		commentInput(comment(101, "coder-agent", foldT0, "/clarify @maria First question?")),
+		commentInput(comment(102, "coder-agent", foldT0, "/clarify @maria Second question?")),
+		commentInput(comment(103, "coder-agent", foldT0, "/clarify resolve CLR-42-001 Decided.")),
+		commentInput(comment(104, "coder-agent", foldT0, "/clarify @maria Third question?")),
+	}
+	env := folding{policy: clarify.DefaultPolicy(), now: foldT0, actorOf: actorOf, roomFor: oneOpenAtMost}
+	f, err := fold(context.Background(), clarify.NewLedger(42), ins, env, trigger{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range f.effects {
+		got = append(got, string(e.Kind)+":"+strconv.FormatInt(e.CommentID, 10)+e.ClarificationID)
+	}
+	want := []string{"round:101CLR-42-001", "reply:102", "react:103", "round:104CLR-42-002"}
+	if !slices.Equal(got, want) {
+		t.Errorf("effects %q, want %q: the second ask refused, the resolve taken, the third ask taken", got, want)
+	}
+	if f.ledger.Cursor != 104 || len(f.ledger.Clarifications) != 2 {
+		t.Errorf("cursor %d with %d clarifications, want 104 and 2", f.ledger.Cursor, len(f.ledger.Clarifications))
 	}
 }

@@ -79,7 +79,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		if err != nil {
 			return err
 		}
-		_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{Kind: triggerTick, Labels: ev.GetIssue().Labels, IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender()})
+		_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{Kind: triggerTick, Issue: ev.GetIssue(), IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender()})
 		return err
 	}
 	if !h.mayConcern(ev) {
@@ -95,7 +95,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		Comment: ev.Comment,
 		Sender:  ev.GetSender(),
 		At:      ev.GetComment().GetCreatedAt().Time,
-		Labels:  ev.GetIssue().Labels,
+		Issue:   ev.GetIssue(),
 		// A rebuild sees only comments; the issue's state tells it about a close.
 		IssueClosed: ev.GetIssue().GetState() == "closed",
 	})

@@ -76,6 +76,6 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 	if kind == clarify.EventClosed && ev.GetIssue().ClosedAt != nil {
 		at = ev.GetIssue().GetClosedAt().Time
 	}
-	_, err = h.run(ctx, client, ref, trigger{Kind: triggerIssue, Event: kind, Sender: ev.GetSender(), At: at, Labels: ev.GetIssue().Labels})
+	_, err = h.run(ctx, client, ref, trigger{Kind: triggerIssue, Event: kind, Sender: ev.GetSender(), At: at, Issue: ev.GetIssue()})
 	return err
 }

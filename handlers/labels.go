@@ -43,6 +43,14 @@ func (b *Base) hasOurLabel(owner, repo string, labels []*github.Label) bool {
 	})
 }
 
+// labelsOn returns the labels an issue carries, none for no issue.
+func labelsOn(issue *github.Issue) []*github.Label {
+	if issue == nil {
+		return nil
+	}
+	return issue.Labels
+}
+
 // reconcileLabels sets the app's labels to what the ledger says, starting from the labels
 // the payload reports; adding is idempotent and removing a missing label is a 404 we
 // accept, so a payload older than the last run costs at most a redundant write.

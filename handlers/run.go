@@ -51,8 +51,9 @@ type trigger struct {
 	// Sender is whoever caused the event; At is when it happened.
 	Sender *github.User
 	At     time.Time
-	// Labels are the issue's labels as the payload (or the sweep's issue list) gives them.
-	Labels []*github.Label
+	// Issue is the issue as the payload (or the sweep's issue list) gives it: the labels
+	// it carries, and who to tell of an escalation when the repository names nobody.
+	Issue *github.Issue
 	// IssueClosed says the payload showed the issue closed; a rebuild, which sees only
 	// comments, needs it to abandon what the close abandoned.
 	IssueClosed bool
@@ -82,7 +83,8 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
 		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
 	}
-	f, err := fold(ctx, snap.ledger, b.events(snap, trig), actorOf, cfg.Policy, b.Now(), trig)
+	env := folding{policy: cfg.Policy, now: b.Now(), actorOf: actorOf, roomFor: b.roomFor}
+	f, err := fold(ctx, snap.ledger, b.events(snap, trig), env, trig)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
@@ -90,7 +92,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err := b.report(ctx, client, ref, snap, cfg); err != nil {
 		return clarify.Ledger{}, err
 	}
-	if err := b.carryOut(ctx, client, ref, snap, f.ledger, cfg.Policy, f.effects); err != nil {
+	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
 		return clarify.Ledger{}, err
 	}
 	// 4. The save: the status comment, and archives when it grows too big.
@@ -101,5 +103,5 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	b.active.saved(ref.key(), len(saved.Open()) > 0)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 	// 5. The labels, to match what was saved.
-	return saved, b.reconcileLabels(ctx, client, ref, labelsOf(cfg.Labels), trig.Labels, saved)
+	return saved, b.reconcileLabels(ctx, client, ref, labelsOf(cfg.Labels), labelsOn(trig.Issue), saved)
 }

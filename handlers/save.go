@@ -101,3 +101,29 @@ func ledgerChanged(a, b clarify.Ledger) (bool, error) {
 	}
 	return string(ja) != string(jb), nil
 }
+
+// Past roomCheckAbove bytes of open text, a ledger is encoded to see whether it still fits;
+// below it, it always does (incompressible text, base64 and the status table included).
+// statusBudget leaves room under GitHub's limit for the settled clarifications that stay
+// in the status comment until the next archive.
+const (
+	roomCheckAbove = 12_000
+	statusBudget   = render.MaxCommentBytes - 8_000
+)
+
+// roomFor reports whether the open clarifications of l, which no archive takes, fit in
+// the status comment with room to spare.
+func (b *Base) roomFor(l clarify.Ledger) bool {
+	if clarify.OpenText(l) < roomCheckAbove {
+		return true
+	}
+	open := l
+	open.Clarifications = nil
+	for _, c := range l.Clarifications {
+		if c.Status.Open() {
+			open.Clarifications = append(open.Clarifications, c)
+		}
+	}
+	block, err := render.EncodeLedger(open, b.LedgerKey)
+	return err == nil && len(render.Status(open, block)) <= statusBudget
+}

@@ -20,6 +20,17 @@ const DefaultMaxPending = 1000
 // request, which GitHub abandons after 10 seconds.
 const DefaultHandlerTimeout = 2 * time.Minute
 
+// DefaultRunRetries is how many times a delivery whose run failed is run again. A run is
+// idempotent (every post carries its marker, labels and the status comment are set to
+// the ledger), and GitHub never redelivers a delivery the app already answered with 202,
+// so a run that fails on a passing fault (a 502, a timeout) must be tried again here or
+// it is lost until the next event in the issue.
+const DefaultRunRetries = 3
+
+// DefaultRetryDelay is the wait before the first retry of a failed run; it quadruples
+// with each further one.
+const DefaultRetryDelay = 2 * time.Second
+
 // Validator is a handler that can check a payload before the delivery is accepted.
 type Validator interface {
 	Validate(eventType string, payload []byte) error
@@ -43,6 +54,11 @@ type Scheduler struct {
 	OnError func(ctx context.Context, d githubapp.Dispatch, err error)
 	// MaxPending bounds the deliveries accepted and not yet handled.
 	MaxPending int
+	// Retries is how many times a failed run is tried again, RetryDelay the first wait.
+	Retries    int
+	RetryDelay time.Duration
+	// sleep waits for d or until ctx ends; tests replace it.
+	sleep func(ctx context.Context, d time.Duration) error
 
 	slots   chan struct{}
 	wg      sync.WaitGroup
@@ -58,7 +74,8 @@ func NewScheduler(workers int) *Scheduler {
 	if workers < 1 {
 		workers = 1
 	}
-	return &Scheduler{Timeout: DefaultHandlerTimeout, MaxPending: DefaultMaxPending, slots: make(chan struct{}, workers)}
+	return &Scheduler{Timeout: DefaultHandlerTimeout, MaxPending: DefaultMaxPending, Retries: DefaultRunRetries,
+		RetryDelay: DefaultRetryDelay, sleep: sleepCtx, slots: make(chan struct{}, workers)}
 }
 
 // ErrShuttingDown is returned for deliveries that arrive after Drain began; GitHub records
@@ -99,19 +116,46 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 			s.pending--
 			s.mu.Unlock()
 		}()
-		s.slots <- struct{}{}
-		defer func() { <-s.slots }()
-		ctx, cancel := context.WithTimeout(bg, s.Timeout)
-		defer cancel()
-		if err := s.execute(ctx, d); err != nil {
+		if err := s.runWithRetries(bg, d); err != nil {
 			if s.OnError != nil {
-				s.OnError(ctx, d, err)
+				s.OnError(bg, d, err)
 				return
 			}
-			zerolog.Ctx(ctx).Error().Err(err).Msg("Handling the delivery failed")
+			zerolog.Ctx(bg).Error().Err(err).Msg("Handling the delivery failed")
 		}
 	}()
 	return nil
+}
+
+// runWithRetries runs the handler, each try in a worker slot and under its own timeout,
+// and tries a failed run again after a growing wait (out of the slot, so other
+// deliveries go on meanwhile). It returns the last error.
+func (s *Scheduler) runWithRetries(ctx context.Context, d githubapp.Dispatch) error {
+	delay := s.RetryDelay
+	for try := 0; ; try++ {
+		err := s.try(ctx, d)
+		var ve githubapp.ValidationError
+		if err == nil || errors.As(err, &ve) || try >= s.Retries {
+			return err
+		}
+		zerolog.Ctx(ctx).Warn().Err(err).Int("try", try+1).Dur("retry_in", delay).Msg("Handling the delivery failed; trying again")
+		sleep := s.sleep
+		if sleep == nil {
+			sleep = sleepCtx
+		}
+		if serr := sleep(ctx, delay); serr != nil {
+			return err
+		}
+		delay *= 4
+	}
+}
+
+func (s *Scheduler) try(ctx context.Context, d githubapp.Dispatch) error {
+	s.slots <- struct{}{}
+	defer func() { <-s.slots }()
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	defer cancel()
+	return s.execute(ctx, d)
 }
 
 func (s *Scheduler) execute(ctx context.Context, d githubapp.Dispatch) (err error) {

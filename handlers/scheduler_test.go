@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -77,6 +78,7 @@ func TestSchedulerRefusesAnInvalidPayloadBeforeAccepting(t *testing.T) {
 
 func TestSchedulerReportsErrorsAndPanics(t *testing.T) {
 	s := NewScheduler(1)
+	s.Retries = 0
 	var mu sync.Mutex
 	var got []error
 	s.OnError = func(_ context.Context, _ githubapp.Dispatch, err error) {
@@ -90,6 +92,60 @@ func TestSchedulerReportsErrorsAndPanics(t *testing.T) {
 	s.Wait()
 	if len(got) != 2 {
 		t.Fatalf("got %d errors, want the failure and the panic: %v", len(got), got)
+	}
+}
+
+func TestSchedulerRunsAFailedDeliveryAgainWithGrowingWaits(t *testing.T) {
+	cases := map[string]struct {
+		failures  int // the first runs that fail
+		wantRuns  int
+		wantWaits []time.Duration
+		wantError bool
+	}{
+		"aPassingFaultHealsOnTheSecondRun": {failures: 1, wantRuns: 2, wantWaits: []time.Duration{time.Second}},
+		"threeFaultsHealOnTheLastRun":      {failures: 3, wantRuns: 4, wantWaits: []time.Duration{time.Second, 4 * time.Second, 16 * time.Second}},
+		"aLastingFaultIsReportedAfterFour": {failures: 9, wantRuns: 4, wantWaits: []time.Duration{time.Second, 4 * time.Second, 16 * time.Second}, wantError: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := NewScheduler(1)
+			s.RetryDelay = time.Second
+			var waits []time.Duration
+			s.sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+			var reported []error
+			s.OnError = func(_ context.Context, _ githubapp.Dispatch, err error) { reported = append(reported, err) }
+			runs := 0
+			h := &fakeHandler{run: func(context.Context) error {
+				runs++
+				if runs <= tc.failures {
+					return errors.New("GitHub said 502")
+				}
+				return nil
+			}}
+			if err := s.Schedule(context.Background(), githubapp.Dispatch{Handler: h}); err != nil {
+				t.Fatal(err)
+			}
+			s.Wait()
+			if runs != tc.wantRuns || !slices.Equal(waits, tc.wantWaits) || (len(reported) > 0) != tc.wantError {
+				t.Errorf("runs %d, waits %v, reported %v; want %d runs, waits %v, an error: %v", runs, waits, reported, tc.wantRuns, tc.wantWaits, tc.wantError)
+			}
+		})
+	}
+}
+
+func TestSchedulerNeverRetriesABadPayload(t *testing.T) {
+	s := NewScheduler(1)
+	s.sleep = func(context.Context, time.Duration) error { t.Error("waited to retry a bad payload"); return nil }
+	s.OnError = func(context.Context, githubapp.Dispatch, error) {}
+	runs := 0
+	h := &fakeHandler{run: func(context.Context) error {
+		runs++
+		return githubapp.ValidationError{Cause: errors.New("no issue in the payload")}
+	}}
+	_ = s.Schedule(context.Background(), githubapp.Dispatch{Handler: h})
+	s.Wait()
+	if runs != 1 {
+		t.Errorf("a bad payload ran %d times", runs)
 	}
 }
 

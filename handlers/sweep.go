@@ -190,7 +190,7 @@ func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Re
 
 	var ledgers []clarify.Ledger
 	var failed []error
-	labelsOf := map[int][]*github.Label{}
+	issueOf := map[int]*github.Issue{}
 	n := 0
 	visit := func(number int, trig trigger) (clarify.Ledger, bool) {
 		ilog := logger.With().Int(LogKeyIssue, number).Logger()
@@ -204,21 +204,23 @@ func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Re
 		return l, true
 	}
 	for _, is := range issues {
-		if is.GetNumber() < from || is.IsPullRequest() {
+		// Pull requests too: their conversations take commands like issues (GitHub
+		// delivers their comments as issue_comment), so they time out like issues.
+		if is.GetNumber() < from {
 			continue
 		}
 		if s.Budget > 0 && int(spent.Load()) >= s.Budget {
 			return &sweepMark{Repo: repo.GetFullName(), Issue: is.GetNumber()}, n, failed
 		}
-		trig := trigger{Kind: triggerTick, Labels: is.Labels}
+		trig := trigger{Kind: triggerTick, Issue: is}
 		if is.GetState() == "closed" {
-			trig = trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Labels: is.Labels, IssueClosed: true}
+			trig = trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Issue: is, IssueClosed: true}
 		}
 		l, ok := visit(is.GetNumber(), trig)
 		n++
 		if ok && trig.Kind == triggerTick {
 			ledgers = append(ledgers, l)
-			labelsOf[is.GetNumber()] = is.Labels
+			issueOf[is.GetNumber()] = is
 		}
 	}
 	if from > 0 || len(ledgers) < 2 {
@@ -237,7 +239,7 @@ func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Re
 			cycle = append(cycle, cycle[0]) // close the loop for the reader
 		}
 		reason := fmt.Sprintf("deadlock: %s wait on each other in a cycle; this is the question of the lowest-priority asker in it", strings.Join(cycle, " → "))
-		visit(br.Issue, trigger{Kind: triggerBreak, Labels: labelsOf[br.Issue], Break: deadlockBreak{ID: br.ID, Reason: reason}})
+		visit(br.Issue, trigger{Kind: triggerBreak, Issue: issueOf[br.Issue], Break: deadlockBreak{ID: br.ID, Reason: reason}})
 	}
 	return nil, n, failed
 }

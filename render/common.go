@@ -152,6 +152,15 @@ func options(c clarify.Clarification) string {
 	return b.String()
 }
 
+// editedNote marks an entry taken from a comment that had been edited after it was posted
+// (sep before it): the thread may once have shown other words than the ones recorded.
+func editedNote(e clarify.Entry, sep string) string {
+	if e.Edited {
+		return sep + "edited after it was posted"
+	}
+	return ""
+}
+
 // lastEntry is the newest entry of the given kind, or nil.
 func lastEntry(c clarify.Clarification, kind clarify.EntryKind) *clarify.Entry {
 	for i := len(c.Thread) - 1; i >= 0; i-- {

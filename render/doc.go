@@ -9,8 +9,9 @@
 // close an HTML comment (so it can neither forge one of our hidden markers nor end the
 // ledger block early), never break a table or a block quote, never @mention anyone and
 // never create an issue cross-reference. The only live mentions render writes are the
-// ones a caller asks for explicitly: the person a refusal answers and the maintainers
-// an escalation names (both come from the app, not from user text).
+// ones a caller asks for explicitly: the person a refusal answers, the maintainers an
+// escalation names, and the people a round or a stale ping waits on (all come from the
+// app and its configuration, never from what a user wrote).
 //
 // Every message stays under MaxCommentBytes. The status comment is the one exception
 // it cannot fix alone: it always carries the whole ledger block, so when the block

@@ -31,7 +31,7 @@ func Escalation(c clarify.Clarification, reason string, mention []string, key st
 		fmt.Fprintf(&b, "**Last question** (%s, round %d):\n\n%s\n\n", login(q.Author), q.Round, quote(q.Text, capPosition))
 	}
 	if a := lastEntry(c, clarify.KindAnswer); a != nil {
-		fmt.Fprintf(&b, "**Last answer** (%s, round %d):\n\n%s\n\n", login(a.Author), a.Round, quote(a.Text, capPosition))
+		fmt.Fprintf(&b, "**Last answer** (%s, round %d%s):\n\n%s\n\n", login(a.Author), a.Round, editedNote(*a, ", "), quote(a.Text, capPosition))
 	} else {
 		b.WriteString("**Last answer:** none yet.\n\n")
 	}

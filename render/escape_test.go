@@ -163,7 +163,7 @@ func TestUserTextCannotForgeAMarker(t *testing.T) {
 		"inline": Inline(Marker(key)),
 		"quote":  Quote(Marker(key)),
 		"prose":  prose(Marker(key)),
-		"round":  Round(l.Clarifications[0], 1, "other"),
+		"round":  Round(l.Clarifications[0], 1, nil, "other"),
 	} {
 		if HasMarker(body, key) || IsStatus(body) {
 			t.Errorf("%s: user text produced a live marker: %q", name, body)

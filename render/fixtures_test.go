@@ -72,7 +72,7 @@ func richLedger() clarify.Ledger {
 					{Kind: clarify.KindQuestion, Round: 1, Author: "bot-agent", CommentID: 1002, At: at(1), Text: "How long do we keep exports?"},
 					{Kind: clarify.KindAnswer, Round: 1, Author: "alice", CommentID: 1003, At: at(5), Text: "90 days."},
 					{Kind: clarify.KindQuestion, Round: 2, Author: "bot-agent", CommentID: 1004, At: at(10), Text: "Calendar days or business days?"},
-					{Kind: clarify.KindAnswer, Round: 2, Author: "alice", CommentID: 1005, At: at(20), Text: "Calendar days."},
+					{Kind: clarify.KindAnswer, Round: 2, Author: "alice", CommentID: 1005, At: at(20), Text: "Calendar days.", Edited: true},
 				},
 			},
 			{
@@ -105,7 +105,7 @@ func richLedger() clarify.Ledger {
 				StaleAfter: at(200),
 				Thread: []clarify.Entry{
 					{Kind: clarify.KindQuestion, Round: 4, Author: "bot-agent", At: at(100), Text: "The pricing page and the contract disagree. Which wins?"},
-					{Kind: clarify.KindAnswer, Round: 4, Author: "carol", CommentID: 1007, At: at(120), Text: "Ask sales."},
+					{Kind: clarify.KindAnswer, Round: 4, Author: "carol", CommentID: 1007, At: at(120), Text: "Ask sales.", Edited: true},
 					{Kind: clarify.KindQuestion, Round: 5, Author: "bot-agent", At: at(130), Text: "Sales says the contract. Is that final?"},
 					{Kind: clarify.KindEscalation, Round: 5, Author: "clarify[bot]", At: at(170), Text: "Max rounds reached."},
 				},

@@ -35,10 +35,12 @@ func TestGolden(t *testing.T) {
 		"status_assumptions_only":    {Status(onlyAssumptions, goldenBlock), 2, nil},
 		"status_clarifications_only": {Status(onlyClarifications, goldenBlock), 2, nil},
 		"status_full":                {Status(rich, goldenBlock), 2, nil},
-		"round_blocking":             {Round(c(0), 1, "round:CLR-42-001:1"), 1, nil},
-		"round_nonblocking_team":     {Round(nonBlockingWithOptions(), 0, "round:CLR-42-003:1"), 1, nil},
-		"round_followup":             {Round(c(1), 2, "round:CLR-42-002:2"), 1, nil},
-		"round_hostile":              {Round(hostileClarification(), 1, "round:CLR-42-001:1"), 1, nil},
+		"round_blocking":             {Round(c(0), 1, nil, "round:CLR-42-001:1"), 1, nil},
+		"round_role_mentions": {Round(c(0), 1, []string{"dave", "@acme/architects", "Dave", "not a login!", "x@y"}, "round:CLR-42-001:1"),
+			1, []string{"dave", "acme/architects"}},
+		"round_nonblocking_team": {Round(nonBlockingWithOptions(), 0, nil, "round:CLR-42-003:1"), 1, nil},
+		"round_followup":         {Round(c(1), 2, []string{"alice"}, "round:CLR-42-002:2"), 1, []string{"alice"}},
+		"round_hostile":          {Round(hostileClarification(), 1, []string{hostile, "@mallory -->"}, "round:CLR-42-001:1"), 1, nil},
 		"reply_refusal": {Reply(clarify.Reply{
 			Kind: clarify.ReplyRefusal, To: "bot-agent", Quote: "/clarify frob CLR-42-001",
 			Problem: "`frob` is not a /clarify command.",
@@ -139,7 +141,7 @@ func TestMessagesStaySafeWithHostileText(t *testing.T) {
 		comments int
 		mentions []string
 	}{
-		"worstRound":      {Round(worst, 5, "k"), 1, nil},
+		"worstRound":      {Round(worst, 5, []string{huge}, "k"), 1, nil},
 		"worstEscalation": {Escalation(worst, huge, []string{huge, "ok-login"}, "k"), 1, []string{"ok-login"}},
 		"refusalEchoingUserText": {Reply(clarify.Reply{Kind: clarify.ReplyRefusal, To: "x",
 			Quote: huge, Problem: hostile, Try: hostile}, l, "k"), 1, []string{"x"}},
@@ -156,7 +158,7 @@ func TestMessagesStaySafeWithHostileText(t *testing.T) {
 	}
 	for _, c := range l.Clarifications {
 		for r := 1; r <= c.Round; r++ {
-			assertSafe(t, Round(c, r, "k"), 1)
+			assertSafe(t, Round(c, r, nil, "k"), 1)
 		}
 	}
 }
@@ -203,7 +205,7 @@ func FuzzMessagesSafe(f *testing.F) {
 			t.Errorf("prose(%q) = %q holds an HTML comment delimiter", s, p)
 		}
 		for name, body := range map[string]string{
-			"round":      Round(c, 1, s),
+			"round":      Round(c, 1, []string{s}, s),
 			"escalation": Escalation(c, s, []string{s}, s),
 			"refusal":    Reply(clarify.Reply{Kind: clarify.ReplyRefusal, To: s, Quote: s, Problem: "no"}, l, s),
 			"list":       Reply(clarify.Reply{Kind: clarify.ReplyList, To: s}, l, s),

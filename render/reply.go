@@ -112,8 +112,8 @@ func show(l clarify.Ledger, cid string) string {
 
 	entries := make([]string, len(c.Thread))
 	for i, e := range c.Thread {
-		entries[i] = fmt.Sprintf("**%s** · round %d · %s · %s\n\n%s\n\n",
-			inline(string(e.Kind), capWord), e.Round, login(e.Author), stamp(e.At), quote(e.Text, capEntry))
+		entries[i] = fmt.Sprintf("**%s** · round %d · %s · %s%s\n\n%s\n\n",
+			inline(string(e.Kind), capWord), e.Round, login(e.Author), stamp(e.At), editedNote(e, " · "), quote(e.Text, capEntry))
 	}
 	room := MaxCommentBytes - b.Len() - 1000
 	first := len(entries)

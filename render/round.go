@@ -8,8 +8,10 @@ import (
 )
 
 // Round returns the comment that mirrors one question round of c (round <= 0: the
-// current one), ending with Marker(key).
-func Round(c clarify.Clarification, round int, key string) string {
+// current one), ending with Marker(key). It @mentions each login or "org/team" of mention
+// (clarify.Effect.Mention: the people the round waits on whom GitHub has not notified yet),
+// right under the heading, where a notification's preview shows it.
+func Round(c clarify.Clarification, round int, mention []string, key string) string {
 	if round <= 0 {
 		round = c.Round
 	}
@@ -17,6 +19,9 @@ func Round(c clarify.Clarification, round int, key string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**[%s]** Clarification needed · %s · round %s · %s\n\n",
 		sides(c), cid, rounds(round, c.MaxRounds), blocking(c))
+	if m := mentions(mention); m != "" {
+		b.WriteString(m + ": this question is addressed to you.\n\n")
+	}
 
 	var meta []string
 	if c.Topic != "" {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -33,7 +34,7 @@ func ledgerCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var cfg Config
+	var cfg app.Config
 	cfg.FromEnv()
 	if *key != "" {
 		cfg.Clarify.LedgerKey = *key

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/app"
 )
 
 func main() {
@@ -73,29 +74,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // appFromFlags parses a subcommand's -c flag and assembles the app from that config, the
 // environment over it, logging to logs: what serve and sweep share.
-func appFromFlags(name string, args []string, logs, stderr io.Writer) (Config, zerolog.Logger, *App, error) {
+func appFromFlags(name string, args []string, logs, stderr io.Writer) (app.Config, zerolog.Logger, *app.App, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("c", "", "config file (YAML); the environment overrides it")
 	if err := fs.Parse(args); err != nil {
-		return Config{}, zerolog.Logger{}, nil, err
+		return app.Config{}, zerolog.Logger{}, nil, err
 	}
-	cfg, err := LoadConfig(*path)
+	cfg, err := app.LoadConfig(*path)
 	if err != nil {
 		return cfg, zerolog.Logger{}, nil, err
 	}
-	logger := newLogger(logs, cfg.Clarify.LogLevel)
-	app, err := NewApp(cfg, logger, time.Now)
-	return cfg, logger, app, err
+	logger := app.NewLogger(logs, cfg.Clarify.LogLevel)
+	a, err := app.NewApp(cfg, logger, time.Now)
+	return cfg, logger, a, err
 }
 
 func serveCmd(args []string, stderr io.Writer) error {
-	cfg, logger, app, err := appFromFlags("serve", args, os.Stdout, stderr)
+	cfg, logger, a, err := appFromFlags("serve", args, os.Stdout, stderr)
 	if err != nil {
 		return err
 	}
 	addr := net.JoinHostPort(cfg.Server.Address, strconv.Itoa(cfg.Server.Port))
-	srv := &http.Server{Addr: addr, Handler: app.Handler, ReadHeaderTimeout: 10 * time.Second}
+	// GitHub sends a delivery whole and gives up after 10 s: a connection that trickles
+	// its body or idles is closed rather than held.
+	srv := &http.Server{Addr: addr, Handler: a.Handler, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -103,8 +107,10 @@ func serveCmd(args []string, stderr io.Writer) error {
 	go func() { errc <- srv.ListenAndServe() }()
 	logger.Info().Str("address", addr).Str("api", cfg.Github.V3APIURL).Msg("Clarify is listening")
 
+	// Deliveries that failed while the app was down are asked for again at start.
+	go redeliver(ctx, a, logger)
 	if cfg.Clarify.SweepInterval > 0 {
-		go sweepEvery(ctx, app, logger, cfg.Clarify.SweepInterval)
+		go sweepEvery(ctx, a, logger, cfg.Clarify.SweepInterval)
 	}
 
 	select {
@@ -118,20 +124,32 @@ func serveCmd(args []string, stderr io.Writer) error {
 	if err := srv.Shutdown(shut); err != nil {
 		return err
 	}
-	return app.Scheduler.Drain(shut)
+	return a.Scheduler.Drain(shut)
 }
 
 // sweepCmd runs one sweep and exits, for deployments where something else keeps time.
 func sweepCmd(args []string, stdout, stderr io.Writer) error {
-	_, logger, app, err := appFromFlags("sweep", args, stdout, stderr)
+	_, logger, a, err := appFromFlags("sweep", args, stdout, stderr)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	stats, err := app.Sweep.Run(logger.WithContext(ctx))
+	stats, err := a.Sweep.Run(logger.WithContext(ctx))
 	logSweep(logger, stats, err)
+	redeliver(ctx, a, logger)
 	return err
+}
+
+// redeliver asks GitHub again for the app's failed deliveries; a failure is logged and
+// the next run reads the log from the same point.
+func redeliver(ctx context.Context, a *app.App, logger zerolog.Logger) {
+	stats, err := a.Redeliver.Run(logger.WithContext(ctx))
+	ev := logger.Info()
+	if err != nil {
+		ev = logger.Error().Err(err)
+	}
+	ev.Int("read", stats.Read).Int("undelivered", stats.Failed).Int("asked", stats.Asked).Msg("Redelivery check finished")
 }
 
 func logSweep(logger zerolog.Logger, stats handlers.SweepStats, err error) {
@@ -140,12 +158,12 @@ func logSweep(logger zerolog.Logger, stats handlers.SweepStats, err error) {
 		ev = logger.Error().Err(err)
 	}
 	ev.Int("installations", stats.Installations).Int("repositories", stats.Repos).Int("issues", stats.Issues).
-		Int("requests", stats.Requests).Int("stopped_on_budget", stats.Stopped).Msg("Sweep finished")
+		Int("requests", stats.Requests).Int("stopped_on_budget", stats.Stopped).Int("failed", stats.Failed).Msg("Sweep finished")
 }
 
 // sweepEvery runs the sweep on a ticker until ctx ends; a failed sweep is logged and the
 // next one tries again, since deadlines live in the ledgers, not here.
-func sweepEvery(ctx context.Context, app *App, logger zerolog.Logger, every time.Duration) {
+func sweepEvery(ctx context.Context, a *app.App, logger zerolog.Logger, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -155,16 +173,9 @@ func sweepEvery(ctx context.Context, app *App, logger zerolog.Logger, every time
 		case <-t.C:
 		}
 		sctx, cancel := context.WithTimeout(logger.WithContext(ctx), every*5)
-		stats, err := app.Sweep.Run(sctx)
-		cancel()
+		stats, err := a.Sweep.Run(sctx)
 		logSweep(logger, stats, err)
+		redeliver(sctx, a, logger)
+		cancel()
 	}
-}
-
-func newLogger(w io.Writer, level string) zerolog.Logger {
-	lvl, err := zerolog.ParseLevel(level)
-	if err != nil || level == "" {
-		lvl = zerolog.InfoLevel
-	}
-	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
 }

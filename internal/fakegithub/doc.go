@@ -39,7 +39,7 @@
 // and lines starting with '#' are ignored. Lines without free text (repo, user,
 // bot, team, issue, deletes, close, reopen, wait) may end in a "# comment"
 // (a '#' after a space and before a space); comment and edit lines take the
-// rest of the line verbatim as the body.
+// rest of the line verbatim as the body, and expect lines as the check.
 //
 //	repo octo/widgets                      # the repository later lines act on (default octo/widgets)
 //	user alice write                       # a person and her role: admin|maintain|write|triage|read|none (optional)
@@ -61,10 +61,17 @@
 //	close #42 by alice
 //	reopen #42 by alice
 //	wait 31m                               # a Go duration: advances the clock
+//	# a check about issue 42, or about a clarification of it; the rest of the line is the check
+//	expect #42 labels clarification:active
+//	expect CLR-42-001 stale
 //
 // A body block is every following line indented by (at least) two spaces,
 // with those two spaces removed; blank lines between indented lines belong to
 // the body. The repository is created on first use: in the installation of
 // its owner's account if there is one, else in installation 1 (created when
 // missing).
+//
+// An expect step is for the player of the scenario (internal/replay, which
+// documents the checks it makes) to check once every line above it has run;
+// Run does nothing for it.
 package fakegithub

@@ -27,6 +27,7 @@ const (
 	ActionClose   Action = "close"   // close an issue
 	ActionReopen  Action = "reopen"  // reopen an issue
 	ActionWait    Action = "wait"    // advance the clock
+	ActionExpect  Action = "expect"  // a check for the player to make; Run does nothing
 )
 
 // DefaultScenarioRepo is the repository a scenario acts on before any repo line.
@@ -48,19 +49,16 @@ type Step struct {
 	Team       string        // "org/slug"
 	Members    []string      // team members
 	Wait       time.Duration // wait duration
+	Subject    string        // expect lines: "#N" or a clarification id "CLR-N-SEQ" (Issue is N)
+	Check      string        // expect lines: what is checked, the rest of the line
 }
 
 // ParseScenario parses a scenario script (format in doc.go). Errors name the
 // line and say what was expected there.
 func ParseScenario(r io.Reader) ([]Step, error) {
-	var lines []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
-	for sc.Scan() {
-		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading scenario: %w", err)
+	lines, err := readLines(r)
+	if err != nil {
+		return nil, err
 	}
 	repo := DefaultScenarioRepo
 	var steps []Step
@@ -96,6 +94,20 @@ func ParseScenario(r io.Reader) ([]Step, error) {
 		steps = append(steps, st)
 	}
 	return steps, nil
+}
+
+// readLines reads a script's lines, without the '\r' of Windows line ends.
+func readLines(r io.Reader) ([]string, error) {
+	var lines []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading scenario: %w", err)
+	}
+	return lines, nil
 }
 
 // readBlock collects the body starting at lines[from]: lines indented by two
@@ -179,120 +191,201 @@ const expectedLines = `expected one of:
   LOGIN deletes her last comment on #N
   close #N by LOGIN
   reopen #N by LOGIN
-  wait DURATION`
+  wait DURATION
+  expect #N CHECK                   (or expect CLR-N-SEQ CHECK)`
+
+// lineParsers parse the lines that start with a keyword; any other line starts with the
+// login of the person acting (parseActorLine).
+var lineParsers = map[string]func(p *lineParser, keyword string) (Step, bool, error){
+	"repo":   parseRepoLine,
+	"user":   parseAccountLine,
+	"bot":    parseAccountLine,
+	"team":   parseTeamLine,
+	"file":   parseFileLine,
+	"issue":  parseIssueLine,
+	"close":  parseStateLine,
+	"reopen": parseStateLine,
+	"wait":   parseWaitLine,
+	"expect": parseExpectLine,
+}
 
 // parseLine parses one unindented line; wantsBody says an indented body follows.
-func parseLine(line string) (Step, bool, error) {
+func parseLine(line string) (st Step, wantsBody bool, err error) {
 	p := &lineParser{rest: line}
 	first := p.word()
-	switch first {
-	case "repo":
-		p.rest = stripComment(p.rest)
-		full := p.word()
-		if _, _, err := splitRepo(full); err != nil || p.remainder() != "" {
-			return Step{}, false, errors.New("expected: repo OWNER/NAME")
-		}
-		return Step{Action: ActionRepo, Repo: full}, false, nil
-	case "user", "bot":
-		p.rest = stripComment(p.rest)
-		login, perm := p.word(), p.word()
-		if err := checkLogin(login); err != nil || p.remainder() != "" {
-			return Step{}, false, fmt.Errorf("expected: %s LOGIN [PERMISSION]", first)
-		}
-		if perm != "" && !validPermission(perm) {
-			return Step{}, false, fmt.Errorf("permission %q: expected one of %s", perm, strings.Join(validPermissions, ", "))
-		}
-		return Step{Action: Action(first), Login: login, Permission: perm}, false, nil
-	case "team":
-		p.rest = stripComment(p.rest)
-		team := p.word()
-		if _, _, err := splitRepo(team); err != nil {
-			return Step{}, false, errors.New("expected: team ORG/SLUG LOGIN …")
-		}
-		st := Step{Action: ActionTeam, Team: team}
-		for w := p.word(); w != ""; w = p.word() {
-			if err := checkLogin(w); err != nil {
-				return Step{}, false, err
-			}
-			st.Members = append(st.Members, w)
-		}
-		if len(st.Members) == 0 {
-			return Step{}, false, errors.New("expected: team ORG/SLUG LOGIN... (at least one member)")
-		}
-		return st, false, nil
-	case "file":
-		path, ok := strings.CutSuffix(p.remainder(), ":")
-		if !ok || strings.TrimSpace(path) == "" || strings.ContainsAny(path, " \t") {
-			return Step{}, false, errors.New("expected: file PATH: followed by the content, indented by two spaces")
-		}
-		return Step{Action: ActionFile, Path: path}, true, nil
-	case "issue":
-		return parseIssueLine(p)
-	case "close", "reopen":
-		p.rest = stripComment(p.rest)
-		n, err := issueRef(p.word(), false)
-		if err != nil {
-			return Step{}, false, err
-		}
-		if err := p.expect("by"); err != nil {
-			return Step{}, false, fmt.Errorf("%w; expected: %s #N by LOGIN", err, first)
-		}
-		login := p.word()
-		if err := checkLogin(login); err != nil || p.remainder() != "" {
-			return Step{}, false, fmt.Errorf("expected: %s #N by LOGIN", first)
-		}
-		return Step{Action: Action(first), Issue: n, Login: login}, false, nil
-	case "wait":
-		p.rest = stripComment(p.rest)
-		d, err := time.ParseDuration(p.word())
-		if err != nil || d <= 0 || p.remainder() != "" {
-			return Step{}, false, errors.New("expected: wait DURATION, a positive Go duration such as 31m or 2h30m")
-		}
-		return Step{Action: ActionWait, Wait: d}, false, nil
+	if parse, ok := lineParsers[first]; ok {
+		return parse(p, first)
 	}
 	if checkLogin(first) != nil {
 		return Step{}, false, errors.New(expectedLines)
 	}
-	login := first
+	return parseActorLine(p, first)
+}
+
+func parseRepoLine(p *lineParser, _ string) (Step, bool, error) {
+	p.rest = stripComment(p.rest)
+	full := p.word()
+	if _, _, err := splitRepo(full); err != nil || p.remainder() != "" {
+		return Step{}, false, errors.New("expected: repo OWNER/NAME")
+	}
+	return Step{Action: ActionRepo, Repo: full}, false, nil
+}
+
+// parseAccountLine parses user and bot lines, which differ only in the account's type.
+func parseAccountLine(p *lineParser, keyword string) (Step, bool, error) {
+	p.rest = stripComment(p.rest)
+	login, perm := p.word(), p.word()
+	if err := checkLogin(login); err != nil || p.remainder() != "" {
+		return Step{}, false, fmt.Errorf("expected: %s LOGIN [PERMISSION]", keyword)
+	}
+	if perm != "" && !validPermission(perm) {
+		return Step{}, false, fmt.Errorf("permission %q: expected one of %s", perm, strings.Join(validPermissions, ", "))
+	}
+	return Step{Action: Action(keyword), Login: login, Permission: perm}, false, nil
+}
+
+func parseTeamLine(p *lineParser, _ string) (Step, bool, error) {
+	p.rest = stripComment(p.rest)
+	team := p.word()
+	if _, _, err := splitRepo(team); err != nil {
+		return Step{}, false, errors.New("expected: team ORG/SLUG LOGIN …")
+	}
+	st := Step{Action: ActionTeam, Team: team}
+	for w := p.word(); w != ""; w = p.word() {
+		if err := checkLogin(w); err != nil {
+			return Step{}, false, err
+		}
+		st.Members = append(st.Members, w)
+	}
+	if len(st.Members) == 0 {
+		return Step{}, false, errors.New("expected: team ORG/SLUG LOGIN... (at least one member)")
+	}
+	return st, false, nil
+}
+
+// parseFileLine takes no trailing comment: a '#' may be part of a path.
+func parseFileLine(p *lineParser, _ string) (Step, bool, error) {
+	path, ok := strings.CutSuffix(p.remainder(), ":")
+	if !ok || strings.TrimSpace(path) == "" || strings.ContainsAny(path, " \t") {
+		return Step{}, false, errors.New("expected: file PATH: followed by the content, indented by two spaces")
+	}
+	return Step{Action: ActionFile, Path: path}, true, nil
+}
+
+// parseStateLine parses close and reopen lines.
+func parseStateLine(p *lineParser, keyword string) (Step, bool, error) {
+	p.rest = stripComment(p.rest)
+	n, err := issueRef(p.word(), false)
+	if err != nil {
+		return Step{}, false, err
+	}
+	if err := p.expect("by"); err != nil {
+		return Step{}, false, fmt.Errorf("%w; expected: %s #N by LOGIN", err, keyword)
+	}
+	login := p.word()
+	if err := checkLogin(login); err != nil || p.remainder() != "" {
+		return Step{}, false, fmt.Errorf("expected: %s #N by LOGIN", keyword)
+	}
+	return Step{Action: Action(keyword), Issue: n, Login: login}, false, nil
+}
+
+func parseWaitLine(p *lineParser, _ string) (Step, bool, error) {
+	p.rest = stripComment(p.rest)
+	d, err := time.ParseDuration(p.word())
+	if err != nil || d <= 0 || p.remainder() != "" {
+		return Step{}, false, errors.New("expected: wait DURATION, a positive Go duration such as 31m or 2h30m")
+	}
+	return Step{Action: ActionWait, Wait: d}, false, nil
+}
+
+// parseExpectLine reads the subject of a check and leaves the check itself, free text
+// with quoted strings (so no trailing comment), to the player that makes it.
+func parseExpectLine(p *lineParser, _ string) (Step, bool, error) {
+	const want = "expected: expect #N CHECK, or expect CLR-N-SEQ CHECK"
+	subject := p.word()
+	n, err := expectSubject(subject)
+	if err != nil {
+		return Step{}, false, fmt.Errorf("%w; %s", err, want)
+	}
+	check := p.remainder()
+	if check == "" {
+		return Step{}, false, errors.New("nothing to check; " + want)
+	}
+	return Step{Action: ActionExpect, Subject: subject, Issue: n, Check: check}, false, nil
+}
+
+// expectSubject returns the issue an expect line is about: "#42", or "CLR-42-001" (a
+// clarification of issue 42).
+func expectSubject(w string) (int, error) {
+	rest, ok := strings.CutPrefix(w, "CLR-")
+	if !ok {
+		return issueRef(w, false)
+	}
+	num, seq, _ := strings.Cut(rest, "-")
+	n, err := strconv.Atoi(num)
+	if !isDigits(num) || !isDigits(seq) || err != nil || n <= 0 {
+		return 0, fmt.Errorf("expected a clarification id like CLR-42-001, found %q", w)
+	}
+	return n, nil
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// parseActorLine parses the lines that start with the login of the person acting:
+// comments, edits and deletes.
+func parseActorLine(p *lineParser, login string) (Step, bool, error) {
 	switch verb := p.word(); verb {
 	case "comments":
-		if err := p.expect("on"); err != nil {
-			return Step{}, false, fmt.Errorf("%w; expected: %s comments on #N: TEXT", err, login)
-		}
-		n, err := issueRef(p.word(), true)
-		if err != nil {
-			return Step{}, false, err
-		}
-		body := p.remainder()
-		return Step{Action: ActionComment, Login: login, Issue: n, Body: body}, body == "", nil
+		return parseCommentLine(p, login)
 	case "edits", "deletes":
-		pronoun := p.word()
-		if pronoun != "her" && pronoun != "his" && pronoun != "their" && pronoun != "its" {
-			return Step{}, false, fmt.Errorf("expected: %s %s her|his|their last comment on #N", login, verb)
-		}
-		if err := p.expect("last", "comment", "on"); err != nil {
-			return Step{}, false, fmt.Errorf("%w; expected: %s %s %s last comment on #N", err, login, verb, pronoun)
-		}
-		if verb == "deletes" {
-			p.rest = stripComment(p.rest)
-			n, err := issueRef(p.word(), false)
-			if err != nil || p.remainder() != "" {
-				return Step{}, false, fmt.Errorf("expected: %s deletes %s last comment on #N", login, pronoun)
-			}
-			return Step{Action: ActionDelete, Login: login, Issue: n}, false, nil
-		}
-		n, err := issueRef(p.word(), true)
-		if err != nil {
-			return Step{}, false, err
-		}
-		body := p.remainder()
-		return Step{Action: ActionEdit, Login: login, Issue: n, Body: body}, body == "", nil
+		return parseLastCommentLine(p, login, verb)
 	default:
 		return Step{}, false, errors.New(expectedLines)
 	}
 }
 
-func parseIssueLine(p *lineParser) (Step, bool, error) {
+// parseCommentLine takes the rest of the line, '#' included, as the body; an empty rest
+// means the body follows, indented.
+func parseCommentLine(p *lineParser, login string) (Step, bool, error) {
+	if err := p.expect("on"); err != nil {
+		return Step{}, false, fmt.Errorf("%w; expected: %s comments on #N: TEXT", err, login)
+	}
+	n, err := issueRef(p.word(), true)
+	if err != nil {
+		return Step{}, false, err
+	}
+	body := p.remainder()
+	return Step{Action: ActionComment, Login: login, Issue: n, Body: body}, body == "", nil
+}
+
+// parseLastCommentLine parses "LOGIN edits|deletes her last comment on #N…".
+func parseLastCommentLine(p *lineParser, login, verb string) (Step, bool, error) {
+	pronoun := p.word()
+	if pronoun != "her" && pronoun != "his" && pronoun != "their" && pronoun != "its" {
+		return Step{}, false, fmt.Errorf("expected: %s %s her|his|their last comment on #N", login, verb)
+	}
+	if err := p.expect("last", "comment", "on"); err != nil {
+		return Step{}, false, fmt.Errorf("%w; expected: %s %s %s last comment on #N", err, login, verb, pronoun)
+	}
+	if verb == "deletes" {
+		p.rest = stripComment(p.rest)
+		n, err := issueRef(p.word(), false)
+		if err != nil || p.remainder() != "" {
+			return Step{}, false, fmt.Errorf("expected: %s deletes %s last comment on #N", login, pronoun)
+		}
+		return Step{Action: ActionDelete, Login: login, Issue: n}, false, nil
+	}
+	n, err := issueRef(p.word(), true)
+	if err != nil {
+		return Step{}, false, err
+	}
+	body := p.remainder()
+	return Step{Action: ActionEdit, Login: login, Issue: n, Body: body}, body == "", nil
+}
+
+func parseIssueLine(p *lineParser, _ string) (Step, bool, error) {
 	const want = `expected: issue #N "TITLE" by LOGIN (end with ':' for an indented description)`
 	n, err := issueRef(p.word(), false)
 	if err != nil {
@@ -355,10 +448,15 @@ func checkLogin(login string) error {
 }
 
 // Run performs one step and returns the deliveries it produces: none for
-// setup steps (repo, user, bot, team, file) and wait, which advances the
-// clock. The step's repository is created on first use, in installation 1
-// unless its owner already has one.
+// setup steps (repo, user, bot, team, file), wait, which advances the clock,
+// and expect, which does nothing. The step's repository is created on first
+// use, in installation 1 unless its owner already has one.
 func (s *Server) Run(step Step) ([]Delivery, error) {
+	if step.Action == ActionExpect {
+		// A check, for whoever plays the scenario to make against the state the steps
+		// above it left: it changes nothing, not even by creating the repository.
+		return nil, nil
+	}
 	fail := func(err error) ([]Delivery, error) {
 		return nil, fmt.Errorf("line %d: %q: %w", step.Line, strings.TrimSpace(step.Text), err)
 	}
@@ -373,56 +471,66 @@ func (s *Server) Run(step Step) ([]Delivery, error) {
 		return fail(err)
 	}
 	repo = r.fullName()
+	if s.runSetup(repo, step) {
+		return nil, nil
+	}
+	d, err := s.runUserAction(repo, step)
+	if err != nil {
+		return fail(err)
+	}
+	return []Delivery{d}, nil
+}
 
-	var d Delivery
+// runSetup performs a step that sends no delivery, and reports whether step was one.
+func (s *Server) runSetup(repo string, step Step) bool {
 	switch step.Action {
 	case ActionRepo:
-		return nil, nil
 	case ActionUser, ActionBot:
 		typ := map[Action]string{ActionUser: "User", ActionBot: "Bot"}[step.Action]
 		s.AddUser(step.Login, typ)
 		if step.Permission != "" {
 			s.SetPermission(repo, step.Login, step.Permission)
 		}
-		return nil, nil
 	case ActionTeam:
 		org, slug, _ := strings.Cut(step.Team, "/")
 		for _, m := range step.Members {
 			s.AddTeamMember(org, slug, m)
 		}
-		return nil, nil
 	case ActionFile:
 		content := step.Body
 		if content != "" {
 			content += "\n"
 		}
 		s.SetFile(repo, step.Path, content)
-		return nil, nil
 	case ActionWait:
 		s.Advance(step.Wait)
-		return nil, nil
-	case ActionIssue:
-		d, err = s.userOpenIssue(repo, step.Issue, step.Title, step.Login, step.Body)
-	case ActionComment:
-		d, _, err = s.userComment(repo, step.Issue, step.Login, step.Body)
-	case ActionEdit, ActionDelete:
-		var id int64
-		if id, err = s.lastCommentBy(repo, step.Issue, step.Login); err == nil {
-			if step.Action == ActionEdit {
-				d, err = s.userEditComment(repo, id, step.Login, step.Body)
-			} else {
-				d, err = s.userDeleteComment(repo, id, step.Login)
-			}
-		}
-	case ActionClose:
-		d, err = s.userSetIssueState(repo, step.Issue, step.Login, "closed")
-	case ActionReopen:
-		d, err = s.userSetIssueState(repo, step.Issue, step.Login, "open")
 	default:
-		err = fmt.Errorf("unknown action %q", step.Action)
+		return false
 	}
-	if err != nil {
-		return fail(err)
+	return true
+}
+
+// runUserAction performs a person's action on an issue and returns GitHub's delivery of it.
+func (s *Server) runUserAction(repo string, step Step) (Delivery, error) {
+	switch step.Action {
+	case ActionIssue:
+		return s.userOpenIssue(repo, step.Issue, step.Title, step.Login, step.Body)
+	case ActionComment:
+		d, _, err := s.userComment(repo, step.Issue, step.Login, step.Body)
+		return d, err
+	case ActionEdit, ActionDelete:
+		id, err := s.lastCommentBy(repo, step.Issue, step.Login)
+		if err != nil {
+			return Delivery{}, err
+		}
+		if step.Action == ActionEdit {
+			return s.userEditComment(repo, id, step.Login, step.Body)
+		}
+		return s.userDeleteComment(repo, id, step.Login)
+	case ActionClose:
+		return s.userSetIssueState(repo, step.Issue, step.Login, "closed")
+	case ActionReopen:
+		return s.userSetIssueState(repo, step.Issue, step.Login, "open")
 	}
-	return []Delivery{d}, nil
+	return Delivery{}, fmt.Errorf("unknown action %q", step.Action)
 }

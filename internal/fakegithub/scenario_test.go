@@ -33,6 +33,8 @@ alice edits her last comment on #42: new text
 alice deletes her last comment on #42
 close #42 by alice   # done
 reopen #42 by bob
+expect #42 bot says "Still waiting" once # all of it is the check
+expect CLR-42-001 stale
 `
 
 func TestParseScenario(t *testing.T) {
@@ -47,7 +49,7 @@ func TestParseScenario(t *testing.T) {
 			t.Errorf("line %d: repo %q", s.Line, s.Repo)
 		}
 	}
-	want := "repo user user user bot team file issue comment comment wait edit delete close reopen"
+	want := "repo user user user bot team file issue comment comment wait edit delete close reopen expect expect"
 	if got := strings.Join(actions, " "); got != want {
 		t.Fatalf("actions:\n  %s\nwant\n  %s", got, want)
 	}
@@ -83,6 +85,12 @@ func TestParseScenario(t *testing.T) {
 	if s := byLine[22]; s.Action != ActionEdit || s.Body != "new text" {
 		t.Errorf("edit = %+v", s)
 	}
+	if s := byLine[26]; s.Subject != "#42" || s.Issue != 42 || s.Check != `bot says "Still waiting" once # all of it is the check` {
+		t.Errorf("expect about an issue = %+v", s)
+	}
+	if s := byLine[27]; s.Subject != "CLR-42-001" || s.Issue != 42 || s.Check != "stale" {
+		t.Errorf("expect about a clarification = %+v", s)
+	}
 }
 
 func TestParseScenarioErrors(t *testing.T) {
@@ -107,6 +115,10 @@ func TestParseScenarioErrors(t *testing.T) {
 		"deleteWithTrailingText": {"alice deletes her last comment on #4 now", "expected: alice deletes her last comment on #N"},
 		"closeWithoutBy":         {"close #4 alice", `expected "by", found "alice"`},
 		"secondLineReported":     {"wait 1m\n\n# fine\nclose #4", "line 4:"},
+		"expectWithoutSubject":   {"expect labels none", `expected an issue reference #N (like #42), found "labels"`},
+		"expectBadClarification": {"expect CLR-4 stale", `expected a clarification id like CLR-42-001, found "CLR-4"`},
+		"expectWithoutCheck":     {"expect #4", "nothing to check"},
+		"expectInsideBody":       {"alice comments on #4:\nexpect #4 labels none", "line 1: \"alice comments on #4:\" ends in ':'"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -232,4 +244,16 @@ func mustParse(t *testing.T, script string) []Step {
 		t.Fatal(err)
 	}
 	return steps
+}
+
+func TestExpectStepChangesNothing(t *testing.T) {
+	s := New(Options{})
+	before := s.Fingerprint()
+	ds, err := s.Run(mustParse(t, "repo acme/new\nexpect #1 labels none")[1])
+	if err != nil || len(ds) != 0 {
+		t.Fatalf("Run of an expect step = %v, %v; want no deliveries", ds, err)
+	}
+	if after := s.Fingerprint(); after != before {
+		t.Errorf("an expect step changed the world (a check must not even create its repository):\n%s", after)
+	}
 }

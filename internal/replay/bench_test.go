@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // in-memory GitHub's request log (ns/op covers the whole lifecycle, the in-memory GitHub's
 // own work and loopback HTTP included):
 //
-//	go test ./cmd/bot -run '^$' -bench DemoLifecycle -benchtime 20x
+//	go test ./internal/replay -run '^$' -bench DemoLifecycle -benchtime 20x
 func BenchmarkDemoLifecycle(b *testing.B) {
 	var reads, writes, events float64
 	for i := 0; i < b.N; i++ {

@@ -1,10 +1,11 @@
-package main
+package handlers_test
 
 import (
 	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/render"
@@ -25,10 +26,13 @@ func words(r *rand.Rand, n int) string {
 	return b.String()
 }
 
-// fullLedger reads the status comment's ledger and every archive it lists, as the app does.
-func (w *world) fullLedger() (clarify.Ledger, int) {
+// fullLedger reads the status comment's ledger and every archive it lists, as the app
+// does, and returns it with the characters those comments hold together.
+func (w *world) fullLedger() (l clarify.Ledger, archives, chars int) {
 	w.t.Helper()
-	l := w.ledger()
+	l = w.ledger()
+	_, status := w.statusComment()
+	chars = len([]rune(status))
 	byID := map[int64]string{}
 	for _, c := range w.h.Fake.Comments(repo, 42) {
 		byID[c.ID] = c.Body
@@ -39,20 +43,27 @@ func (w *world) fullLedger() (clarify.Ledger, int) {
 			w.t.Fatalf("archive %d: %v", id, err)
 		}
 		l.Clarifications = append(l.Clarifications, a.Clarifications...)
+		chars += len([]rune(byID[id]))
 	}
-	return l, len(l.Archives)
+	return l, len(l.Archives), chars
 }
 
 func TestLedgerOutgrowsOneCommentWithNothingLost(t *testing.T) {
+	t.Parallel() // the longest test here: the others run beside it
 	w := &world{t: t, h: newHarness(t)}
 	r := rand.New(rand.NewSource(1))
 	const n = 30
 	questions := map[string]string{}
 	for i := 1; i <= n; i++ {
 		q := fmt.Sprintf("Question %d: %s?", i, words(r, 500))
+		// A minute between comments, as in a real issue: the app reads only what is newer
+		// than its cursor (GitHub's since, in whole seconds), and on a frozen clock every
+		// comment is "new", so each event would read and decode the whole issue again.
+		w.h.Fake.Advance(time.Minute)
 		w.comment("coder-agent", "/clarify @maria --non-blocking "+q)
 		id := clarify.FormatID(42, i)
 		questions[id] = q
+		w.h.Fake.Advance(time.Minute)
 		w.comment("coder-agent", fmt.Sprintf("/clarify resolve %s %s", id, words(r, 200)))
 	}
 	for _, c := range w.h.Fake.Comments(repo, 42) {
@@ -60,9 +71,9 @@ func TestLedgerOutgrowsOneCommentWithNothingLost(t *testing.T) {
 			t.Fatalf("comment %d is %d characters: GitHub would refuse it", c.ID, len([]rune(c.Body)))
 		}
 	}
-	l, archives := w.fullLedger()
-	if archives == 0 {
-		t.Fatal("no archive comment: the test's ledger never grew past one comment")
+	l, archives, chars := w.fullLedger()
+	if archives == 0 || chars <= 65536 {
+		t.Fatalf("%d archive comment(s), %d characters with the status comment: the test's ledger never outgrew one comment", archives, chars)
 	}
 	if len(l.Clarifications) != n {
 		t.Fatalf("%d clarifications across the status comment and %d archive(s), want %d", len(l.Clarifications), archives, n)

@@ -1,32 +1,33 @@
-package main
+package app
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"time"
 
 	"github.com/palantir/go-githubapp/githubapp"
-	"gopkg.in/yaml.v2"
+	"gopkg.in/yaml.v3"
 
 	"github.com/clarify-app/clarify/handlers"
 )
 
 // Defaults of the app's own settings; config.example.yml documents each.
 const (
-	DefaultAddress        = "127.0.0.1"
-	DefaultPort           = 8080
-	DefaultV3APIURL       = "https://api.github.com/"
-	DefaultV4APIURL       = "https://api.github.com/graphql"
-	DefaultWebURL         = "https://github.com"
-	DefaultAppSlug        = "clarify"
-	DefaultWorkers        = 8
-	DefaultHandlerTimeout = 2 * time.Minute
-	DefaultLogLevel       = "info"
-	DefaultSweepInterval  = time.Minute
+	DefaultAddress       = "127.0.0.1"
+	DefaultPort          = 8080
+	DefaultV3APIURL      = "https://api.github.com/"
+	DefaultV4APIURL      = "https://api.github.com/graphql"
+	DefaultWebURL        = "https://github.com"
+	DefaultAppSlug       = "clarify"
+	DefaultWorkers       = 8
+	DefaultLogLevel      = "info"
+	DefaultSweepInterval = time.Minute
 	// MaxWebhookBody is GitHub's payload cap; GitHub never sends more, so more is refused.
 	MaxWebhookBody = 25 << 20
 )
@@ -49,10 +50,13 @@ type ClarifyConfig struct {
 	// AppSlug is the app's slug as registered; its comments come from "<slug>[bot]".
 	AppSlug string `yaml:"app_slug"`
 	// LedgerKey keys the MAC of the hidden ledger; empty derives it from the webhook secret.
-	LedgerKey      string        `yaml:"ledger_key"`
-	Workers        int           `yaml:"workers"`
+	LedgerKey string `yaml:"ledger_key"`
+	// Workers bounds the deliveries handled at once; one issue is always one at a time.
+	Workers int `yaml:"workers"`
+	// HandlerTimeout bounds one delivery's run, which is detached from GitHub's request.
 	HandlerTimeout time.Duration `yaml:"handler_timeout"`
-	LogLevel       string        `yaml:"log_level"`
+	// LogLevel is zerolog's level name: debug, info, warn or error.
+	LogLevel string `yaml:"log_level"`
 	// SweepInterval is how often every installation's deadlines are checked; 0 = default,
 	// negative = never (an external scheduler runs the sweep instead).
 	SweepInterval time.Duration `yaml:"sweep_interval"`
@@ -71,13 +75,24 @@ func LoadConfig(path string) (Config, error) {
 		if err != nil {
 			return c, err
 		}
-		if err := yaml.UnmarshalStrict(b, &c); err != nil {
+		if err := decodeStrict(b, &c); err != nil {
 			return c, fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	c.FromEnv()
 	c.Defaults()
 	return c, c.Validate()
+}
+
+// decodeStrict decodes YAML into c, refusing keys c does not have, so a misspelt key is
+// an error instead of a default silently in force. An empty file is an empty config.
+func decodeStrict(b []byte, c *Config) error {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
 }
 
 // FromEnv overrides the file with the environment: go-githubapp's GITHUB_* names, and
@@ -120,7 +135,7 @@ func (c *Config) Defaults() {
 		c.Clarify.Workers = DefaultWorkers
 	}
 	if c.Clarify.HandlerTimeout == 0 {
-		c.Clarify.HandlerTimeout = DefaultHandlerTimeout
+		c.Clarify.HandlerTimeout = handlers.DefaultHandlerTimeout
 	}
 	if c.Clarify.SweepInterval == 0 {
 		c.Clarify.SweepInterval = DefaultSweepInterval

@@ -1,114 +1,19 @@
-package main
+package handlers_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/replay"
 	"github.com/clarify-app/clarify/render"
 )
-
-const repo = "octo/widgets"
-
-func newHarness(t *testing.T) *Harness {
-	t.Helper()
-	var logs io.Writer = io.Discard
-	if testing.Verbose() {
-		logs = os.Stderr
-	}
-	h, err := NewHarness(logs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
-	h.Fake.AddInstallation(1, "octo", repo)
-	h.Fake.AddUser("maria", "User")
-	h.Fake.SetPermission(repo, "maria", "write")
-	h.Fake.AddUser("coder-agent", "Bot")
-	h.Fake.AddUser("drive-by", "User")
-	h.Fake.SetPermission(repo, "drive-by", "read")
-	h.Fake.OpenIssue(repo, 42, "Rate-limit the public API", "maria")
-	return h
-}
-
-// world records every delivery sent, so a test can send them all again.
-type world struct {
-	t    *testing.T
-	h    *Harness
-	sent []fakegithub.Delivery
-}
-
-func (w *world) send(d fakegithub.Delivery) int {
-	w.t.Helper()
-	st, err := w.h.Deliver(context.Background(), d)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	w.sent = append(w.sent, d)
-	return st
-}
-
-func (w *world) comment(author, body string) int64 {
-	w.t.Helper()
-	d, id := w.h.Fake.Comment(repo, 42, author, body)
-	if st := w.send(d); st != http.StatusOK {
-		w.t.Fatalf("delivery of %s's comment answered %d, want 200", author, st)
-	}
-	return id
-}
-
-// ledger reads the ledger from the app's status comment, as the app does.
-func (w *world) ledger() clarify.Ledger {
-	w.t.Helper()
-	var found []fakegithub.Comment
-	for _, c := range w.h.Fake.Comments(repo, 42) {
-		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
-			found = append(found, c)
-		}
-	}
-	if len(found) != 1 {
-		w.t.Fatalf("want exactly one status comment, found %d", len(found))
-	}
-	l, err := render.DecodeLedger(found[0].Body, w.h.Config.LedgerKeyBytes())
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return l
-}
-
-func (w *world) botComments(contains string) int {
-	n := 0
-	for _, c := range w.h.Fake.Comments(repo, 42) {
-		if c.User == "clarify[bot]" && strings.Contains(c.Body, contains) {
-			n++
-		}
-	}
-	return n
-}
-
-func (w *world) labels() string { return strings.Join(w.h.Fake.IssueLabels(repo, 42), ",") }
-
-// replayAll sends every delivery again with the same delivery ids and asserts that
-// nothing in the in-memory GitHub changed: GitHub redelivers with the same id.
-func (w *world) replayAll() {
-	w.t.Helper()
-	before := w.h.Fake.Fingerprint()
-	for _, d := range append([]fakegithub.Delivery(nil), w.sent...) {
-		w.send(d)
-	}
-	if after := w.h.Fake.Fingerprint(); after != before {
-		w.t.Errorf("replaying every delivery changed the issue:\nbefore:\n%s\nafter:\n%s", before, after)
-	}
-}
 
 func TestAskAnswerFollowupResolve(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
@@ -175,7 +80,7 @@ func TestAskAnswerFollowupResolve(t *testing.T) {
 	w.replayAll()
 }
 
-func reactionsOn(h *Harness, id int64) string {
+func reactionsOn(h *replay.Harness, id int64) string {
 	for _, c := range h.Fake.Comments(repo, 42) {
 		if c.ID != id {
 			continue
@@ -187,67 +92,6 @@ func reactionsOn(h *Harness, id int64) string {
 		return strings.Join(out, ";")
 	}
 	return "(no such comment)"
-}
-
-func TestBadDeliveriesChangeNothing(t *testing.T) {
-	h := newHarness(t)
-	d, _ := h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Which database?")
-	before := h.Fake.Fingerprint()
-
-	post := func(body []byte, header func(http.Header)) int {
-		req, err := d.Request(h.HookURL(), h.Secret)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if body != nil {
-			req, _ = http.NewRequest(http.MethodPost, h.HookURL(), bytes.NewReader(body))
-			for k, v := range must(d.Request(h.HookURL(), h.Secret)).Header {
-				req.Header[k] = v
-			}
-		}
-		header(req.Header)
-		resp, err := h.AppServer.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		h.App.Scheduler.Wait()
-		return resp.StatusCode
-	}
-	sign := func(body []byte) string { return signature(h.Secret, body) }
-	malformed := []byte(`{"action":"created","issue":`)
-
-	cases := map[string]struct {
-		body   []byte
-		header func(http.Header)
-		want   int
-	}{
-		"missingSignatureIsUnauthorized": {nil, func(hd http.Header) { hd.Del("X-Hub-Signature-256"); hd.Del("X-Hub-Signature") }, http.StatusUnauthorized},
-		"wrongSignatureIsUnauthorized":   {nil, func(hd http.Header) { hd.Set("X-Hub-Signature-256", "sha256="+strings.Repeat("0", 64)) }, http.StatusUnauthorized},
-		"signatureByAnotherSecretIsUnauthorized": {nil, func(hd http.Header) {
-			hd.Set("X-Hub-Signature-256", signature([]byte("not-the-secret"), d.Body))
-		}, http.StatusUnauthorized},
-		"malformedJSONIsBadRequest":    {malformed, func(hd http.Header) { hd.Set("X-Hub-Signature-256", sign(malformed)) }, http.StatusBadRequest},
-		"missingEventTypeIsBadRequest": {nil, func(hd http.Header) { hd.Del("X-GitHub-Event") }, http.StatusBadRequest},
-		"unhandledEventIsAccepted":     {nil, func(hd http.Header) { hd.Set("X-GitHub-Event", "star") }, http.StatusAccepted},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			if got := post(tc.body, tc.header); got != tc.want {
-				t.Errorf("status = %d, want %d", got, tc.want)
-			}
-			if after := h.Fake.Fingerprint(); after != before {
-				t.Errorf("the issue changed:\n%s", after)
-			}
-		})
-	}
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }
 
 func TestIneligibleRepliesMoveNothing(t *testing.T) {
@@ -268,17 +112,6 @@ func TestIneligibleRepliesMoveNothing(t *testing.T) {
 	if got := writes(w.h); len(got) != 0 {
 		t.Errorf("an ineligible reply made the app write: %v", got)
 	}
-}
-
-// writes lists the app's writes since the request log was last reset.
-func writes(h *Harness) []string {
-	var out []string
-	for _, r := range h.Fake.Requests() {
-		if r.Method != http.MethodGet && !strings.Contains(r.Route, "access_tokens") {
-			out = append(out, r.Method+" "+r.Path)
-		}
-	}
-	return out
 }
 
 func TestCommandsOnlyFromNewUnquotedText(t *testing.T) {
@@ -385,6 +218,20 @@ func TestClosingAbandonsReopeningRevivesNothing(t *testing.T) {
 	w.replayAll()
 }
 
+func TestAskAfterReopenIsTaken(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
+	w.send(w.h.Fake.ReopenIssue(repo, 42, "maria"))
+	w.comment("coder-agent", "/clarify @maria Per key or per IP, now that it is reopened?")
+	if c, ok := w.ledger().Find("CLR-42-002"); !ok || c.Status != clarify.Pending {
+		t.Fatalf("an ask in the reopened issue was not taken: %+v", c)
+	}
+	if got := w.labels(); got != "clarification:active" {
+		t.Errorf("labels %q", got)
+	}
+}
+
 func TestRefusalSaysWhatToType(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify frobnicate CLR-42-001")
@@ -398,55 +245,53 @@ func TestRefusalSaysWhatToType(t *testing.T) {
 	w.replayAll()
 }
 
-func TestRecordedDeliveries(t *testing.T) {
-	files, _ := filepath.Glob("testdata/deliveries/*.http")
-	if len(files) == 0 {
-		t.Fatal("no recorded deliveries under testdata/deliveries")
-	}
-	h, err := NewHarness(io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	touched := map[string]bool{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := playRecorded(context.Background(), h, f, b, touched); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-	}
-	var out bytes.Buffer
-	printWorld(&out, h, touched)
-	if !strings.Contains(out.String(), "Clarification needed · CLR-") {
-		t.Errorf("the recorded ask was not mirrored:\n%s", out.String())
-	}
-}
-
-func TestDemoReplayPrintsTheIssue(t *testing.T) {
-	var out, errs bytes.Buffer
-	if code := run([]string{"replay"}, &out, &errs); code != 0 {
-		t.Fatalf("replay exited %d: %s", code, errs.String())
-	}
-	for _, want := range []string{"CLR-42-001 · round 1/5", "CLR-42-001 · round 2/5", "resolved", "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("replay output lacks %q:\n%s", want, out.String())
-		}
-	}
-}
-
-func TestAskAfterReopenIsTaken(t *testing.T) {
+func TestAFailedWriteIsRunAgainWithoutPostingTwice(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
-	w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
-	w.send(w.h.Fake.ReopenIssue(repo, 42, "maria"))
-	w.comment("coder-agent", "/clarify @maria Per key or per IP, now that it is reopened?")
-	if c, ok := w.ledger().Find("CLR-42-002"); !ok || c.Status != clarify.Pending {
-		t.Fatalf("an ask in the reopened issue was not taken: %+v", c)
+	// GitHub fails the status update of the answer's run once: the app runs the delivery
+	// again by itself.
+	w.h.Fake.FailNext("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", http.StatusBadGateway, 1)
+	d, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
+	w.send(d)
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
+		t.Fatalf("status %s, want answered after the run was tried again", c.Status)
 	}
-	if got := w.labels(); got != "clarification:active" {
-		t.Errorf("labels %q", got)
+	if n := w.botComments("Clarification needed"); n != 1 {
+		t.Errorf("round comment posted %d times", n)
+	}
+}
+
+func TestFailedWriteHealsOnRedeliveryWithoutPostingTwice(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+
+	// GitHub fails the status update of every try of the answer's run: the delivery fails
+	// after the reaction went out.
+	w.h.Fake.FailNext("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", http.StatusBadGateway, 1+handlers.DefaultRunRetries)
+	d, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
+	w.send(d)
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Pending {
+		t.Fatalf("status %s: the failed save should have left the ledger as it was", c.Status)
+	}
+	// GitHub does not retry; the maintainer redelivers by hand, with the same id.
+	if _, err := w.h.Deliver(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
+		t.Fatalf("status %s after redelivery, want answered", c.Status)
+	}
+	if n := w.botComments("Clarification needed"); n != 1 {
+		t.Errorf("round comment posted %d times", n)
+	}
+}
+
+func TestALostDeliveryHealsOnTheNextEvent(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.h.Fake.Comment(repo, 42, "maria", "Per key.") // its delivery never arrives
+	w.comment("coder-agent", "/clarify followup CLR-42-001 Which limit?")
+	c, _ := w.ledger().Find("CLR-42-001")
+	if c.Round != 2 || c.Status != clarify.Pending || c.Thread[1].Text != "Per key." {
+		t.Fatalf("the next event did not fold in the lost answer first: %+v", c)
 	}
 }

@@ -1,24 +1,11 @@
-package main
+package handlers_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/render"
 )
-
-// statusComment returns the id and body of the app's status comment.
-func (w *world) statusComment() (int64, string) {
-	w.t.Helper()
-	for _, c := range w.h.Fake.Comments(repo, 42) {
-		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
-			return c.ID, c.Body
-		}
-	}
-	w.t.Fatal("no status comment")
-	return 0, ""
-}
 
 // summary is what a maintainer would compare: each clarification's id, status and round.
 func summary(l clarify.Ledger) string {

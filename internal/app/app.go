@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -19,22 +19,30 @@ import (
 // cacheEntries bounds each installation client's HTTP cache (go-githubapp keeps 64 clients).
 const cacheEntries = 512
 
-// App is the assembled GitHub App: its HTTP handler and the scheduler to drain on shutdown.
+// App is the assembled GitHub App: its HTTP handler, the scheduler to drain on shutdown,
+// and the sweep that a ticker or an external scheduler runs.
 type App struct {
 	Handler   http.Handler
 	Scheduler *handlers.Scheduler
-	Base      *handlers.Base
 	Sweep     *handlers.Sweep
+	// Redeliver asks GitHub again for deliveries that never got through; serve runs it
+	// at start and after every sweep.
+	Redeliver *handlers.Redeliver
 }
 
 // NewApp is the composition root: every handler the app has is listed here.
 func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, error) {
 	clients, err := githubapp.NewDefaultCachingClientCreator(cfg.Github,
 		githubapp.WithClientUserAgent("clarify-app"),
-		githubapp.WithClientTimeout(30*time.Second),
+		// One deadline covers a request and its retries, with room for a secondary
+		// limit's minute-long wait.
+		githubapp.WithClientTimeout(2*time.Minute),
 		// alwaysValidate: a cached ledger must never be trusted without asking GitHub.
 		githubapp.WithClientCaching(true, newHTTPCache),
-		githubapp.WithClientMiddleware(handlers.CountRequests, handlers.PaceWrites(cfg.Clarify.WritesPerMinute)),
+		// Retry outermost, so that every attempt counts against the sweep's budget and
+		// every write sent again is paced.
+		githubapp.WithClientMiddleware(handlers.RetryTransient(handlers.RetryOptions{}), handlers.CountRequests,
+			handlers.PaceWrites(cfg.Clarify.WritesPerMinute)),
 	)
 	if err != nil {
 		return nil, err
@@ -55,7 +63,8 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	sweep := &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget}
-	return &App{Handler: hlog.NewHandler(logger)(mux), Scheduler: sched, Base: base, Sweep: sweep}, nil
+	redeliver := &handlers.Redeliver{Clients: clients, Now: now}
+	return &App{Handler: hlog.NewHandler(logger)(mux), Scheduler: sched, Sweep: sweep, Redeliver: redeliver}, nil
 }
 
 // requireSignature answers 401 to a delivery without a valid X-Hub-Signature-256 before
@@ -78,6 +87,16 @@ func requireSignature(secret []byte, next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// NewLogger returns the app's JSON logger at level (info when empty or unknown); the
+// dispatcher puts it in every request's context, without which go-githubapp logs nothing.
+func NewLogger(w io.Writer, level string) zerolog.Logger {
+	lvl, err := zerolog.ParseLevel(level)
+	if err != nil || level == "" {
+		lvl = zerolog.InfoLevel
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
 }
 
 // lruCache is a bounded httpcache.Cache, so ETags save rate limit without growing forever.

@@ -1,4 +1,4 @@
-package main
+package handlers_test
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/replay"
 )
 
 // syncBuffer lets the app's goroutines log into one buffer under the race detector.
@@ -32,7 +33,7 @@ func (s *syncBuffer) String() string {
 
 func TestLogsCarryTheDeliveryAndNoSecret(t *testing.T) {
 	var logs syncBuffer
-	h, err := NewHarness(&logs)
+	h, err := replay.NewHarness(&logs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"context"
@@ -10,26 +10,37 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/render"
 )
 
 // Harness is a whole world on loopback: the in-memory GitHub, and the real app (real
-// dispatcher, real client creator, real signatures) pointed at it. replay and the tests use it.
+// dispatcher, real client creator, real signatures) pointed at it. `bot replay` and the
+// end-to-end tests use it.
 type Harness struct {
-	Fake      *fakegithub.Server
-	GitHub    *httptest.Server
-	App       *App
+	// Fake is the in-memory GitHub, served by GitHub.
+	Fake   *fakegithub.Server
+	GitHub *httptest.Server
+	// App is the app as `bot serve` assembles it, served by AppServer.
+	App       *app.App
 	AppServer *httptest.Server
-	Secret    []byte
-	Config    Config
+	// Secret signs deliveries; Config is the app's configuration, pointed at GitHub.
+	Secret []byte
+	Config app.Config
 	// Statuses holds the HTTP status the app answered to each delivery, in order.
 	Statuses []int
 	// Delivered holds every delivery sent through Deliver, in order.
 	Delivered []fakegithub.Delivery
 	// Sweeps counts the sweeps run and SweepRequests the requests they made.
 	Sweeps, SweepRequests int
+
+	// touched holds the issues ("owner/repo#n") the app accepted a delivery about, for PrintWorld.
+	touched map[string]bool
 }
 
 // harnessAppID is the App id the harness registers with the in-memory GitHub.
@@ -43,11 +54,11 @@ func NewHarness(logs io.Writer) (*Harness, error) {
 	}
 	secret := []byte("replay-webhook-secret")
 	fake := fakegithub.New(fakegithub.Options{
-		AppID: harnessAppID, AppSlug: DefaultAppSlug, WebhookSecret: secret, AppPublicKey: &key.PublicKey,
+		AppID: harnessAppID, AppSlug: app.DefaultAppSlug, WebhookSecret: secret, AppPublicKey: &key.PublicKey,
 	})
 	gh := httptest.NewServer(fake)
 
-	var cfg Config
+	var cfg app.Config
 	cfg.Github.V3APIURL = gh.URL + "/"
 	cfg.Github.V4APIURL = gh.URL + "/graphql"
 	cfg.Github.App.IntegrationID = harnessAppID
@@ -61,12 +72,15 @@ func NewHarness(logs io.Writer) (*Harness, error) {
 		gh.Close()
 		return nil, err
 	}
-	app, err := NewApp(cfg, newLogger(logs, "debug"), fake.Now)
+	a, err := app.NewApp(cfg, app.NewLogger(logs, "debug"), fake.Now)
 	if err != nil {
 		gh.Close()
 		return nil, err
 	}
-	return &Harness{Fake: fake, GitHub: gh, App: app, AppServer: httptest.NewServer(app.Handler), Secret: secret, Config: cfg}, nil
+	// A failed run is tried again as in serve, without the real wait.
+	a.Scheduler.RetryDelay = 5 * time.Millisecond
+	return &Harness{Fake: fake, GitHub: gh, App: a, AppServer: httptest.NewServer(a.Handler), Secret: secret, Config: cfg,
+		touched: map[string]bool{}}, nil
 }
 
 // HookURL is where the app takes webhooks.
@@ -82,6 +96,9 @@ func (h *Harness) Deliver(ctx context.Context, d fakegithub.Delivery) (int, erro
 	}
 	h.Statuses = append(h.Statuses, status)
 	h.Delivered = append(h.Delivered, d)
+	if key, ok := issueOf(d); ok && status < 300 {
+		h.touched[key] = true
+	}
 	h.App.Scheduler.Wait()
 	return status, h.flushOutbox(ctx)
 }
@@ -111,6 +128,17 @@ func (h *Harness) flushOutbox(ctx context.Context) error {
 		h.App.Scheduler.Wait()
 	}
 	return nil
+}
+
+// Ledger reads an issue's ledger from the app's status comment, as the app does. The
+// clarifications the app moved into archive comments are not in it.
+func (h *Harness) Ledger(repo string, issue int) (clarify.Ledger, error) {
+	for _, c := range h.Fake.Comments(repo, issue) {
+		if c.User == h.Fake.BotLogin() && render.IsStatus(c.Body) {
+			return render.DecodeLedger(c.Body, h.Config.LedgerKeyBytes())
+		}
+	}
+	return clarify.Ledger{}, fmt.Errorf("#%d has no status comment", issue)
 }
 
 // Close stops both servers after the app has finished what it accepted.

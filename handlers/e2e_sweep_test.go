@@ -1,4 +1,4 @@
-package main
+package handlers_test
 
 import (
 	"context"
@@ -10,13 +10,15 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/replay"
 )
 
 // sweepWorld: two installations, three repositories, an open clarification in each of
 // five issues, and one quiet issue.
-func sweepWorld(t *testing.T) (*Harness, []string) {
+func sweepWorld(t *testing.T) (*replay.Harness, []string) {
 	t.Helper()
-	h, err := NewHarness(io.Discard)
+	h, err := replay.NewHarness(io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func sweepWorld(t *testing.T) (*Harness, []string) {
 	return h, issues
 }
 
-func countBy(h *Harness) (reads, writes int, byRoute map[string]int) {
+func countBy(h *replay.Harness) (reads, writes int, byRoute map[string]int) {
 	byRoute = map[string]int{}
 	for _, r := range h.Fake.Requests() {
 		if strings.Contains(r.Route, "access_tokens") {
@@ -78,7 +80,7 @@ func TestSweepOverInstallationsCountsItsRequests(t *testing.T) {
 		repo, num, _ := strings.Cut(key, "#")
 		var n int
 		fmt.Sscan(num, &n)
-		l, err := issueLedger(h, repo, n)
+		l, err := h.Ledger(repo, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +119,7 @@ func TestSweepOverInstallationsCountsItsRequests(t *testing.T) {
 
 func TestTwoReplicasSweepingAtOnceLeaveOnePingEach(t *testing.T) {
 	h, issues := sweepWorld(t)
-	replica, err := NewApp(h.Config, newLogger(io.Discard, "info"), h.Fake.Now)
+	replica, err := app.NewApp(h.Config, app.NewLogger(io.Discard, "info"), h.Fake.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +161,7 @@ func TestSweepBudgetStopsAndTheNextRunContinues(t *testing.T) {
 			repo, num, _ := strings.Cut(key, "#")
 			var i int
 			fmt.Sscan(num, &i)
-			if l, err := issueLedger(h, repo, i); err == nil && l.Clarifications[0].Status == clarify.Stale {
+			if l, err := h.Ledger(repo, i); err == nil && l.Clarifications[0].Status == clarify.Stale {
 				n++
 			}
 		}
@@ -186,5 +188,22 @@ func TestSweepBudgetStopsAndTheNextRunContinues(t *testing.T) {
 		if runs[i] <= runs[i-1] {
 			t.Errorf("run %d made no progress (%v): it must continue where the last one stopped", i, runs)
 		}
+	}
+}
+
+func TestARestartLosesNoTimer(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	// A new process: nothing in memory but the config.
+	restarted, err := app.NewApp(w.h.Config, app.NewLogger(io.Discard, "info"), w.h.Fake.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.h.Fake.Advance(31 * time.Minute)
+	if _, err := restarted.Sweep.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Stale {
+		t.Errorf("after a restart and 31 minutes: %s, want stale", c.Status)
 	}
 }

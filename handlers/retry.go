@@ -1,0 +1,343 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palantir/go-githubapp/githubapp"
+	"github.com/rs/zerolog"
+)
+
+// Defaults of RetryOptions. Four attempts with backoff of 1 s, 2 s and 4 s ride out the
+// short 5xx spells GitHub has; the waits are capped so that a run never sleeps through a
+// primary limit that resets in an hour.
+const (
+	DefaultRetryAttempts  = 4
+	DefaultRetryBaseDelay = time.Second
+	DefaultRetryMaxDelay  = 8 * time.Second
+	// DefaultRetryMaxWait is one minute because that is what GitHub asks for after a
+	// secondary limit that names no time of its own.
+	DefaultRetryMaxWait      = time.Minute
+	DefaultRetryMaxTotalWait = 90 * time.Second
+)
+
+// Log keys of a retried request, beside the handler's own.
+const (
+	LogKeyRetryMethod  = "retry_method"
+	LogKeyRetryPath    = "retry_path"
+	LogKeyRetryAttempt = "retry_attempt"
+	LogKeyRetryWait    = "retry_wait"
+	LogKeyRetryFault   = "retry_fault"
+)
+
+// hintlessLimitWait is the first wait after a secondary limit without Retry-After or a
+// spent x-ratelimit-remaining: "wait for at least one minute", doubling after that.
+// https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit
+const hintlessLimitWait = time.Minute
+
+// limitBodyPeek bounds how much of a 403 is read to tell a rate limit from a refusal;
+// GitHub's error bodies are a few hundred bytes.
+const limitBodyPeek = 16 << 10
+
+// RetryOptions tunes RetryTransient; a zero field takes its Default* value.
+type RetryOptions struct {
+	// Attempts bounds how many times one request is sent, the first included.
+	Attempts int
+	// BaseDelay is the backoff before the second attempt; it doubles up to MaxDelay.
+	BaseDelay time.Duration
+	MaxDelay  time.Duration
+	// MaxWait is the longest single wait the transport accepts, whatever GitHub asks:
+	// a longer one hands GitHub's answer back to the caller at once.
+	MaxWait time.Duration
+	// MaxTotalWait bounds all the waits of one request together.
+	MaxTotalWait time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Sleep waits d or until ctx ends; nil means a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Jitter spreads a backoff delay d so that replicas that failed together do not come
+	// back together; nil draws from [d/2, d). Waits GitHub names are never jittered.
+	Jitter func(d time.Duration) time.Duration
+}
+
+// RetryTransient returns a client middleware that retries what GitHub's faults cost,
+// within bounds: a read (GET, HEAD) on a 5xx, a network error or a rate limit; a write
+// only on a rate limit (429, or 403 with x-ratelimit-remaining 0, Retry-After or a
+// secondary-limit message), because then GitHub says it did not happen. A write answered
+// 5xx or cut off may have happened: it goes back to the caller, which looks for its
+// hidden marker before sending it again. Retry-After is honoured exactly, and a primary
+// limit is waited out until x-ratelimit-reset; a wait longer than MaxWait, past
+// MaxTotalWait or past the request's deadline is not begun, and GitHub's answer is
+// returned as it came. List it before CountRequests and PaceWrites, so that every
+// attempt is counted and every resent write paced.
+func RetryTransient(opts RetryOptions) githubapp.ClientMiddleware {
+	opts = opts.withDefaults()
+	return func(next http.RoundTripper) http.RoundTripper {
+		return &retryTransport{next: next, opts: opts}
+	}
+}
+
+func (o RetryOptions) withDefaults() RetryOptions {
+	if o.Attempts <= 0 {
+		o.Attempts = DefaultRetryAttempts
+	}
+	if o.BaseDelay <= 0 {
+		o.BaseDelay = DefaultRetryBaseDelay
+	}
+	if o.MaxDelay <= 0 {
+		o.MaxDelay = DefaultRetryMaxDelay
+	}
+	if o.MaxWait <= 0 {
+		o.MaxWait = DefaultRetryMaxWait
+	}
+	if o.MaxTotalWait <= 0 {
+		o.MaxTotalWait = DefaultRetryMaxTotalWait
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sleep == nil {
+		o.Sleep = sleepCtx
+	}
+	if o.Jitter == nil {
+		o.Jitter = equalJitter
+	}
+	return o
+}
+
+// retryTransport is built once per installation client. Besides retrying, it remembers
+// until when GitHub asked the installation to hold off after a secondary limit, so that
+// the client's other requests wait too: requests sent during a limit prolong it, and
+// GitHub may ban an integration that keeps sending.
+type retryTransport struct {
+	next http.RoundTripper
+	opts RetryOptions
+
+	mu   sync.Mutex
+	hold time.Time
+}
+
+// RoundTrip sends the request and sends it again while a fault is worth retrying.
+func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	var waited time.Duration
+	hintless := 0
+	for attempt := 1; ; attempt++ {
+		if d := t.holdLeft(); d > 0 && t.affordable(ctx, d, waited) {
+			if err := t.opts.Sleep(ctx, d); err != nil {
+				if attempt == 1 && req.Body != nil {
+					_ = req.Body.Close() // a RoundTripper closes the body even when it sends nothing
+				}
+				return nil, err
+			}
+			waited += d
+		}
+		r, err := rewound(req, attempt)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := t.next.RoundTrip(r)
+		v := t.judge(req, resp, err, attempt, &hintless)
+		if v.hold {
+			t.holdUntil(t.opts.Now().Add(v.wait))
+		}
+		if !v.retry || attempt >= t.opts.Attempts || !rewindable(req) || !t.affordable(ctx, v.wait, waited) {
+			return resp, err
+		}
+		ev := zerolog.Ctx(ctx).Info().Str(LogKeyRetryMethod, req.Method).Str(LogKeyRetryPath, req.URL.Path).
+			Int(LogKeyRetryAttempt, attempt).Dur(LogKeyRetryWait, v.wait).Str(LogKeyRetryFault, v.fault)
+		if err != nil {
+			ev = ev.Err(err)
+		}
+		ev.Msg("Retrying a GitHub request after a transient fault")
+		drainAndClose(resp)
+		if err := t.opts.Sleep(ctx, v.wait); err != nil {
+			return nil, err
+		}
+		waited += v.wait
+	}
+}
+
+// retryVerdict is whether, and after how long, a request may be sent again.
+type retryVerdict struct {
+	retry bool
+	wait  time.Duration
+	// hold says the wait is a secondary limit's, which holds the whole installation.
+	hold  bool
+	fault string
+}
+
+// judge reads GitHub's answer. Rate limits come first: whatever the method, GitHub did
+// not do a request it refused for a limit. Otherwise only reads are retried, because
+// a write answered 5xx or cut off may have happened.
+func (t *retryTransport) judge(req *http.Request, resp *http.Response, err error, attempt int, hintless *int) retryVerdict {
+	read := req.Method == http.MethodGet || req.Method == http.MethodHead
+	if err != nil {
+		if !read || req.Context().Err() != nil {
+			return retryVerdict{}
+		}
+		return retryVerdict{retry: true, wait: t.backoff(attempt), fault: "network"}
+	}
+	if isRateLimit(resp) {
+		if d, ok := retryAfter(resp.Header, t.opts.Now()); ok {
+			return retryVerdict{retry: true, wait: d, hold: true, fault: "secondary limit"}
+		}
+		if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+			if reset, ok := headerInt(resp.Header, "X-RateLimit-Reset"); ok {
+				d := time.Unix(reset, 0).Sub(t.opts.Now())
+				if d <= 0 { // our clock runs ahead of GitHub's
+					d = t.backoff(attempt)
+				}
+				return retryVerdict{retry: true, wait: d, fault: "primary limit"}
+			}
+		}
+		d := hintlessLimitWait << *hintless
+		*hintless++
+		return retryVerdict{retry: true, wait: d, hold: true, fault: "secondary limit"}
+	}
+	if !read {
+		return retryVerdict{}
+	}
+	switch resp.StatusCode {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		d, ok := retryAfter(resp.Header, t.opts.Now())
+		if !ok {
+			d = t.backoff(attempt)
+		}
+		return retryVerdict{retry: true, wait: d, fault: strconv.Itoa(resp.StatusCode)}
+	}
+	return retryVerdict{}
+}
+
+// isRateLimit tells a rate limit from a refusal. A 429 is always one; a 403 is one when
+// GitHub says so in a header or in the message, and otherwise a permission that waiting
+// will not grant. The body is read only in that last case, and put back for the caller.
+func isRateLimit(resp *http.Response) bool {
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests:
+		return true
+	case http.StatusForbidden:
+	default:
+		return false
+	}
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" || resp.Header.Get("Retry-After") != "" {
+		return true
+	}
+	if resp.Body == nil {
+		return false
+	}
+	peek, err := io.ReadAll(io.LimitReader(resp.Body, limitBodyPeek))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(peek), resp.Body), resp.Body}
+	if err != nil {
+		return false
+	}
+	// "You have exceeded a secondary rate limit…"; before 2022, "…an abuse detection
+	// mechanism", with documentation_url ending "#abuse-rate-limits".
+	msg := strings.ToLower(string(peek))
+	return strings.Contains(msg, "secondary rate limit") || strings.Contains(msg, "secondary-rate-limits") ||
+		strings.Contains(msg, "abuse detection") || strings.Contains(msg, "abuse-rate-limits")
+}
+
+// retryAfter reads Retry-After, which GitHub gives in seconds; an HTTP date is read too.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(0, at.Sub(now)), true
+	}
+	return 0, false
+}
+
+func headerInt(h http.Header, key string) (int64, bool) {
+	n, err := strconv.ParseInt(h.Get(key), 10, 64)
+	return n, err == nil
+}
+
+// backoff is the jittered delay before attempt+1.
+func (t *retryTransport) backoff(attempt int) time.Duration {
+	d := t.opts.BaseDelay
+	for i := 1; i < attempt && d < t.opts.MaxDelay; i++ {
+		d *= 2
+	}
+	return t.opts.Jitter(min(d, t.opts.MaxDelay))
+}
+
+// equalJitter keeps at least half of the delay, so a retry never comes back at once.
+func equalJitter(d time.Duration) time.Duration {
+	half := d / 2
+	if d-half <= 0 {
+		return d
+	}
+	return half + rand.N(d-half)
+}
+
+// affordable says whether a wait fits the caps and the request's deadline: sleeping into
+// a deadline would only trade GitHub's answer for a context error.
+func (t *retryTransport) affordable(ctx context.Context, wait, waited time.Duration) bool {
+	if wait > t.opts.MaxWait || waited+wait > t.opts.MaxTotalWait {
+		return false
+	}
+	if dl, ok := ctx.Deadline(); ok && !t.opts.Now().Add(wait).Before(dl) {
+		return false
+	}
+	return true
+}
+
+func (t *retryTransport) holdLeft() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.hold.Sub(t.opts.Now())
+}
+
+func (t *retryTransport) holdUntil(at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if at.After(t.hold) {
+		t.hold = at
+	}
+}
+
+// rewindable says whether the request can be sent again: a body that cannot be read
+// anew would go out empty.
+func rewindable(req *http.Request) bool {
+	return req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+}
+
+// rewound is the request for an attempt, with a fresh copy of the body after the first.
+func rewound(req *http.Request, attempt int) (*http.Request, error) {
+	if attempt == 1 || req.Body == nil || req.Body == http.NoBody {
+		return req, nil
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, err
+	}
+	r := *req
+	r.Body = body
+	return &r, nil
+}
+
+// drainAndClose drains a little of a response that will not be returned, so its connection
+// can be reused, and closes it.
+func drainAndClose(resp *http.Response) {
+	if resp == nil || resp.Body == nil {
+		return
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, limitBodyPeek))
+	_ = resp.Body.Close()
+}

@@ -1,0 +1,160 @@
+package replay
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/clarify-app/clarify/internal/fakegithub"
+)
+
+//go:embed testdata/scenarios/demo.txt
+var demoScenario string
+
+// Play plays the built-in demo when names is empty, else each named file in turn: a
+// scenario (.txt) or a recorded delivery (.http). It stops at the first error.
+func Play(ctx context.Context, h *Harness, names []string, w io.Writer) error {
+	if len(names) == 0 {
+		fmt.Fprintln(w, "Clarify demo: an agent asks, a maintainer answers, the agent follows up and resolves.")
+		return PlayScenario(ctx, h, "demo", strings.NewReader(demoScenario))
+	}
+	for _, name := range names {
+		if err := playFile(ctx, h, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func playFile(ctx context.Context, h *Harness, name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if strings.HasSuffix(name, ".http") {
+		return PlayRecorded(ctx, h, name, f)
+	}
+	return PlayScenario(ctx, h, filepath.Base(name), f)
+}
+
+// PlayScenario plays a scenario (format in internal/fakegithub/doc.go) through the app,
+// step by step: each step's deliveries are sent and handled before the next step, a
+// `wait` is followed by one sweep (as the ticker of `bot serve` would run one), and an
+// `expect` step is checked when reached. A failed check does not stop the scenario: all
+// of them are reported at the end.
+func PlayScenario(ctx context.Context, h *Harness, name string, r io.Reader) error {
+	steps, err := fakegithub.ParseScenario(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	checks, err := parseChecks(steps)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var failed []string
+	for _, st := range steps {
+		if st.Action == fakegithub.ActionExpect {
+			if got := checks[st.Line](h, st.Repo, st.Issue); got != "" {
+				failed = append(failed, fmt.Sprintf("%s:%d: %s: got %s", name, st.Line, strings.TrimSpace(st.Text), got))
+			}
+			continue
+		}
+		if err := runStep(ctx, h, st); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d expectation(s) failed:\n%s", len(failed), strings.Join(failed, "\n"))
+	}
+	return nil
+}
+
+// runStep performs one step in the in-memory GitHub and delivers what it produced.
+func runStep(ctx context.Context, h *Harness, st fakegithub.Step) error {
+	ds, err := h.Fake.Run(st)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		if err := deliver(ctx, h, d); err != nil {
+			return fmt.Errorf("line %d: %w", st.Line, err)
+		}
+	}
+	if st.Action == fakegithub.ActionWait {
+		// Time passed: the periodic sweep of `bot serve` would have run.
+		if _, err := h.Sweep(ctx); err != nil {
+			return fmt.Errorf("line %d: sweep: %w", st.Line, err)
+		}
+	}
+	return nil
+}
+
+// PlayRecorded plays one recorded delivery (an HTTP request as GitHub sent it): the
+// in-memory GitHub first takes in the repository, issue and comment it describes, so the
+// app finds them when it looks.
+func PlayRecorded(ctx context.Context, h *Harness, name string, r io.Reader) error {
+	d, err := fakegithub.ReadRecorded(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := h.Fake.Ingest(d.Event, d.Body); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return deliver(ctx, h, d)
+}
+
+// deliver sends d and makes any answer but a success an error: a scenario never sends
+// what the app should refuse.
+func deliver(ctx context.Context, h *Harness, d fakegithub.Delivery) error {
+	status, err := h.Deliver(ctx, d)
+	if err != nil {
+		return err
+	}
+	if status >= 300 {
+		return fmt.Errorf("the app answered %d to %s delivery %s", status, d.Event, d.ID)
+	}
+	return nil
+}
+
+// issueOf names the issue a delivery is about, "owner/repo#n".
+func issueOf(d fakegithub.Delivery) (string, bool) {
+	var p struct {
+		Repository struct {
+			FullName string `json:"full_name"`
+		} `json:"repository"`
+		Issue struct {
+			Number int `json:"number"`
+		} `json:"issue"`
+	}
+	if json.Unmarshal(d.Body, &p) != nil || p.Repository.FullName == "" || p.Issue.Number == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("%s#%d", p.Repository.FullName, p.Issue.Number), true
+}
+
+// PrintWorld writes each issue the app was told about as a reader would see it, then the
+// GitHub API calls the app made.
+func (h *Harness) PrintWorld(w io.Writer) {
+	keys := make([]string, 0, len(h.touched))
+	for k := range h.touched {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		repo, num, _ := strings.Cut(k, "#")
+		var n int
+		fmt.Sscan(num, &n)
+		fmt.Fprintf(w, "\n%s\n%s\n", strings.Repeat("=", 72), h.Fake.Transcript(repo, n))
+	}
+	fmt.Fprintf(w, "\n%s\nGitHub API calls made by the app\n%s\n", strings.Repeat("=", 72), h.Fake.Summary())
+	if h.Sweeps > 0 {
+		fmt.Fprintf(w, "of which the periodic sweep (run after each `wait`): %d requests in %d runs\n", h.SweepRequests, h.Sweeps)
+	}
+}
