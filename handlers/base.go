@@ -39,6 +39,8 @@ type Base struct {
 	active activeIssues
 	// memory lets a run read only what is new in an issue this process ran before.
 	memory issueMemories
+	// labelsSet remembers the labels this process last set on each issue.
+	labelsSet labelMemory
 	// members remembers team memberships across runs.
 	members membershipCache
 

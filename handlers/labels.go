@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 
 	"github.com/google/go-github/v60/github"
 
@@ -64,6 +65,20 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 	for _, lb := range current {
 		have[lb.GetName()] = true
 	}
+	// A payload can predate this process's own last labelling of the issue (a close
+	// delivered before the ask's run put the label on): what was set since counts too.
+	for _, name := range b.labelsSet.get(ref.key()) {
+		have[name] = true
+	}
+	defer func() {
+		var set []string
+		for _, lb := range ours {
+			if want[lb.Name] {
+				set = append(set, lb.Name)
+			}
+		}
+		b.labelsSet.put(ref.key(), set)
+	}()
 	var add []string
 	for _, lb := range ours {
 		switch {
@@ -123,4 +138,29 @@ func (b *Base) setLabelKnown(repo, name string) {
 		b.labelsKnown = map[string]bool{}
 	}
 	b.labelsKnown[repo+"\x00"+name] = true
+}
+
+// labelMemory remembers the app's labels as this process last set them on each issue.
+type labelMemory struct {
+	mu sync.Mutex
+	m  map[string][]string
+}
+
+func (m *labelMemory) get(key string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.m[key]
+}
+
+func (m *labelMemory) put(key string, names []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= maxRemembered {
+		m.m = map[string][]string{}
+	}
+	if len(names) == 0 {
+		delete(m.m, key)
+		return
+	}
+	m.m[key] = names
 }

@@ -1,0 +1,108 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/fakegithub"
+)
+
+// sendAll sends deliveries one after the other without waiting for the app to handle
+// any, as GitHub does, then waits for all of them.
+func sendAll(t *testing.T, w *world, ds ...fakegithub.Delivery) {
+	t.Helper()
+	for _, d := range ds {
+		if _, err := fakegithub.Send(context.Background(), w.h.AppServer.Client(), w.h.HookURL(), w.h.Secret, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.h.App.Scheduler.Wait()
+}
+
+func TestAReplyOrACloseDeliveredBeforeTheLabelIsNotDropped(t *testing.T) {
+	t.Run("reply", func(t *testing.T) {
+		w := &world{t: t, h: newHarness(t)}
+		ask, _ := w.h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Per key or per IP?")
+		// The reply's payload shows no label: the app has not labelled the issue yet.
+		reply, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
+		sendAll(t, w, ask, reply)
+		if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
+			t.Fatalf("status %s, want answered: the reply was dropped by the cheap filter", c.Status)
+		}
+	})
+	t.Run("close", func(t *testing.T) {
+		w := &world{t: t, h: newHarness(t)}
+		ask, _ := w.h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Per key or per IP?")
+		closed := w.h.Fake.CloseIssue(repo, 42, "maria")
+		sendAll(t, w, ask, closed)
+		if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Abandoned || w.labels() != "" {
+			t.Fatalf("status %s, labels %q: want abandoned and no label on the closed issue", c.Status, w.labels())
+		}
+	})
+}
+
+func TestTheSweepSettlesAClosedIssueThatStillCarriesTheActiveLabel(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.h.Fake.CloseIssue(repo, 42, "maria") // its delivery never arrives
+	if _, err := w.h.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Abandoned || w.labels() != "" {
+		t.Fatalf("status %s, labels %q: want abandoned and no label", c.Status, w.labels())
+	}
+}
+
+func TestOneFailingIssueNeverStopsTheSweepOfTheOthers(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.h.Fake.OpenIssue(repo, 43, "Another", "maria")
+	d, _ := w.h.Fake.Comment(repo, 43, "coder-agent", "/clarify @maria Which region?")
+	w.send(d)
+	w.h.Fake.Advance(31 * time.Minute)
+	// #42 is swept first, and its comments cannot be read.
+	w.h.Fake.FailNext("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", http.StatusNotFound, 1)
+	stats, err := w.h.Sweep(context.Background())
+	if err == nil || stats.Failed != 1 {
+		t.Errorf("sweep: %v, %d failed; want the failure reported after the whole pass", err, stats.Failed)
+	}
+	pinged := 0
+	for _, c := range w.h.Fake.Comments(repo, 43) {
+		if c.User == "clarify[bot]" && strings.Contains(c.Body, "Still waiting") {
+			pinged++
+		}
+	}
+	if pinged != 1 {
+		t.Errorf("#43 got %d stale pings, want 1 despite #42's failure", pinged)
+	}
+	// The next sweep takes #42 up again.
+	if _, err := w.h.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Stale {
+		t.Errorf("#42 is %s after the next sweep, want stale", c.Status)
+	}
+}
+
+func TestAConfigReadThatFailsOnTheWayKeepsTheRepositorysPolicy(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.h.Fake.AddUser("arch", "User")
+	w.h.Fake.SetPermission(repo, "arch", "write")
+	w.h.Fake.SetFile(repo, ".github/clarify.yml", "roles:\n  architect: [arch]\n")
+	w.comment("coder-agent", "/clarify architect Can the API be split?")
+	w.h.Fake.Advance(10 * time.Minute) // past the config cache
+	// GitHub refuses the token's read of the file: not the file's fault.
+	w.h.Fake.FailNext("GET /repos/{owner}/{repo}/contents/{path}", http.StatusUnauthorized, 5)
+	w.comment("coder-agent", "/clarify architect And version it first?")
+	l := w.ledger()
+	if len(l.Clarifications) != 2 || l.Clarifications[1].Target.Name != "architect" {
+		t.Fatalf("the second ask was not taken under the repository's roles: %+v", l.Clarifications)
+	}
+	if n := w.botComments("configuration"); n != 0 {
+		t.Errorf("%d comment(s) blame the configuration for GitHub's refusal", n)
+	}
+}
