@@ -1,0 +1,38 @@
+package handlers_test
+
+import (
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestRequestsPerEventDoNotGrowWithTheIssue counts the reads an answer costs in an issue
+// of 100 and of 10,000 comments, once the app has run there: with the ledger's cursor
+// remembered, an event reads only the comments since it. `go test ./handlers -run
+// TestRequestsPerEvent -v` prints the figures.
+func TestRequestsPerEventDoNotGrowWithTheIssue(t *testing.T) {
+	for _, size := range []int{100, 10_000} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			for i := 0; i < size; i++ {
+				w.h.Fake.Comment(repo, 42, "drive-by", "+1") // deliveries dropped: nothing asked yet
+			}
+			w.h.Fake.Advance(time.Minute)
+			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+			w.h.Fake.Advance(time.Minute)
+			w.h.Fake.ResetRequests()
+			w.comment("maria", "Per key.")
+			reads := 0
+			for _, r := range w.h.Fake.Requests() {
+				if r.Method == http.MethodGet {
+					reads++
+				}
+			}
+			t.Logf("%d comments: %d requests for the answer, %d of them reads", size, len(w.h.Fake.Requests()), reads)
+			if reads > 3 {
+				t.Errorf("%d reads for one answer in an issue of %d comments, want at most 3", reads, size)
+			}
+		})
+	}
+}
