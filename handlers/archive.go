@@ -26,7 +26,7 @@ const (
 // readArchives merges the clarifications of the ledger's archive comments into it and
 // returns their ids. An archive that is missing or does not verify makes the ledger
 // damaged: the caller rebuilds it from the issue's comments.
-func (b *Base) readArchives(snap *snapshot) (map[string]bool, error) {
+func (b *Base) readArchives(ref issueRef, snap *snapshot) (map[string]bool, error) {
 	archived := map[string]bool{}
 	var merged []clarify.Clarification
 	for _, id := range snap.ledger.Archives {
@@ -34,7 +34,7 @@ func (b *Base) readArchives(snap *snapshot) (map[string]bool, error) {
 		if i < 0 || !b.isSelf(snap.comments[i].User) {
 			return nil, fmt.Errorf("archive comment %d is gone", id)
 		}
-		a, err := render.DecodeArchive(snap.comments[i].GetBody(), b.LedgerKey)
+		a, err := b.decodeArchive(ref, snap.comments[i].GetBody())
 		if err != nil {
 			return nil, fmt.Errorf("archive comment %d: %w", id, err)
 		}
@@ -79,7 +79,7 @@ func mainPart(l clarify.Ledger, archived map[string]bool) clarify.Ledger {
 // a run that failed afterwards is found by its marker and reused, so a retry posts
 // nothing twice.
 func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
-	block, err := render.EncodeLedger(mainPart(l, archived), b.LedgerKey)
+	block, err := render.EncodeLedger(mainPart(l, archived), b.issueKey(ref))
 	if err != nil || len(block) <= archiveAbove {
 		return l, block, err
 	}
@@ -90,7 +90,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 		}
 		move = append(move, c)
 		archived[c.ID] = true
-		block, err = render.EncodeLedger(mainPart(l, archived), b.LedgerKey)
+		block, err = render.EncodeLedger(mainPart(l, archived), b.issueKey(ref))
 		if err != nil {
 			return l, "", err
 		}
@@ -101,7 +101,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 	if len(move) == 0 {
 		return l, block, nil // nothing settled to move; save says so if the block no longer fits
 	}
-	ab, err := render.EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move}, b.LedgerKey)
+	ab, err := render.EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move}, b.issueKey(ref))
 	if err != nil {
 		return l, "", err
 	}

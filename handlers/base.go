@@ -27,8 +27,10 @@ type Base struct {
 	Now func() time.Time
 	// AppSlug is the app's slug; its comments are written by "<slug>[bot]".
 	AppSlug string
-	// LedgerKey keys the MAC of the hidden ledger.
+	// LedgerKey keys the MAC of the hidden ledger (through IssueLedgerKey).
 	LedgerKey []byte
+	// PreviousKeys still verify ledgers written before a key rotation.
+	PreviousKeys [][]byte
 	// Configs loads each repository's .github/clarify.yml.
 	Configs *ConfigLoader
 	// Locks keep one issue's runs one at a time within this process.

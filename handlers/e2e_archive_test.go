@@ -38,7 +38,7 @@ func (w *world) fullLedger() (l clarify.Ledger, archives, chars int) {
 		byID[c.ID] = c.Body
 	}
 	for _, id := range l.Archives {
-		a, err := render.DecodeArchive(byID[id], w.h.Config.LedgerKeyBytes())
+		a, err := render.DecodeArchive(byID[id], issueKey(w.h))
 		if err != nil {
 			w.t.Fatalf("archive %d: %v", id, err)
 		}

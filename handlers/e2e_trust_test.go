@@ -2,6 +2,8 @@ package handlers_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/render"
 )
 
 // sendAll sends deliveries one after the other without waiting for the app to handle
@@ -104,5 +107,68 @@ func TestAConfigReadThatFailsOnTheWayKeepsTheRepositorysPolicy(t *testing.T) {
 	}
 	if n := w.botComments("configuration"); n != 0 {
 		t.Errorf("%d comment(s) blame the configuration for GitHub's refusal", n)
+	}
+}
+
+func TestThePublishedMACOfALedgerIsBoundToItsIssueAndNotToTheWebhookSecret(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	_, body := w.statusComment()
+	fromSecret := hmac.New(sha256.New, []byte(w.h.Config.Github.App.WebhookSecret))
+	fromSecret.Write([]byte("clarify ledger key v1"))
+	if _, err := render.DecodeLedger(body, fromSecret.Sum(nil)); err == nil {
+		t.Error("the published MAC verifies under a key drawn from the webhook secret: an offline oracle for it")
+	}
+	if _, err := render.DecodeLedger(body, w.h.Config.LedgerKeyBytes()); err == nil {
+		t.Error("the published MAC verifies under the app's key itself: it is not bound to its issue")
+	}
+	if _, err := render.DecodeLedger(body, issueKey(w.h)); err != nil {
+		t.Errorf("the ledger does not verify under its issue's key: %v", err)
+	}
+}
+
+func TestAStatusBodyPastedFromAnotherIssueIsRebuiltNotTrusted(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.h.Fake.OpenIssue(repo, 43, "Another", "maria")
+	d, _ := w.h.Fake.Comment(repo, 43, "coder-agent", "/clarify @maria Which region?")
+	w.send(d)
+	var other string
+	for _, c := range w.h.Fake.Comments(repo, 43) {
+		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
+			other = c.Body
+		}
+	}
+	id, _ := w.statusComment()
+	w.send(w.h.Fake.EditComment(repo, id, "maria", other))
+	l := w.ledger()
+	if c, ok := l.Find("CLR-42-001"); !ok || c.Status != clarify.Pending || len(l.Clarifications) != 1 {
+		t.Fatalf("after #43's status body was pasted into #42: %+v", l.Clarifications)
+	}
+	if n := w.botComments("rebuilt the ledger"); n != 1 {
+		t.Errorf("%d rebuild notices, want 1", n)
+	}
+}
+
+func TestALedgerSignedBeforeAnUpgradeIsReSignedWithoutARebuild(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	id, body := w.statusComment()
+	l, err := render.DecodeLedger(body, issueKey(w.h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := w.h.Config.PreviousLedgerKeys()
+	block, err := render.EncodeLedger(l, legacy[len(legacy)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.h.Fake.EditComment(repo, id, "clarify[bot]", render.Status(l, block)) // as an earlier version wrote it
+	w.comment("maria", "Per key.")
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
+		t.Fatalf("status %s, want answered", c.Status)
+	}
+	if n := w.botComments("rebuilt the ledger"); n != 0 {
+		t.Errorf("%d rebuild notices for a ledger signed with the earlier key", n)
 	}
 }

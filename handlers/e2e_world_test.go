@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/replay"
 	"github.com/clarify-app/clarify/render"
@@ -82,7 +83,7 @@ func (w *world) ledger() clarify.Ledger {
 	if len(found) != 1 {
 		w.t.Fatalf("want exactly one status comment, found %d", len(found))
 	}
-	l, err := render.DecodeLedger(found[0].Body, w.h.Config.LedgerKeyBytes())
+	l, err := render.DecodeLedger(found[0].Body, issueKey(w.h))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -135,4 +136,9 @@ func writes(h *replay.Harness) []string {
 		}
 	}
 	return out
+}
+
+// issueKey is the key the ledger of #42 is signed with.
+func issueKey(h *replay.Harness) []byte {
+	return handlers.IssueLedgerKey(h.Config.LedgerKeyBytes(), "octo", "widgets", 42)
 }

@@ -59,7 +59,7 @@ func (b *Base) statusBody(ctx context.Context, client *github.Client, ref issueR
 	}
 	main := mainPart(l, snap.archived)
 	if block == "" {
-		if block, err = render.EncodeLedger(main, b.LedgerKey); err != nil {
+		if block, err = render.EncodeLedger(main, b.issueKey(ref)); err != nil {
 			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
 		}
 	}

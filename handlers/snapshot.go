@@ -92,7 +92,7 @@ func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef)
 			zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
 			continue
 		}
-		if err := b.readStatus(ctx, snap, c); err != nil {
+		if err := b.readStatus(ctx, ref, snap, c); err != nil {
 			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.key(), c.GetID(), err)
 		}
 	}
@@ -112,10 +112,10 @@ func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef)
 // readStatus takes the ledger from the app's status comment c, with its archives; a ledger
 // that does not verify marks the snapshot damaged. The only error is a ledger written by a
 // newer Clarify, which is left alone rather than downgraded.
-func (b *Base) readStatus(ctx context.Context, snap *snapshot, c *github.IssueComment) error {
+func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *github.IssueComment) error {
 	logger := zerolog.Ctx(ctx)
 	snap.status = c
-	l, err := render.DecodeLedger(c.GetBody(), b.LedgerKey)
+	l, err := b.decodeLedger(ref, c.GetBody())
 	switch {
 	case errors.Is(err, render.ErrVersion):
 		return err
@@ -127,7 +127,7 @@ func (b *Base) readStatus(ctx context.Context, snap *snapshot, c *github.IssueCo
 		return nil
 	}
 	snap.ledger, snap.hasLedger = l, true
-	archived, err := b.readArchives(snap)
+	archived, err := b.readArchives(ref, snap)
 	if err != nil {
 		logger.Warn().Err(err).Msg("An archive of the ledger is missing or does not verify; rebuilding the ledger from the comments")
 		snap.ledger, snap.hasLedger, snap.damaged = clarify.Ledger{}, false, true
@@ -188,7 +188,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		// Gone, or changed by someone else (another replica, or a person): read everything.
 		return nil, false, err
 	}
-	l, err := render.DecodeLedger(status.GetBody(), b.LedgerKey)
+	l, err := b.decodeLedger(ref, status.GetBody())
 	if err != nil {
 		return nil, false, nil
 	}
@@ -199,7 +199,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 	}
 	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
 	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true}
-	if snap.archived, err = b.readArchives(snap); err != nil {
+	if snap.archived, err = b.readArchives(ref, snap); err != nil {
 		return nil, false, nil
 	}
 	// The comments up to mem.cursor were applied to this very ledger and changed nothing

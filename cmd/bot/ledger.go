@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/render"
 )
@@ -14,7 +18,8 @@ import (
 // ledgerCmd prints the ledger hidden in a status comment; read-only, it never talks to GitHub.
 func ledgerCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := flag.NewFlagSet("ledger", flag.ContinueOnError)
-	key := fs.String("key", "", "ledger MAC key (default: CLARIFY_LEDGER_KEY, else derived from GITHUB_APP_WEBHOOK_SECRET)")
+	key := fs.String("key", "", "ledger MAC key (default: CLARIFY_LEDGER_KEY, else derived from GITHUB_APP_PRIVATE_KEY)")
+	issue := fs.String("issue", "", "the issue the status comment belongs to, OWNER/REPO#N: each issue's ledger is signed with a key of its own")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -39,8 +44,21 @@ func ledgerCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if *key != "" {
 		cfg.Clarify.LedgerKey = *key
 	}
-	l, err := render.DecodeLedger(string(body), cfg.LedgerKeyBytes())
+	k := cfg.LedgerKeyBytes()
+	if *issue != "" {
+		repo, num, _ := strings.Cut(*issue, "#")
+		owner, name, _ := strings.Cut(repo, "/")
+		n, err := strconv.Atoi(num)
+		if err != nil || owner == "" || name == "" {
+			return fmt.Errorf("-issue %q: write OWNER/REPO#N", *issue)
+		}
+		k = handlers.IssueLedgerKey(k, owner, name, n)
+	}
+	l, err := render.DecodeLedger(string(body), k)
 	if err != nil {
+		if *issue == "" {
+			return fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
+		}
 		return err
 	}
 	enc := json.NewEncoder(stdout)

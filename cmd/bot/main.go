@@ -106,6 +106,10 @@ func serveCmd(args []string, stderr io.Writer) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	logger.Info().Str("address", addr).Str("api", cfg.Github.V3APIURL).Msg("Clarify is listening")
+	if len(cfg.Github.App.WebhookSecret) < 32 {
+		logger.Warn().Int("length", len(cfg.Github.App.WebhookSecret)).
+			Msg("The webhook secret is shorter than 32 characters: anyone who guesses it can sign deliveries; choose a long random one")
+	}
 
 	// Deliveries that failed while the app was down are asked for again at start.
 	go redeliver(ctx, a, logger)

@@ -48,6 +48,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		return nil, err
 	}
 	base := handlers.NewBase(clients, cfg.Clarify.AppSlug, cfg.LedgerKeyBytes(), now)
+	base.PreviousKeys = cfg.PreviousLedgerKeys()
 	sched := handlers.NewScheduler(cfg.Clarify.Workers)
 	sched.Timeout = cfg.Clarify.HandlerTimeout
 

@@ -49,8 +49,10 @@ type ServerConfig struct {
 type ClarifyConfig struct {
 	// AppSlug is the app's slug as registered; its comments come from "<slug>[bot]".
 	AppSlug string `yaml:"app_slug"`
-	// LedgerKey keys the MAC of the hidden ledger; empty derives it from the webhook secret.
+	// LedgerKey keys the MAC of the hidden ledger; empty derives it from the private key.
 	LedgerKey string `yaml:"ledger_key"`
+	// PreviousLedgerKeys still verify ledgers signed before a rotation of ledger_key.
+	PreviousLedgerKeys []string `yaml:"previous_ledger_keys"`
 	// Workers bounds the deliveries handled at once; one issue is always one at a time.
 	Workers int `yaml:"workers"`
 	// HandlerTimeout bounds one delivery's run, which is detached from GitHub's request.
@@ -175,12 +177,28 @@ func (c *Config) Validate() error {
 }
 
 // LedgerKeyBytes returns the ledger MAC key: the configured one, or one derived from the
-// webhook secret so a default install needs no extra secret.
+// app's private key. Never from the webhook secret: every status comment publishes a
+// ledger and its MAC, and a key a fast function draws from a guessable secret would let
+// anyone test guesses of that secret offline, then sign deliveries.
 func (c *Config) LedgerKeyBytes() []byte {
 	if c.Clarify.LedgerKey != "" {
 		return []byte(c.Clarify.LedgerKey)
 	}
+	m := hmac.New(sha256.New, []byte(c.Github.App.PrivateKey))
+	m.Write([]byte("clarify ledger key v2"))
+	return m.Sum(nil)
+}
+
+// PreviousLedgerKeys returns the keys that still verify ledgers (never sign them): the
+// configured previous keys, for a rotation without a rebuild notice in every issue, and
+// the key earlier versions drew from the webhook secret, so that an upgrade re-signs each
+// ledger at its next save instead of rebuilding it.
+func (c *Config) PreviousLedgerKeys() [][]byte {
+	var out [][]byte
+	for _, k := range c.Clarify.PreviousLedgerKeys {
+		out = append(out, []byte(k))
+	}
 	m := hmac.New(sha256.New, []byte(c.Github.App.WebhookSecret))
 	m.Write([]byte("clarify ledger key v1"))
-	return m.Sum(nil)
+	return append(out, m.Sum(nil))
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -135,7 +136,8 @@ func (h *Harness) flushOutbox(ctx context.Context) error {
 func (h *Harness) Ledger(repo string, issue int) (clarify.Ledger, error) {
 	for _, c := range h.Fake.Comments(repo, issue) {
 		if c.User == h.Fake.BotLogin() && render.IsStatus(c.Body) {
-			return render.DecodeLedger(c.Body, h.Config.LedgerKeyBytes())
+			owner, name, _ := strings.Cut(repo, "/")
+			return render.DecodeLedger(c.Body, handlers.IssueLedgerKey(h.Config.LedgerKeyBytes(), owner, name, issue))
 		}
 	}
 	return clarify.Ledger{}, fmt.Errorf("#%d has no status comment", issue)
