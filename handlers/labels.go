@@ -66,19 +66,13 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 		have[lb.GetName()] = true
 	}
 	// A payload can predate this process's own last labelling of the issue (a close
-	// delivered before the ask's run put the label on): what was set since counts too.
+	// delivered before the ask's run put the label on), so a label set since is removed
+	// too when it is no longer wanted. Adding trusts the payload alone: a label someone
+	// took off by hand is put back.
+	setSince := map[string]bool{}
 	for _, name := range b.labelsSet.get(ref.key()) {
-		have[name] = true
+		setSince[name] = true
 	}
-	defer func() {
-		var set []string
-		for _, lb := range ours {
-			if want[lb.Name] {
-				set = append(set, lb.Name)
-			}
-		}
-		b.labelsSet.put(ref.key(), set)
-	}()
 	var add []string
 	for _, lb := range ours {
 		switch {
@@ -87,7 +81,7 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 				return err
 			}
 			add = append(add, lb.Name)
-		case !want[lb.Name] && have[lb.Name]:
+		case !want[lb.Name] && (have[lb.Name] || setSince[lb.Name]):
 			_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, lb.Name)
 			if err != nil && !isStatus(err, http.StatusNotFound) {
 				return fmt.Errorf("remove label %q from %s: %w", lb.Name, ref.key(), err)
@@ -99,6 +93,13 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 			return fmt.Errorf("add labels %v to %s: %w", add, ref.key(), err)
 		}
 	}
+	var set []string
+	for _, lb := range ours {
+		if want[lb.Name] {
+			set = append(set, lb.Name)
+		}
+	}
+	b.labelsSet.put(ref.key(), set)
 	return nil
 }
 
