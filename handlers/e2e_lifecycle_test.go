@@ -265,9 +265,10 @@ func TestFailedWriteHealsOnRedeliveryWithoutPostingTwice(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 
-	// GitHub fails the status update of every try of the answer's run: the delivery fails
-	// after the reaction went out.
-	w.h.Fake.FailNext("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", http.StatusBadGateway, 1+handlers.DefaultRunRetries)
+	// GitHub fails the status update of every attempt of every try of the answer's run:
+	// the delivery fails after the reaction went out.
+	w.h.Fake.FailNext("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", http.StatusBadGateway,
+		handlers.DefaultRetryAttempts*(1+handlers.DefaultRunRetries))
 	d, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
 	w.send(d)
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Pending {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/render"
 )
@@ -27,25 +28,41 @@ func sendAll(t *testing.T, w *world, ds ...fakegithub.Delivery) {
 }
 
 func TestAReplyOrACloseDeliveredBeforeTheLabelIsNotDropped(t *testing.T) {
-	t.Run("reply", func(t *testing.T) {
-		w := &world{t: t, h: newHarness(t)}
-		ask, _ := w.h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Per key or per IP?")
-		// The reply's payload shows no label: the app has not labelled the issue yet.
-		reply, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
-		sendAll(t, w, ask, reply)
-		if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
-			t.Fatalf("status %s, want answered: the reply was dropped by the cheap filter", c.Status)
-		}
-	})
-	t.Run("close", func(t *testing.T) {
-		w := &world{t: t, h: newHarness(t)}
-		ask, _ := w.h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Per key or per IP?")
-		closed := w.h.Fake.CloseIssue(repo, 42, "maria")
-		sendAll(t, w, ask, closed)
-		if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Abandoned || w.labels() != "" {
-			t.Fatalf("status %s, labels %q: want abandoned and no label on the closed issue", c.Status, w.labels())
-		}
-	})
+	worlds := map[string]func(t *testing.T) *world{
+		"unpaced": func(t *testing.T) *world { return &world{t: t, h: newHarness(t)} },
+		// Writes paced at 2 a second, with the burst already spent in another issue: the
+		// ask's run takes seconds, and the reply and the close arrive inside it.
+		"paced": func(t *testing.T) *world {
+			w := &world{t: t, h: newHarnessWith(t, func(c *app.Config) { c.Clarify.WritesPerMinute = 120 })}
+			w.h.Fake.OpenIssue(repo, 43, "Another", "maria")
+			for _, q := range []string{"Which region?", "Which zone?", "Which rack?"} {
+				d, _ := w.h.Fake.Comment(repo, 43, "coder-agent", "/clarify @maria "+q)
+				w.send(d)
+			}
+			return w
+		},
+	}
+	for name, newWorld := range worlds {
+		t.Run(name+"/reply", func(t *testing.T) {
+			w := newWorld(t)
+			ask, _ := w.h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Per key or per IP?")
+			// The reply's payload shows no label: the app has not labelled the issue yet.
+			reply, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
+			sendAll(t, w, ask, reply)
+			if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
+				t.Fatalf("status %s, want answered: the reply was dropped by the cheap filter", c.Status)
+			}
+		})
+		t.Run(name+"/close", func(t *testing.T) {
+			w := newWorld(t)
+			ask, _ := w.h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Per key or per IP?")
+			closed := w.h.Fake.CloseIssue(repo, 42, "maria")
+			sendAll(t, w, ask, closed)
+			if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Abandoned || w.labels() != "" {
+				t.Fatalf("status %s, labels %q: want abandoned and no label on the closed issue", c.Status, w.labels())
+			}
+		})
+	}
 }
 
 func TestTheSweepSettlesAClosedIssueThatStillCarriesTheActiveLabel(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/replay"
 	"github.com/clarify-app/clarify/render"
@@ -23,13 +24,16 @@ const repo = "octo/widgets"
 
 // newHarness starts a world with issue #42 of octo/widgets, opened by maria (write
 // access), a bot account coder-agent that asks, and drive-by (read access).
-func newHarness(t *testing.T) *replay.Harness {
+func newHarness(t *testing.T) *replay.Harness { return newHarnessWith(t, nil) }
+
+// newHarnessWith is newHarness with the app's config changed by tune.
+func newHarnessWith(t *testing.T, tune func(*app.Config)) *replay.Harness {
 	t.Helper()
 	var logs io.Writer = io.Discard
 	if testing.Verbose() {
 		logs = os.Stderr
 	}
-	h, err := replay.NewHarness(logs)
+	h, err := replay.NewHarnessWith(logs, tune)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -26,7 +27,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 			return c, nil
 		}
 	}
-	c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
+	c, err := b.create(ctx, client, ref, mark, body)
 	if err != nil {
 		return nil, fmt.Errorf("post on %s: %w", ref.key(), err)
 	}
@@ -55,4 +56,64 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	}
 	snap.comments = append(snap.comments, oldest)
 	return oldest, nil
+}
+
+// postAttempts bounds how many times one message is sent when GitHub's answers are lost.
+const postAttempts = 3
+
+// create posts body. A post answered 5xx or cut off may have happened (GitHub has no
+// idempotency key), so before sending it again the issue's recent comments are searched
+// for its marker: found, it is the post; not found, it never happened.
+func (b *Base) create(ctx context.Context, client *github.Client, ref issueRef, mark, body string) (*github.IssueComment, error) {
+	logger := zerolog.Ctx(ctx)
+	for attempt := 1; ; attempt++ {
+		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
+		if err == nil || !outcomeUnknown(ctx, err) || attempt == postAttempts {
+			return c, err
+		}
+		found, lerr := b.findMarked(ctx, client, ref, mark)
+		if lerr != nil {
+			// Cannot tell: the run fails, and the next one decides from a fresh snapshot.
+			return nil, errors.Join(err, lerr)
+		}
+		if found != nil {
+			logger.Info().Err(err).Int64(LogKeyComment, found.GetID()).Msg("GitHub's answer to a post was lost, but the post is there")
+			return found, nil
+		}
+		logger.Warn().Err(err).Int("attempt", attempt).Msg("A post GitHub did not confirm is not in the issue; sending it again")
+	}
+}
+
+// findMarked returns the app's comment carrying mark among the issue's recent comments,
+// or nil.
+func (b *Base) findMarked(ctx context.Context, client *github.Client, ref issueRef, mark string) (*github.IssueComment, error) {
+	since := b.Now().Add(-raceWindow)
+	recent, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
+			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range recent {
+		if b.isSelf(c.User) && strings.Contains(c.GetBody(), mark) {
+			return c, nil
+		}
+	}
+	return nil, nil
+}
+
+// outcomeUnknown says whether a write's error leaves open whether GitHub did it: a 5xx, or
+// no answer at all. A 4xx, a rate limit, or the run's own deadline says it did not.
+func outcomeUnknown(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var er *github.ErrorResponse
+	if errors.As(err, &er) {
+		return er.Response != nil && er.Response.StatusCode >= 500
+	}
+	var rl *github.RateLimitError
+	var al *github.AbuseRateLimitError
+	return !errors.As(err, &rl) && !errors.As(err, &al)
 }

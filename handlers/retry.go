@@ -68,11 +68,12 @@ type RetryOptions struct {
 }
 
 // RetryTransient returns a client middleware that retries what GitHub's faults cost,
-// within bounds: a read (GET, HEAD) on a 5xx, a network error or a rate limit; a write
-// only on a rate limit (429, or 403 with x-ratelimit-remaining 0, Retry-After or a
-// secondary-limit message), because then GitHub says it did not happen. A write answered
-// 5xx or cut off may have happened: it goes back to the caller, which looks for its
-// hidden marker before sending it again. Retry-After is honoured exactly, and a primary
+// within bounds: a read (GET, HEAD), or a write that means the same done twice (an edit,
+// a delete, adding labels or a reaction), on a 5xx, a network error or a rate limit; any
+// other write only on a rate limit (429, or 403 with x-ratelimit-remaining 0, Retry-After
+// or a secondary-limit message), because then GitHub says it did not happen. A comment
+// posted and answered 5xx or cut off may have happened: it goes back to the caller, which
+// looks for its hidden marker before sending it again. Retry-After is honoured exactly, and a primary
 // limit is waited out until x-ratelimit-reset; a wait longer than MaxWait, past
 // MaxTotalWait or past the request's deadline is not begun, and GitHub's answer is
 // returned as it came. List it before CountRequests and PaceWrites, so that every
@@ -175,10 +176,10 @@ type retryVerdict struct {
 }
 
 // judge reads GitHub's answer. Rate limits come first: whatever the method, GitHub did
-// not do a request it refused for a limit. Otherwise only reads are retried, because
-// a write answered 5xx or cut off may have happened.
+// not do a request it refused for a limit. Otherwise only requests that may be done twice
+// are retried, because a write answered 5xx or cut off may have happened.
 func (t *retryTransport) judge(req *http.Request, resp *http.Response, err error, attempt int, hintless *int) retryVerdict {
-	read := req.Method == http.MethodGet || req.Method == http.MethodHead
+	read := repeatable(req)
 	if err != nil {
 		if !read || req.Context().Err() != nil {
 			return retryVerdict{}
@@ -214,6 +215,20 @@ func (t *retryTransport) judge(req *http.Request, resp *http.Response, err error
 		return retryVerdict{retry: true, wait: d, fault: strconv.Itoa(resp.StatusCode)}
 	}
 	return retryVerdict{}
+}
+
+// repeatable says whether sending req twice does what sending it once does: reads, and
+// the writes whose second try finds the work done (an edit to the same body, a delete
+// answered 404, labels and reactions GitHub keeps once). Posting a comment, or asking for
+// a redelivery, is not.
+func repeatable(req *http.Request) bool {
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPatch, http.MethodPut, http.MethodDelete:
+		return true
+	case http.MethodPost:
+		return strings.HasSuffix(req.URL.Path, "/labels") || strings.HasSuffix(req.URL.Path, "/reactions")
+	}
+	return false
 }
 
 // isRateLimit tells a rate limit from a refusal. A 429 is always one; a 403 is one when

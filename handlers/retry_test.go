@@ -37,6 +37,10 @@ func replyCreated() scriptedReply {
 	return scriptedReply{status: http.StatusCreated, header: rateHeaders(4990, time.Hour), body: `{"id":101,"body":"hello"}`}
 }
 
+func replyLabels() scriptedReply {
+	return scriptedReply{status: http.StatusOK, header: rateHeaders(4990, time.Hour), body: `[{"name":"clarification:active"}]`}
+}
+
 func replyIssue() scriptedReply {
 	return scriptedReply{status: http.StatusOK, header: rateHeaders(4990, time.Hour), body: `{"number":7,"title":"Flaky build"}`}
 }
@@ -218,6 +222,12 @@ func callGitHub(ctx context.Context, client *github.Client, method string) error
 	case http.MethodPost:
 		_, _, err := client.Issues.CreateComment(ctx, "octo-org", "octo-repo", 7, &github.IssueComment{Body: github.String("hello")})
 		return err
+	case http.MethodPatch:
+		_, _, err := client.Issues.EditComment(ctx, "octo-org", "octo-repo", 9, &github.IssueComment{Body: github.String("hello")})
+		return err
+	case "POST labels":
+		_, _, err := client.Issues.AddLabelsToIssue(ctx, "octo-org", "octo-repo", 7, []string{"clarification:active"})
+		return err
 	}
 	panic("no call for " + method)
 }
@@ -274,6 +284,14 @@ func TestRetryTransient(t *testing.T) {
 		"writeCutOffMidwayIsNotSentAgain": {
 			method: http.MethodPost, script: []scriptedReply{{hangUp: true}, replyCreated()},
 			sent: 1, status: -1,
+		},
+		"editAnsweredBadGatewayIsSentAgainSinceTheSameEditTwiceIsOne": {
+			method: http.MethodPatch, script: []scriptedReply{replyServerError(502), replyCreated()},
+			sent: 2, waits: []time.Duration{1 * s},
+		},
+		"labelsCutOffMidwayAreSentAgainSinceGitHubKeepsALabelOnce": {
+			method: "POST labels", script: []scriptedReply{{hangUp: true}, replyLabels()},
+			sent: 2, waits: []time.Duration{1 * s},
 		},
 		"writeHeldBySecondaryLimitIsSentOnceMoreAfterExactlyItsRetryAfter": {
 			method: http.MethodPost, script: []scriptedReply{replySecondaryLimit(7), replyCreated()},

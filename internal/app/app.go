@@ -41,7 +41,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		githubapp.WithClientCaching(true, newHTTPCache),
 		// Retry outermost, so that every attempt counts against the sweep's budget and
 		// every write sent again is paced.
-		githubapp.WithClientMiddleware(handlers.RetryTransient(handlers.RetryOptions{}), handlers.CountRequests,
+		githubapp.WithClientMiddleware(handlers.RetryTransient(cfg.Retry), handlers.CountRequests,
 			handlers.PaceWrites(cfg.Clarify.WritesPerMinute)),
 	)
 	if err != nil {

@@ -37,6 +37,8 @@ type Config struct {
 	Server  ServerConfig     `yaml:"server"`
 	Github  githubapp.Config `yaml:"github"`
 	Clarify ClarifyConfig    `yaml:"clarify"`
+	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
+	Retry handlers.RetryOptions `yaml:"-"`
 }
 
 // ServerConfig is where the app listens.

@@ -40,15 +40,24 @@ type Harness struct {
 	// Sweeps counts the sweeps run and SweepRequests the requests they made.
 	Sweeps, SweepRequests int
 
+	// Missed holds the deliveries sent while the app was stopped.
+	Missed []fakegithub.Delivery
+
 	// touched holds the issues ("owner/repo#n") the app accepted a delivery about, for PrintWorld.
 	touched map[string]bool
+	logs    io.Writer
+	// down says the app is stopped: deliveries fail as GitHub logs them, unanswered.
+	down bool
 }
 
 // harnessAppID is the App id the harness registers with the in-memory GitHub.
 const harnessAppID = 4242
 
 // NewHarness starts the in-memory GitHub and the app; logs receives the app's JSON log.
-func NewHarness(logs io.Writer) (*Harness, error) {
+func NewHarness(logs io.Writer) (*Harness, error) { return NewHarnessWith(logs, nil) }
+
+// NewHarnessWith is NewHarness with the app's config changed by tune first (nil: as is).
+func NewHarnessWith(logs io.Writer, tune func(*app.Config)) (*Harness, error) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		return nil, err
@@ -68,20 +77,69 @@ func NewHarness(logs io.Writer) (*Harness, error) {
 	// The in-memory GitHub has no secondary limit, and replay's virtual clock should not
 	// wait on the real one.
 	cfg.Clarify.WritesPerMinute = -1
+	// Retries keep their order and count, without the real seconds between them.
+	cfg.Retry = handlers.RetryOptions{BaseDelay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
+	if tune != nil {
+		tune(&cfg)
+	}
 	cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
 		gh.Close()
 		return nil, err
 	}
-	a, err := app.NewApp(cfg, app.NewLogger(logs, "debug"), fake.Now)
-	if err != nil {
+	h := &Harness{Fake: fake, GitHub: gh, Secret: secret, Config: cfg, touched: map[string]bool{}, logs: logs}
+	if err := h.startApp(); err != nil {
 		gh.Close()
 		return nil, err
 	}
+	// The server stays while the app behind it is stopped and started again, as a
+	// restarted process keeps its address.
+	h.AppServer = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.App.Handler.ServeHTTP(w, r) }))
+	return h, nil
+}
+
+// startApp assembles a fresh app, with nothing in memory, as a new process would.
+func (h *Harness) startApp() error {
+	a, err := app.NewApp(h.Config, app.NewLogger(h.logs, "debug"), h.Fake.Now)
+	if err != nil {
+		return err
+	}
 	// A failed run is tried again as in serve, without the real wait.
 	a.Scheduler.RetryDelay = 5 * time.Millisecond
-	return &Harness{Fake: fake, GitHub: gh, App: a, AppServer: httptest.NewServer(a.Handler), Secret: secret, Config: cfg,
-		touched: map[string]bool{}}, nil
+	h.App = a
+	return nil
+}
+
+// Stop stops the app after it has finished what it accepted: until Start, deliveries go
+// unanswered, and GitHub logs them as failed.
+func (h *Harness) Stop() {
+	_ = h.App.Scheduler.Drain(context.Background())
+	h.down = true
+}
+
+// Start starts a fresh app, which asks GitHub for the deliveries it missed, as serve does
+// at start.
+func (h *Harness) Start(ctx context.Context) (handlers.RedeliverStats, error) {
+	if err := h.startApp(); err != nil {
+		return handlers.RedeliverStats{}, err
+	}
+	h.down = false
+	return h.Redeliver(ctx)
+}
+
+// Redeliver runs the app's redelivery check, as serve does after every sweep, then sends
+// what the app asked GitHub to send again.
+func (h *Harness) Redeliver(ctx context.Context) (handlers.RedeliverStats, error) {
+	stats, err := h.App.Redeliver.Run(ctx)
+	if err != nil {
+		return stats, err
+	}
+	for _, d := range h.Fake.TakeRedeliveries() {
+		if _, err := h.deliver(ctx, d, true); err != nil {
+			return stats, err
+		}
+	}
+	return stats, nil
 }
 
 // HookURL is where the app takes webhooks.
@@ -91,7 +149,24 @@ func (h *Harness) HookURL() string { return h.AppServer.URL + "/api/github/hook"
 // sends the deliveries GitHub would make of the app's own writes (which the app must
 // ignore), as GitHub does.
 func (h *Harness) Deliver(ctx context.Context, d fakegithub.Delivery) (int, error) {
+	return h.deliver(ctx, d, false)
+}
+
+// Drop is a delivery GitHub attempted and the app never answered (a network fault, a
+// timeout): GitHub logs it as failed, and does not try again by itself.
+func (h *Harness) Drop(d fakegithub.Delivery) {
+	h.Fake.RecordDelivery(d, 0, false)
+	h.Missed = append(h.Missed, d)
+}
+
+func (h *Harness) deliver(ctx context.Context, d fakegithub.Delivery, redelivery bool) (int, error) {
+	if h.down {
+		h.Fake.RecordDelivery(d, 0, redelivery)
+		h.Missed = append(h.Missed, d)
+		return 0, nil
+	}
 	status, err := fakegithub.Send(ctx, h.AppServer.Client(), h.HookURL(), h.Secret, d)
+	h.Fake.RecordDelivery(d, status, redelivery)
 	if err != nil {
 		return 0, err
 	}
