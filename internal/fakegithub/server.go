@@ -77,6 +77,7 @@ type Server struct {
 
 	requests []Request
 	faults   map[string][]*fault
+	chaos    *chaosState
 	latency  time.Duration
 	outbox   []Delivery
 	rate     map[int64]*rateWindow
@@ -239,6 +240,9 @@ type fault struct {
 	status  int
 	left    int
 	applied bool // handle the request, then answer with the fault
+	// secondary answers as a secondary limit, asking for retryAfter seconds.
+	secondary  bool
+	retryAfter int
 }
 
 // Routes lists the route templates the Server serves, as Request.Route and FailNext spell them.
@@ -358,15 +362,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c := &call{s: s, r: r, route: rt, params: params, body: body}
 		authErr := s.authenticateLocked(c)
 		rec.Installation = c.installation
-		switch f := s.takeFaultLocked(rt.template); {
+		f := s.takeFaultLocked(rt.template)
+		if f == nil {
+			f = s.chaosFaultLocked()
+		}
+		switch {
 		case f != nil && !f.applied:
-			rep = s.faultReplyLocked(f.status, c)
+			rep = s.faultReplyLocked(f, c)
 		case authErr != nil:
 			rep = *authErr
 		default:
 			rep = rt.handle(c)
 			if f != nil {
-				rep = s.faultReplyLocked(f.status, c)
+				rep = s.faultReplyLocked(f, c)
 			}
 		}
 	}
@@ -449,7 +457,11 @@ func etagMatches(ifNoneMatch, etag string) bool {
 }
 
 // faultReplyLocked is the error GitHub would send with that status.
-func (s *Server) faultReplyLocked(status int, c *call) reply {
+func (s *Server) faultReplyLocked(f *fault, c *call) reply {
+	status := f.status
+	if f.secondary {
+		return secondaryLimitReply(status, f.retryAfter)
+	}
 	switch status {
 	case http.StatusForbidden, http.StatusTooManyRequests:
 		msg := "API rate limit exceeded for installation ID " + strconv.FormatInt(c.installation, 10) + "."
