@@ -132,4 +132,9 @@ type Ledger struct {
 	// Archives lists the app's archive comments, in order, that hold final clarifications
 	// moved out of this ledger when it grew too large for one comment.
 	Archives []int64 `json:"archives,omitempty"`
+	// Labels lists the labels under names the repository chose that the app put on the
+	// issue and has not taken off: people may use such a name too, and the app removes
+	// only what it put on. The default names are the app's wherever they are, so they are
+	// not listed, and a ledger written before this field needs nothing from it.
+	Labels []string `json:"labels,omitempty"`
 }

@@ -41,7 +41,10 @@ type Base struct {
 	active activeIssues
 	// memory lets a run read only what is new in an issue this process ran before.
 	memory issueMemories
-	// labelsSet remembers the labels this process last set on each issue.
+	// revs remembers the newest ledger revision of each issue, so an older one put back
+	// into the status comment is not trusted.
+	revs revMemory
+	// labelsSet remembers the app's own labels this process last set on each issue.
 	labelsSet labelMemory
 	// members remembers team memberships across runs.
 	members membershipCache

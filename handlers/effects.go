@@ -26,7 +26,14 @@ func (b *Base) report(ctx context.Context, client *github.Client, ref issueRef, 
 			copy(h[:], sum[:])
 		}
 		key := "rebuilt:" + hex.EncodeToString(h[:])
-		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.Rebuilt(snap.status != nil, key)); err != nil {
+		why := render.RebuiltDeleted
+		switch {
+		case snap.older:
+			why = render.RebuiltOlder
+		case snap.status != nil:
+			why = render.RebuiltEdited
+		}
+		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.Rebuilt(why, key)); err != nil {
 			return err
 		}
 	}

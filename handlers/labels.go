@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/google/go-github/v60/github"
@@ -52,40 +53,97 @@ func labelsOn(issue *github.Issue) []*github.Label {
 	return issue.Labels
 }
 
-// reconcileLabels sets the app's labels to what the ledger says, starting from the labels
-// the payload reports; adding is idempotent and removing a missing label is a 404 we
-// accept, so a payload older than the last run costs at most a redundant write.
-func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref issueRef, ours [3]Label, current []*github.Label, l clarify.Ledger) error {
+// labelPlan is what one run does to an issue's labels. It is decided before the save, so
+// that the ledger saved records the labels the app puts on without a write of its own.
+type labelPlan struct {
+	// add are the labels to put on; remove the names to take off.
+	add    []Label
+	remove []string
+	// owned is the ledger's record once the plan is carried out (clarify.Ledger.Labels).
+	owned []string
+	// set is what labelsSet remembers once the plan is carried out: the app's own labels
+	// that are wanted on the issue.
+	set []string
+}
+
+// planLabels decides how the app's labels on an issue change to match the ledger l,
+// starting from the labels the payload reports. A label under a default name
+// (clarification:*) is the app's wherever it is. One under a name the repository chose
+// (labels: {stale: needs-triage}) may be one people already use, so it is the app's only
+// where the ledger records that the app put it on: the app adds it, but never takes off
+// one that people put on.
+func (b *Base) planLabels(ref issueRef, ours [3]Label, current []*github.Label, l clarify.Ledger) labelPlan {
 	want := map[string]bool{
 		ours[0].Name: len(l.Open()) > 0,
 		ours[1].Name: l.HasStatus(clarify.Stale),
 		ours[2].Name: l.HasStatus(clarify.Escalated),
 	}
+	// GitHub compares label names without regard to case.
 	have := map[string]bool{}
 	for _, lb := range current {
-		have[lb.GetName()] = true
+		have[strings.ToLower(lb.GetName())] = true
 	}
 	// A payload can predate this process's own last labelling of the issue (a close
 	// delivered before the ask's run put the label on), so a label set since is removed
-	// too when it is no longer wanted. Adding trusts the payload alone: a label someone
-	// took off by hand is put back.
+	// too when it is no longer wanted; and a ledger rebuilt by this process, which has lost
+	// its record, still knows the labels it put on. Adding trusts the payload alone: a
+	// label someone took off by hand is put back.
 	setSince := map[string]bool{}
 	for _, name := range b.labelsSet.get(ref.key()) {
 		setSince[name] = true
 	}
-	var add []string
+	var p labelPlan
 	for _, lb := range ours {
+		byDefault := repoconfig.IsDefaultLabel(lb.Name)
+		mine := byDefault || setSince[lb.Name] || slices.Contains(l.Labels, lb.Name)
+		on := have[strings.ToLower(lb.Name)]
 		switch {
-		case want[lb.Name] && !have[lb.Name]:
-			if err := b.ensureLabel(ctx, client, ref, lb); err != nil {
-				return err
+		case want[lb.Name] && !on:
+			p.add = append(p.add, lb)
+			mine = true
+		case want[lb.Name] || !mine:
+			// On already (by the app, or by people, whose label it then stays), or not
+			// wanted and not the app's to take off.
+		case byDefault && !setSince[lb.Name] && !on:
+			// Not on, as far as anyone knows: removing it would cost a write for a 404.
+		default:
+			// The app's, and no longer wanted. One the record names is removed even when
+			// the payload does not show it: the record is dropped in this run's save.
+			p.remove = append(p.remove, lb.Name)
+			mine = false
+		}
+		if want[lb.Name] && mine {
+			p.set = append(p.set, lb.Name)
+			if !byDefault {
+				p.owned = append(p.owned, lb.Name)
 			}
-			add = append(add, lb.Name)
-		case !want[lb.Name] && (have[lb.Name] || setSince[lb.Name]):
-			_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, lb.Name)
-			if err != nil && !isStatus(err, http.StatusNotFound) {
-				return fmt.Errorf("remove label %q from %s: %w", lb.Name, ref.key(), err)
-			}
+		}
+	}
+	// A label the app put on under a name the repository has since changed is the app's
+	// to take off.
+	for _, name := range l.Labels {
+		if !slices.ContainsFunc(ours[:], func(lb Label) bool { return strings.EqualFold(lb.Name, name) }) {
+			p.remove = append(p.remove, name)
+		}
+	}
+	return p
+}
+
+// reconcileLabels carries out a label plan: adding is idempotent and removing a missing
+// label is a 404 we accept, so a payload older than the last run costs at most a redundant
+// write.
+func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref issueRef, p labelPlan) error {
+	var add []string
+	for _, lb := range p.add {
+		if err := b.ensureLabel(ctx, client, ref, lb); err != nil {
+			return err
+		}
+		add = append(add, lb.Name)
+	}
+	for _, name := range p.remove {
+		_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, name)
+		if err != nil && !isStatus(err, http.StatusNotFound) {
+			return fmt.Errorf("remove label %q from %s: %w", name, ref.key(), err)
 		}
 	}
 	if len(add) > 0 {
@@ -93,13 +151,7 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 			return fmt.Errorf("add labels %v to %s: %w", add, ref.key(), err)
 		}
 	}
-	var set []string
-	for _, lb := range ours {
-		if want[lb.Name] {
-			set = append(set, lb.Name)
-		}
-	}
-	b.labelsSet.put(ref.key(), set)
+	b.labelsSet.put(ref.key(), p.set)
 	return nil
 }
 
@@ -141,7 +193,7 @@ func (b *Base) setLabelKnown(repo, name string) {
 	b.labelsKnown[repo+"\x00"+name] = true
 }
 
-// labelMemory remembers the app's labels as this process last set them on each issue.
+// labelMemory remembers the app's own labels as this process last set them on each issue.
 type labelMemory struct {
 	mu sync.Mutex
 	m  map[string][]string

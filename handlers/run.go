@@ -57,6 +57,9 @@ type trigger struct {
 	// IssueClosed says the payload showed the issue closed; a rebuild, which sees only
 	// comments, needs it to abandon what the close abandoned.
 	IssueClosed bool
+	// Replaced is the status comment's body before someone else's edit, from the edit's
+	// payload: its ledger's revision tells an older body put back from the edit history.
+	Replaced string
 }
 
 // deadlockBreak names the clarification the sweep escalates and why.
@@ -74,7 +77,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, fmt.Errorf("load config of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
 	// 1. The snapshot: comments, the ledger, its archives.
-	snap, err := b.load(ctx, client, ref)
+	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig))
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
@@ -95,13 +98,17 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
 		return clarify.Ledger{}, err
 	}
-	// 4. The save: the status comment, and archives when it grows too big.
+	// 4. The save: the status comment, and archives when it grows too big. The labels are
+	// decided first, so that the ledger saved records those the app puts on.
+	labels := b.planLabels(ref, labelsOf(cfg.Labels), labelsOn(trig.Issue), f.ledger)
+	f.ledger.Labels = labels.owned
 	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
 	b.active.saved(ref.key(), len(saved.Open()) > 0)
+	b.revs.raise(ref.key(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 	// 5. The labels, to match what was saved.
-	return saved, b.reconcileLabels(ctx, client, ref, labelsOf(cfg.Labels), labelsOn(trig.Issue), saved)
+	return saved, b.reconcileLabels(ctx, client, ref, labels)
 }

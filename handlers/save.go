@@ -26,11 +26,13 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 	if err != nil {
 		return l, err
 	}
-	if !changed && snap.status != nil && applied < cursorLag {
+	if !changed && !snap.damaged && snap.status != nil && applied < cursorLag {
 		l = snap.ledger
 	}
-	if changed || (snap.status != nil && l.Cursor != snap.ledger.Cursor) {
-		l.Rev = snap.ledger.Rev + 1
+	if changed || snap.damaged || (snap.status != nil && l.Cursor != snap.ledger.Cursor) {
+		// Above every revision known, not only the loaded one: a rebuilt ledger starts
+		// afresh, and must not read as older than the one it replaces.
+		l.Rev = max(snap.ledger.Rev, snap.revFloor) + 1
 	}
 	l, body, err := b.statusBody(ctx, client, ref, snap, l)
 	if err != nil {

@@ -30,9 +30,14 @@ type snapshot struct {
 	ledger    clarify.Ledger
 	hasLedger bool
 	// damaged is set when the ledger is rebuilt by folding the issue again from
-	// rebuildFrom, because the status comment did not verify or was deleted.
+	// rebuildFrom, because the status comment did not verify, was deleted, or holds an
+	// older ledger than one the app wrote (older says so).
 	damaged     bool
+	older       bool
 	rebuildFrom time.Time
+	// revFloor is the newest revision of the issue's ledger known to this run; the next
+	// save writes above it, so that a rebuilt ledger is not itself taken for an older one.
+	revFloor int64
 	// archived holds the ids of the clarifications that live in archive comments.
 	archived map[string]bool
 	// skipTo is the newest comment this process already applied to this very ledger, with
@@ -62,21 +67,27 @@ func (s *snapshot) hasRoundComment(b *Base) bool {
 
 // load reads the issue's ledger from the app's own status comment (a look-alike in anyone
 // else's comment is never read) and the comments a run needs: those newer than the
-// ledger's cursor when this process remembers the issue, else all of them.
-func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef) (*snapshot, error) {
-	if snap, ok, err := b.loadRecent(ctx, client, ref); err != nil || ok {
-		return snap, err
+// ledger's cursor when this process remembers the issue, else all of them. A ledger whose
+// revision is below floor is not trusted: it verifies, but the app has written a newer one
+// since (the status comment was put back to a body from its edit history).
+func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
+	snap, ok, err := b.loadRecent(ctx, client, ref, floor)
+	if err == nil && !ok {
+		snap, err = b.loadAll(ctx, client, ref, floor)
 	}
-	return b.loadAll(ctx, client, ref)
+	if err == nil && !snap.damaged {
+		b.revs.raise(ref.key(), snap.ledger.Rev)
+	}
+	return snap, err
 }
 
 // loadAll reads every comment of the issue.
-func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef) (*snapshot, error) {
+func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
 	comments, err := listComments(ctx, client, ref)
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{comments: comments, archived: map[string]bool{}}
+	snap := &snapshot{comments: comments, archived: map[string]bool{}, revFloor: floor}
 	var firstOwn *github.IssueComment
 	for _, c := range snap.comments {
 		if !b.isSelf(c.User) {
@@ -126,6 +137,15 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 		snap.damaged = true
 		return nil
 	}
+	if l.Rev < snap.revFloor {
+		// It verifies, so the app wrote it, but it wrote a newer one since: a body put back
+		// from the comment's edit history would undo what happened after it (time's
+		// effects, a deadlock broken), so it is rebuilt like a forged one.
+		logger.Warn().Int64(LogKeyComment, c.GetID()).Int64("rev", l.Rev).Int64("newest_rev", snap.revFloor).
+			Msg("Status comment holds an older ledger than the app wrote; rebuilding the ledger from the comments")
+		snap.damaged, snap.older = true, true
+		return nil
+	}
 	snap.ledger, snap.hasLedger = l, true
 	archived, err := b.readArchives(ref, snap)
 	if err != nil {
@@ -156,7 +176,7 @@ func listComments(ctx context.Context, client *github.Client, ref issueRef) ([]*
 // comment otherwise and the ledger's archives. The cost of an event then does not grow
 // with the issue's length. It returns false when the whole issue must be read: the issue
 // is not remembered, or its status comment is gone, changed or damaged.
-func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueRef) (*snapshot, bool, error) {
+func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, bool, error) {
 	mem, ok := b.memory.get(ref.key())
 	if !ok {
 		return nil, false, nil
@@ -189,7 +209,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		return nil, false, err
 	}
 	l, err := b.decodeLedger(ref, status.GetBody())
-	if err != nil {
+	if err != nil || l.Rev < floor {
 		return nil, false, nil
 	}
 	for _, id := range l.Archives {
@@ -198,7 +218,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		}
 	}
 	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
-	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true}
+	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true, revFloor: floor}
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
 		return nil, false, nil
 	}
@@ -268,4 +288,41 @@ func (m *issueMemories) forget(key string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.m, key)
+}
+
+// revFloor is the newest revision of an issue's ledger this run knows of: the one this
+// process last wrote or read, or the one in the status body an edit replaced (the edit's
+// payload carries it, verified like any ledger), which holds after a restart too.
+func (b *Base) revFloor(ref issueRef, trig trigger) int64 {
+	floor := b.revs.get(ref.key())
+	if trig.Replaced == "" {
+		return floor
+	}
+	if l, err := b.decodeLedger(ref, trig.Replaced); err == nil {
+		floor = max(floor, l.Rev)
+	}
+	return floor
+}
+
+// revMemory remembers the newest revision of each issue's ledger this process wrote or
+// read. It outlives issueMemory, which is dropped whenever the status comment changes
+// under the app, since that is just when it is needed.
+type revMemory struct {
+	mu sync.Mutex
+	m  map[string]int64
+}
+
+func (m *revMemory) get(key string) int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.m[key]
+}
+
+func (m *revMemory) raise(key string, rev int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= maxRemembered {
+		m.m = map[string]int64{}
+	}
+	m.m[key] = max(m.m[key], rev)
 }

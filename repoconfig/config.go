@@ -2,6 +2,7 @@ package repoconfig
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -12,6 +13,13 @@ const (
 	DefaultLabelStale     = "clarification:stale"
 	DefaultLabelEscalated = "clarification:escalated"
 )
+
+// IsDefaultLabel reports whether name is one of the default label names, which are the
+// app's alone; any other name may be one people already use.
+func IsDefaultLabel(name string) bool {
+	return strings.EqualFold(name, DefaultLabelActive) || strings.EqualFold(name, DefaultLabelStale) ||
+		strings.EqualFold(name, DefaultLabelEscalated)
+}
 
 // MaxSize is the largest config file Parse reads, in bytes (64 KiB).
 const MaxSize = 64 << 10

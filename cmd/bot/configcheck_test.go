@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clarify-app/clarify/internal/fakegithub"
+)
+
+func TestConfigCheckWarnsOfALabelNamePeopleAlreadyUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "clarify.yml")
+	if err := os.WriteFile(path, []byte("labels:\n  stale: needs-triage\n  escalated: needs-decision\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fake := fakegithub.New(fakegithub.Options{AppID: 1, AppSlug: "clarify"})
+	gh := httptest.NewServer(fake)
+	defer gh.Close()
+	fake.AddInstallation(1, "octo", "octo/widgets")
+	fake.AddUser("maria", "User")
+	fake.OpenIssue("octo/widgets", 7, "Crash on start", "maria")
+	fake.SetLabel("octo/widgets", "needs-triage", "ededed", "")
+	if _, err := gh.Client().Do(labelRequest(t, gh.URL, fake.IssueToken(1))); err != nil {
+		t.Fatal(err)
+	}
+
+	var out, errs bytes.Buffer
+	if code := run([]string{"config", "check", path}, &out, &errs); code != 0 {
+		t.Fatalf("offline: exit %d: %s", code, errs.String())
+	}
+	if got := out.String(); !strings.Contains(got, `labels.stale is "needs-triage", not one of Clarify's own names`) || !strings.Contains(got, "-repo OWNER/REPO") {
+		t.Errorf("offline, no note of the label names people may use:\n%s", got)
+	}
+
+	out.Reset()
+	t.Setenv("GITHUB_TOKEN", fake.IssueToken(1))
+	if code := run([]string{"config", "check", "-repo", "octo/widgets", "-api", gh.URL, path}, &out, &errs); code != 0 {
+		t.Fatalf("-repo: exit %d: %s", code, errs.String())
+	}
+	got := out.String()
+	if !strings.Contains(got, `warning: labels.stale "needs-triage" is already on issues of octo/widgets (#7 among them)`) {
+		t.Errorf("-repo: no warning that needs-triage is in use:\n%s", got)
+	}
+	if !strings.Contains(got, `labels.escalated "needs-decision": on no issue of octo/widgets yet`) {
+		t.Errorf("-repo: needs-decision is on no issue:\n%s", got)
+	}
+	if strings.Contains(got, "clarification:active") {
+		t.Errorf("-repo: the default name is Clarify's own, and needs no word:\n%s", got)
+	}
+}
+
+// labelRequest puts needs-triage on octo/widgets#7, as a maintainer would.
+func labelRequest(t *testing.T, api, token string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, api+"/repos/octo/widgets/issues/7/labels", strings.NewReader(`["needs-triage"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "token "+token)
+	return req
+}

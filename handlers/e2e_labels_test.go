@@ -1,0 +1,143 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// triageConfig names the stale label after one the repository's people already use.
+const triageConfig = "labels:\n  stale: needs-triage\n"
+
+// labelByHand puts a label on an issue as a person does in the UI (through the REST API,
+// which the in-memory GitHub does not tell apart from the app).
+func labelByHand(t *testing.T, w *world, number int, name string) {
+	t.Helper()
+	url := fmt.Sprintf("%s/repos/%s/issues/%d/labels", w.h.GitHub.URL, repo, number)
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`["`+name+`"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "token "+w.h.Fake.IssueToken(1))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("labelling #%d by hand: %s", number, resp.Status)
+	}
+}
+
+func issueHasLabel(w *world, number int, name string) bool {
+	return slices.Contains(w.h.Fake.IssueLabels(repo, number), name)
+}
+
+func TestAConfiguredLabelThatPeopleUseIsNeverTakenOffWhereTheyPutIt(t *testing.T) {
+	// Whether the clarification goes stale while the people's label is on: the app then
+	// wants the label, finds it there, and must still not take it for its own.
+	for name, stale := range map[string]bool{"answered": false, "staleThenAnswered": true} {
+		t.Run(name, func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			w.h.Fake.SetFile(repo, ".github/clarify.yml", triageConfig)
+			labelByHand(t, w, 42, "needs-triage")
+			// #43 never has a clarification; a comment there still wakes the app, since it
+			// carries one of the repository's Clarify labels.
+			w.h.Fake.OpenIssue(repo, 43, "Crash on start", "maria")
+			labelByHand(t, w, 43, "needs-triage")
+
+			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+			if stale {
+				w.h.Fake.Advance(31 * time.Minute)
+				if _, err := w.h.Sweep(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Stale {
+					t.Fatalf("status %s, want stale", c.Status)
+				}
+			}
+			w.comment("maria", "Per key.")
+			w.comment("coder-agent", "/clarify resolve CLR-42-001 Per key.")
+			d, _ := w.h.Fake.Comment(repo, 43, "maria", "Looking into it.")
+			w.send(d)
+
+			l := w.ledger()
+			if c, _ := l.Find("CLR-42-001"); c.Status != clarify.Resolved {
+				t.Fatalf("status %s, want resolved", c.Status)
+			}
+			if got := w.labels(); got != "needs-triage" {
+				t.Errorf("#42 labels %q, want the people's needs-triage kept", got)
+			}
+			if !issueHasLabel(w, 43, "needs-triage") {
+				t.Errorf("#43 lost its needs-triage to a comment: labels %v", w.h.Fake.IssueLabels(repo, 43))
+			}
+			if len(l.Labels) != 0 {
+				t.Errorf("the ledger claims %v, which people put on", l.Labels)
+			}
+			w.replayAll()
+		})
+	}
+}
+
+func TestAConfiguredLabelTheAppPutOnIsTakenOffWhenNoLongerTrue(t *testing.T) {
+	// Whether the app restarts between putting the label on and taking it off: the ledger,
+	// not the process, remembers that the label is the app's.
+	for name, restart := range map[string]bool{"sameProcess": false, "afterARestart": true} {
+		t.Run(name, func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			w.h.Fake.SetFile(repo, ".github/clarify.yml", triageConfig)
+			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+			w.h.Fake.Advance(31 * time.Minute)
+			if _, err := w.h.Sweep(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if got := w.labels(); got != "clarification:active,needs-triage" {
+				t.Fatalf("labels %q once stale, want clarification:active,needs-triage", got)
+			}
+			if got := w.ledger().Labels; !slices.Equal(got, []string{"needs-triage"}) {
+				t.Fatalf("the ledger records %v, want [needs-triage]", got)
+			}
+			if restart {
+				w.h.Stop()
+				if _, err := w.h.Start(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.comment("maria", "Per key.")
+			if got := w.labels(); got != "clarification:active" {
+				t.Errorf("labels %q once answered, want clarification:active", got)
+			}
+			if got := w.ledger().Labels; len(got) != 0 {
+				t.Errorf("the ledger still records %v", got)
+			}
+			w.replayAll()
+		})
+	}
+}
+
+func TestALabelTheAppPutOnUnderANameTheRepositoryThenChangedIsTakenOff(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.h.Fake.SetFile(repo, ".github/clarify.yml", triageConfig)
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.h.Fake.Advance(31 * time.Minute)
+	if _, err := w.h.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	w.h.Fake.SetFile(repo, ".github/clarify.yml", "labels:\n  stale: waiting\n")
+	w.h.Fake.Advance(10 * time.Minute) // past the config cache, not past the second wait
+	if _, err := w.h.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.labels(); got != "clarification:active,waiting" {
+		t.Errorf("labels %q, want clarification:active,waiting", got)
+	}
+	if got := w.ledger().Labels; !slices.Equal(got, []string{"waiting"}) {
+		t.Errorf("the ledger records %v, want [waiting]", got)
+	}
+}

@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/repoconfig"
+)
+
+func TestPlanLabelsTakesOffOnlyWhatTheAppPutOn(t *testing.T) {
+	triage := labelsOf(repoconfig.Labels{Active: repoconfig.DefaultLabelActive, Stale: "needs-triage", Escalated: repoconfig.DefaultLabelEscalated})
+	ledger := func(status clarify.Status, recorded ...string) clarify.Ledger {
+		l := clarify.NewLedger(42)
+		if status != "" {
+			l.Clarifications = []clarify.Clarification{{ID: "CLR-42-001", Status: status}}
+		}
+		l.Labels = recorded
+		return l
+	}
+	tests := map[string]struct {
+		ledger   clarify.Ledger
+		on       []string // the payload's labels
+		setSince []string // what this process last set
+		// want: the labels added and removed, and the ledger's record after.
+		add, remove, owned []string
+	}{
+		"peoplesLabelOnAnIssueWithoutClarificationsStays": {
+			ledger: ledger(""), on: []string{"needs-triage"},
+		},
+		"peoplesLabelStaysWhenTheAppWouldWantItTooAndIsNotClaimed": {
+			ledger: ledger(clarify.Stale), on: []string{"clarification:active", "needs-triage"},
+		},
+		"peoplesLabelStaysOnceNoLongerWanted": {
+			ledger: ledger(clarify.Answered), on: []string{"clarification:active", "needs-triage"},
+		},
+		"theAppPutsItOnAndRecordsIt": {
+			ledger: ledger(clarify.Stale), on: []string{"clarification:active"},
+			add: []string{"needs-triage"}, owned: []string{"needs-triage"},
+		},
+		"recordedStaysRecordedWhileWanted": {
+			ledger: ledger(clarify.Stale, "needs-triage"), on: []string{"clarification:active", "needs-triage"},
+			owned: []string{"needs-triage"},
+		},
+		"recordedIsTakenOffEvenWhenThePayloadPredatesIt": {
+			ledger: ledger(clarify.Answered, "needs-triage"), on: []string{"clarification:active"},
+			remove: []string{"needs-triage"},
+		},
+		"setByThisProcessCountsWhenARebuildLostTheRecord": {
+			ledger: ledger(clarify.Answered), on: []string{"clarification:active", "needs-triage"}, setSince: []string{"clarification:active", "needs-triage"},
+			remove: []string{"needs-triage"},
+		},
+		"aDefaultNameIsTheAppsWherever": {
+			ledger: ledger(clarify.Resolved), on: []string{"clarification:active"},
+			remove: []string{"clarification:active"},
+		},
+		"aDefaultNameNotOnCostsNoWrite": {
+			ledger: ledger(clarify.Resolved),
+		},
+		"namesCompareWithoutRegardToCase": {
+			ledger: ledger(clarify.Stale), on: []string{"clarification:active", "Needs-Triage"},
+		},
+		"aRecordedNameTheRepositoryNoLongerUsesIsTakenOff": {
+			ledger: ledger(clarify.Pending, "waiting"), on: []string{"clarification:active", "waiting"},
+			remove: []string{"waiting"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			b := &Base{}
+			ref := issueRef{Owner: "octo", Repo: "widgets", Number: 42}
+			b.labelsSet.put(ref.key(), tc.setSince)
+			var on []*github.Label
+			for _, n := range tc.on {
+				on = append(on, &github.Label{Name: github.String(n)})
+			}
+			p := b.planLabels(ref, triage, on, tc.ledger)
+			var add []string
+			for _, lb := range p.add {
+				add = append(add, lb.Name)
+			}
+			got := fmt.Sprint(add, p.remove, p.owned)
+			if want := fmt.Sprint(tc.add, tc.remove, tc.owned); got != want {
+				t.Errorf("add, remove, owned = %s, want %s", got, want)
+			}
+			if slices.Contains(p.set, "needs-triage") != slices.Contains(p.owned, "needs-triage") {
+				t.Errorf("remembered as set %v, but owned %v", p.set, p.owned)
+			}
+		})
+	}
+}
