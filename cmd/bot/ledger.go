@@ -41,6 +41,9 @@ func ledgerCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	var cfg app.Config
 	cfg.FromEnv()
+	// The key as serve reads it (from GITHUB_APP_PRIVATE_KEY_FILE, \n unescaped), or the
+	// ledger key drawn from it would differ.
+	cfg.LoadPrivateKey()
 	if *key != "" {
 		cfg.Clarify.LedgerKey = *key
 	}

@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -33,7 +33,9 @@ commands:
   replay [FILE…]        play a scenario or recorded deliveries against an in-memory GitHub
                         (no FILE: the built-in demo)
   ledger [-key K] FILE  print the ledger hidden in a status comment (FILE or - for stdin)
-  config check FILE     check a repository's .github/clarify.yml offline
+  config check [-repo OWNER/REPO] FILE
+                        check a repository's .github/clarify.yml (offline; -repo with
+                        GITHUB_TOKEN also looks up label names people already use)
   sweep  -c FILE        run one sweep of every installation's deadlines and exit
                         (for an external scheduler, with clarify.sweep_interval negative)
 `
@@ -73,7 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // appFromFlags parses a subcommand's -c flag and assembles the app from that config, the
-// environment over it, logging to logs: what serve and sweep share.
+// environment over it, logging to logs: what serve and sweep share. A config with
+// mistakes stops here, before anything listens or calls GitHub.
 func appFromFlags(name string, args []string, logs, stderr io.Writer) (app.Config, zerolog.Logger, *app.App, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -83,7 +86,8 @@ func appFromFlags(name string, args []string, logs, stderr io.Writer) (app.Confi
 	}
 	cfg, err := app.LoadConfig(*path)
 	if err != nil {
-		return cfg, zerolog.Logger{}, nil, err
+		return cfg, zerolog.Logger{}, nil, fmt.Errorf("not started: the configuration has mistakes:\n  %s",
+			strings.ReplaceAll(err.Error(), "\n", "\n  "))
 	}
 	logger := app.NewLogger(logs, cfg.Clarify.LogLevel)
 	a, err := app.NewApp(cfg, logger, time.Now)
@@ -91,30 +95,39 @@ func appFromFlags(name string, args []string, logs, stderr io.Writer) (app.Confi
 }
 
 func serveCmd(args []string, stderr io.Writer) error {
-	cfg, logger, a, err := appFromFlags("serve", args, os.Stdout, stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, os.Stdout, stderr, net.Listen)
+}
+
+// serve runs the app until ctx ends, then drains what it accepted. listen is net.Listen;
+// tests pass their own to learn the address, or to see that nothing listened.
+func serve(ctx context.Context, args []string, logs, stderr io.Writer, listen func(network, addr string) (net.Listener, error)) error {
+	cfg, logger, a, err := appFromFlags("serve", args, logs, stderr)
 	if err != nil {
 		return err
 	}
-	addr := net.JoinHostPort(cfg.Server.Address, strconv.Itoa(cfg.Server.Port))
-	// GitHub sends a delivery whole and gives up after 10 s: a connection that trickles
-	// its body or idles is closed rather than held.
-	srv := &http.Server{Addr: addr, Handler: a.Handler, ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	srv := app.NewServer(cfg, a.Handler)
+	ln, err := listen("tcp", srv.Addr)
+	if err != nil {
+		return err
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	logger.Info().Str("address", addr).Str("api", cfg.Github.V3APIURL).Msg("Clarify is listening")
+	go func() { errc <- srv.Serve(ln) }()
+	logger.Info().Str("address", ln.Addr().String()).Str("api", cfg.Github.V3APIURL).Msg("Clarify is listening")
 	if len(cfg.Github.App.WebhookSecret) < 32 {
 		logger.Warn().Int("length", len(cfg.Github.App.WebhookSecret)).
 			Msg("The webhook secret is shorter than 32 characters: anyone who guesses it can sign deliveries; choose a long random one")
 	}
 
+	var background sync.WaitGroup
+	// /readyz answers 503 until GitHub has accepted the app's JWT once; a wrong key or
+	// App ID is logged, in plain words, at every attempt.
+	background.Go(func() { a.AwaitGitHub(ctx, logger) })
 	// Deliveries that failed while the app was down are asked for again at start.
-	go redeliver(ctx, a, logger)
+	background.Go(func() { redeliver(ctx, a, logger) })
 	if cfg.Clarify.SweepInterval > 0 {
-		go sweepEvery(ctx, a, logger, cfg.Clarify.SweepInterval)
+		background.Go(func() { sweepEvery(ctx, a, logger, cfg.Clarify.SweepInterval) })
 	}
 
 	select {
@@ -128,7 +141,9 @@ func serveCmd(args []string, stderr io.Writer) error {
 	if err := srv.Shutdown(shut); err != nil {
 		return err
 	}
-	return a.Scheduler.Drain(shut)
+	err = a.Scheduler.Drain(shut)
+	background.Wait()
+	return err
 }
 
 // sweepCmd runs one sweep and exits, for deployments where something else keeps time.

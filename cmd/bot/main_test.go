@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clarify-app/clarify/internal/replay"
 )
@@ -82,4 +86,115 @@ func TestSweepCommandRunsOneSweep(t *testing.T) {
 	// What this proves is the wiring: config from the environment, the app JWT, the
 	// installations, the active issues. The deadlines themselves are tested with the
 	// virtual clock elsewhere; this command runs on the wall clock.
+}
+
+// badConfig has one mistake of each kind an operator makes; line numbers matter below.
+const badConfig = `server:
+  port: 80a
+clarify:
+  worker: 4
+  sweep_interval: 60
+github:
+  app:
+    integration_id: 7
+    webhook_secret: s
+    private_key: /etc/clarify/app.pem
+`
+
+func TestServeAndSweepRefuseABadConfigBeforeListening(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.yml")
+	if err := os.WriteFile(path, []byte(badConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITHUB_APP_INTEGRATION_ID", "seven")
+	want := []string{
+		"not started: the configuration has mistakes:",
+		path + `: server.port (line 2): "80a" is not a whole number`,
+		path + ": clarify.worker (line 4) is not a setting; did you mean workers?",
+		path + ": clarify.sweep_interval (line 5): 60 needs a unit, e.g. 60s",
+		`GITHUB_APP_INTEGRATION_ID="seven" is not a number`,
+		`github.app.private_key (GITHUB_APP_PRIVATE_KEY) holds a file path ("/etc/clarify/app.pem"), not a key: name the file in github.app.private_key_file`,
+	}
+	for _, cmd := range []string{"serve", "sweep"} {
+		t.Run(cmd, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			if code := run([]string{cmd, "-c", path}, &out, &errs); code != 1 {
+				t.Errorf("bot %s exited %d, want 1", cmd, code)
+			}
+			for _, w := range want {
+				if !strings.Contains(errs.String(), w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errs.String())
+				}
+			}
+		})
+	}
+	listened := func(network, addr string) (net.Listener, error) {
+		t.Errorf("serve listened on %s with a bad config", addr)
+		return nil, errors.New("not in this test")
+	}
+	if err := serve(context.Background(), []string{"-c", path}, io.Discard, io.Discard, listened); err == nil {
+		t.Error("serve returned nil with a bad config")
+	}
+}
+
+// TestServeBecomesReadyOnceGitHubAcceptsTheApp runs serve as an operator would, with the
+// key in a file, against the in-memory GitHub: alive at once, ready once GitHub has
+// accepted the app's JWT, and stopped cleanly.
+func TestServeBecomesReadyOnceGitHubAcceptsTheApp(t *testing.T) {
+	h, err := replay.NewHarness(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	keyFile := filepath.Join(t.TempDir(), "app.pem")
+	if err := os.WriteFile(keyFile, []byte(h.Config.Github.App.PrivateKey), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{
+		"GITHUB_V3_API_URL":           h.Config.Github.V3APIURL,
+		"GITHUB_APP_INTEGRATION_ID":   strconv.FormatInt(h.Config.Github.App.IntegrationID, 10),
+		"GITHUB_APP_WEBHOOK_SECRET":   string(h.Secret),
+		"GITHUB_APP_PRIVATE_KEY_FILE": keyFile,
+	} {
+		t.Setenv(k, v)
+	}
+	addrs := make(chan string, 1)
+	listen := func(network, _ string) (net.Listener, error) {
+		ln, err := net.Listen(network, "127.0.0.1:0")
+		if err == nil {
+			addrs <- ln.Addr().String()
+		}
+		return ln, err
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, nil, io.Discard, io.Discard, listen) }()
+	var base string
+	select {
+	case addr := <-addrs:
+		base = "http://" + addr
+	case err := <-done:
+		t.Fatalf("serve stopped before listening: %v", err)
+	}
+
+	status := func(path string) int {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := status("/healthz"); got != http.StatusOK {
+		t.Errorf("healthz = %d", got)
+	}
+	for deadline := time.Now().Add(10 * time.Second); status("/readyz") != http.StatusOK; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("readyz never answered 200, though the in-memory GitHub accepts the app")
+		}
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Errorf("serve stopped with %v", err)
+	}
 }

@@ -2,8 +2,17 @@ package app
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -28,10 +37,20 @@ type App struct {
 	// Redeliver asks GitHub again for deliveries that never got through; serve runs it
 	// at start and after every sweep.
 	Redeliver *handlers.Redeliver
+	// Bodies bounds the bytes held for deliveries whose signature is not checked yet.
+	Bodies *BodyBudget
+
+	clients githubapp.ClientCreator
+	slug    string
+	apiURL  string
+	// ready is set once GitHub has accepted the app's JWT; /readyz answers from it.
+	ready atomic.Bool
 }
 
 // NewApp is the composition root: every handler the app has is listed here.
 func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, error) {
+	// One pacer for every client: go-githubapp builds a client's middleware per client.
+	pacer := &handlers.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute}
 	clients, err := githubapp.NewDefaultCachingClientCreator(cfg.Github,
 		githubapp.WithClientUserAgent("clarify-app"),
 		// One deadline covers a request and its retries, with room for a secondary
@@ -42,7 +61,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		// Retry outermost, so that every attempt counts against the sweep's budget and
 		// every write sent again is paced.
 		githubapp.WithClientMiddleware(handlers.RetryTransient(cfg.Retry), handlers.CountRequests,
-			handlers.PaceWrites(cfg.Clarify.WritesPerMinute)),
+			pacer.Middleware()),
 	)
 	if err != nil {
 		return nil, err
@@ -57,37 +76,244 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		&handlers.Issues{Base: base},
 	}, cfg.Github.App.WebhookSecret, githubapp.WithScheduler(sched))
 
+	a := &App{
+		Scheduler: sched,
+		Sweep:     &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget},
+		Redeliver: &handlers.Redeliver{Clients: clients, Now: now},
+		Bodies:    NewBodyBudget(cfg.Clarify.MaxUnverifiedBodyBytes),
+		clients:   clients,
+		slug:      cfg.Clarify.AppSlug,
+		apiURL:    cfg.Github.V3APIURL,
+	}
 	mux := http.NewServeMux()
-	mux.Handle(githubapp.DefaultWebhookRoute, http.MaxBytesHandler(requireSignature([]byte(cfg.Github.App.WebhookSecret), dispatcher), MaxWebhookBody))
+	mux.Handle(githubapp.DefaultWebhookRoute, requireSignature([]byte(cfg.Github.App.WebhookSecret), a.Bodies, dispatcher))
+	// Liveness: the process answers. It says nothing about GitHub, so that a GitHub
+	// outage does not get the app restarted in a loop.
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	sweep := &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget}
-	redeliver := &handlers.Redeliver{Clients: clients, Now: now}
-	return &App{Handler: hlog.NewHandler(logger)(mux), Scheduler: sched, Sweep: sweep, Redeliver: redeliver}, nil
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		if !a.Ready() {
+			http.Error(w, "not ready: GitHub has not accepted the app's credentials yet; the log says why", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	a.Handler = hlog.NewHandler(logger)(mux)
+	return a, nil
 }
 
-// requireSignature answers 401 to a delivery without a valid X-Hub-Signature-256 before
-// anything else reads it; go-githubapp would answer 400, which hides an attack or a
-// misconfigured secret among malformed payloads.
-func requireSignature(secret []byte, next http.Handler) http.Handler {
+// Ready reports whether GitHub has accepted the app's credentials at least once.
+func (a *App) Ready() bool { return a.ready.Load() }
+
+// Backoff of AwaitGitHub: soon enough after a fixed mistake, rare enough not to spend the
+// app's rate limit or fill the log while GitHub is down.
+const (
+	readyRetryFirst = time.Second
+	readyRetryMax   = time.Minute
+)
+
+// CheckGitHub asks GitHub for the app itself (GET /app) with the app's JWT: the one
+// request that proves the API URL, the App ID and the private key together. On success
+// the app is ready; the error says in an operator's words what is likely wrong.
+func (a *App) CheckGitHub(ctx context.Context) error {
+	client, err := a.clients.NewAppClient()
+	if err != nil {
+		return fmt.Errorf("cannot build the app's GitHub client: %w", err)
+	}
+	got, _, err := client.Apps.Get(ctx, "")
+	if err != nil {
+		return explainCheck(err, a.apiURL)
+	}
+	// The app knows its own comments by "<slug>[bot]": with another slug it would take
+	// them for someone else's, so it is not ready, though only GitHub can tell.
+	if slug := got.GetSlug(); slug != "" && slug != a.slug {
+		return fmt.Errorf("GitHub says this app's slug is %q, but clarify.app_slug (CLARIFY_APP_SLUG) is %q: set it to %q", slug, a.slug, slug)
+	}
+	a.ready.Store(true)
+	return nil
+}
+
+// AwaitGitHub runs CheckGitHub until it succeeds or ctx ends, with backoff, logging each
+// failure; serve runs it in the background, so /healthz answers meanwhile.
+func (a *App) AwaitGitHub(ctx context.Context, logger zerolog.Logger) {
+	wait := readyRetryFirst
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		err := a.CheckGitHub(ctx)
+		if err == nil {
+			logger.Info().Str("api", a.apiURL).Msg("GitHub accepted the app's credentials: /readyz answers 200")
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		logger.Error().Err(err).Dur("retry_in", wait).Msg("Not ready: the check with GitHub failed; trying again")
+		t.Reset(wait)
+		wait = min(2*wait, readyRetryMax)
+	}
+}
+
+// explainCheck turns a failed GET /app into the likely cause.
+func explainCheck(err error, apiURL string) error {
+	var resp *github.ErrorResponse
+	var netErr *url.Error
+	switch {
+	case errors.As(err, &resp) && resp.Response != nil && resp.Response.StatusCode == http.StatusUnauthorized:
+		hint := "check github.app.integration_id (GITHUB_APP_INTEGRATION_ID), and that the private key is one generated for that app and not revoked"
+		if strings.Contains(resp.Message, "'exp'") || strings.Contains(resp.Message, "'iat'") {
+			hint = "check this machine's clock: GitHub refuses a JWT issued in the future or expired"
+		}
+		return fmt.Errorf("GitHub refused the app's JWT (401 %s): %s", resp.Message, hint)
+	case errors.As(err, &resp) && resp.Response != nil && resp.Response.StatusCode == http.StatusNotFound:
+		return fmt.Errorf("%sapp answered 404: github.v3_api_url (GITHUB_V3_API_URL) is probably wrong (GitHub Enterprise Server: https://HOST/api/v3/)", apiURL)
+	case errors.As(err, &resp) && resp.Response != nil:
+		return fmt.Errorf("GitHub answered %d to GET /app: %s", resp.Response.StatusCode, resp.Message)
+	case errors.As(err, &netErr):
+		return fmt.Errorf("cannot reach GitHub at %s: check github.v3_api_url (GITHUB_V3_API_URL) and the network: %w", apiURL, err)
+	}
+	return fmt.Errorf("GET /app: %w", err)
+}
+
+// BodyBudget bounds the bytes held, all connections together, for delivery bodies whose
+// signature is not checked yet. Anyone can send those: without a bound, unsigned 25 MB
+// bodies trickled in on many connections would hold as much memory as there are
+// connections, for as long as the read timeout.
+type BodyBudget struct {
+	mu   sync.Mutex
+	max  int64
+	held int64
+	peak int64
+}
+
+// NewBodyBudget returns a budget of limit bytes.
+func NewBodyBudget(limit int64) *BodyBudget { return &BodyBudget{max: limit} }
+
+// TryReserve takes n bytes if they fit, and never waits: a delivery that waited for room
+// would hold its connection (and GitHub's 10 s) for nothing, while one refused now is
+// redelivered later.
+func (b *BodyBudget) TryReserve(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.held+n > b.max {
+		return false
+	}
+	b.held += n
+	b.peak = max(b.peak, b.held)
+	return true
+}
+
+// Release gives back n bytes that TryReserve took.
+func (b *BodyBudget) Release(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.held -= n
+}
+
+// Held is the bytes reserved now.
+func (b *BodyBudget) Held() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.held
+}
+
+// Peak is the most ever reserved at once: what shows that the bound held.
+func (b *BodyBudget) Peak() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.peak
+}
+
+// Max is the budget's bound.
+func (b *BodyBudget) Max() int64 { return b.max }
+
+// retryAfterBusy is the Retry-After of a delivery refused for want of room. GitHub does not
+// retry by itself; the app's redelivery, after the next sweep, asks for it again.
+const retryAfterBusy = "60"
+
+// requireSignature reads a delivery's body within the budget, then answers 401 to one
+// without a valid X-Hub-Signature-256 before anything else sees it; go-githubapp would
+// answer 400, which hides an attack or a misconfigured secret among malformed payloads.
+// The body's room is reserved from Content-Length before a byte is read, and refused
+// outright when there is none: waiting would let slow senders hold the rest.
+func requireSignature(secret []byte, budget *BodyBudget, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, "request body too large or unreadable", http.StatusRequestEntityTooLarge)
+		logger := hlog.FromRequest(r).With().Str(githubapp.LogKeyDeliveryID, r.Header.Get("X-GitHub-Delivery")).Logger()
+		n := r.ContentLength
+		switch {
+		case n < 0:
+			// GitHub always sends Content-Length; without it the room to reserve is unknown.
+			refuse(w, http.StatusLengthRequired, "Content-Length is required")
+			return
+		case n > MaxWebhookBody:
+			refuse(w, http.StatusRequestEntityTooLarge, "request body too large: GitHub sends at most 25 MB")
+			return
+		case !budget.TryReserve(n):
+			logger.Warn().Int64("content_length", n).Int64("held", budget.Held()).
+				Msg("Refused a delivery: the bytes held for unverified bodies are at clarify.max_unverified_body_bytes; it will be redelivered")
+			w.Header().Set("Retry-After", retryAfterBusy)
+			refuse(w, http.StatusServiceUnavailable, "busy: too many deliveries being read; try again later")
+			return
+		}
+		defer budget.Release(n)
+		// Exactly n bytes: what is held never exceeds what was reserved.
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			logger.Warn().Err(err).Int64("content_length", n).Msg("Dropped a delivery whose body stalled or ended early")
+			refuse(w, http.StatusBadRequest, "the body ended before its Content-Length or came too slowly")
 			return
 		}
 		sig := r.Header.Get(github.SHA256SignatureHeader)
 		if sig == "" || github.ValidateSignature(sig, body, secret) != nil {
-			hlog.FromRequest(r).Warn().Str(githubapp.LogKeyDeliveryID, r.Header.Get("X-GitHub-Delivery")).
-				Msg("Refused a delivery without a valid signature")
+			logger.Warn().Msg("Refused a delivery without a valid signature")
 			http.Error(w, "missing or invalid X-Hub-Signature-256", http.StatusUnauthorized)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// refuse answers status and closes the connection, so that the server does not read on
+// through a body it refused in order to keep the connection alive.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, status)
+}
+
+// Timeouts of NewServer. GitHub sends a delivery whole and gives up after 10 s: a
+// connection that trickles its headers or body, or idles, is closed rather than held.
+const (
+	serverReadHeaderTimeout = 10 * time.Second
+	serverReadTimeout       = 30 * time.Second
+	serverWriteTimeout      = 30 * time.Second
+	serverIdleTimeout       = 2 * time.Minute
+	// GitHub's headers are a few kB; net/http's default of 1 MB a connection is room for
+	// nothing but abuse.
+	serverMaxHeaderBytes = 64 << 10
+)
+
+// NewServer returns the HTTP server `bot serve` runs h with, at cfg's address. ReadTimeout
+// runs from the first byte of a request to the last of its body, so it is what closes a
+// connection whose body stalls; the fields are the server's, and tests shorten them.
+func NewServer(cfg Config, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              net.JoinHostPort(cfg.Server.Address, strconv.Itoa(cfg.Server.Port)),
+		Handler:           h,
+		ReadHeaderTimeout: serverReadHeaderTimeout,
+		ReadTimeout:       serverReadTimeout,
+		WriteTimeout:      serverWriteTimeout,
+		IdleTimeout:       serverIdleTimeout,
+		MaxHeaderBytes:    serverMaxHeaderBytes,
+	}
 }
 
 // NewLogger returns the app's JSON logger at level (info when empty or unknown); the

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/replay"
 )
 
@@ -41,20 +40,6 @@ func TestHealthz(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("healthz = %d", resp.StatusCode)
-	}
-}
-
-func TestBodyOverGitHubsCapIsRefused(t *testing.T) {
-	h := newHarness(t)
-	req, _ := http.NewRequest(http.MethodPost, h.HookURL(), bytes.NewReader(make([]byte, app.MaxWebhookBody+1)))
-	req.Header.Set("X-GitHub-Event", "issue_comment")
-	resp, err := h.AppServer.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Errorf("status = %d, want 413", resp.StatusCode)
 	}
 }
 

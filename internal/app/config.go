@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
+	"net"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/golang-jwt/jwt/v4"
 	"github.com/palantir/go-githubapp/githubapp"
-	"gopkg.in/yaml.v3"
 
 	"github.com/clarify-app/clarify/handlers"
 )
@@ -28,6 +31,9 @@ const (
 	DefaultWorkers       = 8
 	DefaultLogLevel      = "info"
 	DefaultSweepInterval = time.Minute
+	// DefaultMaxUnverifiedBodyBytes holds two of GitHub's largest deliveries and many
+	// ordinary ones (a few kB each) at once.
+	DefaultMaxUnverifiedBodyBytes = 64 << 20
 	// MaxWebhookBody is GitHub's payload cap; GitHub never sends more, so more is refused.
 	MaxWebhookBody = 25 << 20
 )
@@ -39,6 +45,16 @@ type Config struct {
 	Clarify ClarifyConfig    `yaml:"clarify"`
 	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
 	Retry handlers.RetryOptions `yaml:"-"`
+	// PaceMinute is how long the pacer's minute lasts; harnesses shorten it.
+	PaceMinute time.Duration `yaml:"-"`
+	// PrivateKeyFile is github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE), a file
+	// holding the PEM. go-githubapp's struct has no field for it, so it lives here and
+	// LoadConfig reads the key from it into Github.App.PrivateKey.
+	PrivateKeyFile string `yaml:"-"`
+
+	// problems are what FromEnv and LoadConfig found unusable; Validate reports them with
+	// its own, so that an operator sees every mistake at once.
+	problems []error
 }
 
 // ServerConfig is where the app listens.
@@ -66,43 +82,61 @@ type ClarifyConfig struct {
 	SweepInterval time.Duration `yaml:"sweep_interval"`
 	// SweepBudget bounds the GitHub requests one sweep spends per installation.
 	SweepBudget int `yaml:"sweep_budget"`
-	// WritesPerMinute paces each installation's writes; 0 = default, negative = unpaced.
+	// WritesPerMinute and WritesPerHour bound each installation's writes in any minute and
+	// any hour; 0 = GitHub's limit, negative = no bound.
 	WritesPerMinute int `yaml:"writes_per_minute"`
+	WritesPerHour   int `yaml:"writes_per_hour"`
+	// MaxUnverifiedBodyBytes bounds the bytes held, all connections together, for
+	// deliveries whose signature is not checked yet; anyone can send those.
+	MaxUnverifiedBodyBytes int64 `yaml:"max_unverified_body_bytes"`
 }
 
 // LoadConfig reads a config file strictly (an unknown key is an error), applies the
-// environment over it, fills defaults and validates the result.
+// environment over it, fills defaults, reads the private key file if one is named, and
+// validates the result. Every problem found is in the error, each naming its key.
 func LoadConfig(path string) (Config, error) {
 	var c Config
+	var errs []error
 	if path != "" {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return c, err
 		}
-		if err := decodeStrict(b, &c); err != nil {
-			return c, fmt.Errorf("%s: %w", path, err)
+		for _, err := range decodeFile(b, &c) {
+			errs = append(errs, fmt.Errorf("%s: %w", path, err))
 		}
 	}
 	c.FromEnv()
 	c.Defaults()
-	return c, c.Validate()
+	c.LoadPrivateKey()
+	return c, errors.Join(append(errs, c.Validate())...)
 }
 
-// decodeStrict decodes YAML into c, refusing keys c does not have, so a misspelt key is
-// an error instead of a default silently in force. An empty file is an empty config.
-func decodeStrict(b []byte, c *Config) error {
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	return nil
-}
-
-// FromEnv overrides the file with the environment: go-githubapp's GITHUB_* names, and
-// CLARIFY_* and SERVER_* for the rest.
+// FromEnv overrides the file with the environment: go-githubapp's GITHUB_* names,
+// GITHUB_APP_PRIVATE_KEY_FILE, and CLARIFY_* and SERVER_* for the rest. A variable that
+// does not parse is kept for Validate to report, never skipped in silence.
 func (c *Config) FromEnv() {
+	// go-githubapp drops a GITHUB_APP_INTEGRATION_ID it cannot parse and keeps the file's:
+	// looked at again here so that a typo stops the start.
 	c.Github.SetValuesFromEnv("")
+	if s, ok := os.LookupEnv("GITHUB_APP_INTEGRATION_ID"); ok {
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			c.problems = append(c.problems, fmt.Errorf("GITHUB_APP_INTEGRATION_ID=%q is not a number: it is the App ID from the app's settings page", s))
+		}
+	}
+	// The key and the key file are one setting spelt two ways: either, in the environment,
+	// replaces whichever the file gave.
+	key := os.Getenv("GITHUB_APP_PRIVATE_KEY")
+	file := os.Getenv("GITHUB_APP_PRIVATE_KEY_FILE")
+	switch {
+	case key != "" && file != "":
+		c.problems = append(c.problems, errors.New("GITHUB_APP_PRIVATE_KEY and GITHUB_APP_PRIVATE_KEY_FILE are both set: keep one"))
+	case key != "":
+		c.PrivateKeyFile = ""
+	case file != "":
+		c.PrivateKeyFile = file
+		c.Github.App.PrivateKey = ""
+	}
 	str := func(key string, v *string) {
 		if s, ok := os.LookupEnv(key); ok {
 			*v = s
@@ -110,7 +144,10 @@ func (c *Config) FromEnv() {
 	}
 	str("SERVER_ADDRESS", &c.Server.Address)
 	if s, ok := os.LookupEnv("SERVER_PORT"); ok {
-		if n, err := strconv.Atoi(s); err == nil {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			c.problems = append(c.problems, fmt.Errorf("SERVER_PORT=%q is not a port number", s))
+		} else {
 			c.Server.Port = n
 		}
 	}
@@ -147,35 +184,158 @@ func (c *Config) Defaults() {
 	if c.Clarify.WritesPerMinute == 0 {
 		c.Clarify.WritesPerMinute = handlers.DefaultWritesPerMinute
 	}
+	if c.Clarify.WritesPerHour == 0 {
+		c.Clarify.WritesPerHour = handlers.DefaultWritesPerHour
+	}
 	if c.Clarify.SweepBudget == 0 {
 		c.Clarify.SweepBudget = handlers.DefaultSweepBudget
 	}
+	if c.Clarify.MaxUnverifiedBodyBytes == 0 {
+		c.Clarify.MaxUnverifiedBodyBytes = DefaultMaxUnverifiedBodyBytes
+	}
 }
 
-// Validate refuses a config the app cannot run safely with.
+// LoadPrivateKey reads the key file when one is named, and turns a PEM whose line breaks
+// arrived as literal \n (a common way to squeeze a key into one environment variable)
+// back into the PEM GitHub issued, so that it parses.
+func (c *Config) LoadPrivateKey() {
+	if c.PrivateKeyFile != "" {
+		b, err := os.ReadFile(c.PrivateKeyFile)
+		switch {
+		case err != nil:
+			c.problems = append(c.problems, fmt.Errorf("github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE): %w", err))
+			return
+		case len(bytes.TrimSpace(b)) == 0:
+			c.problems = append(c.problems, fmt.Errorf("github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE) %q is empty", c.PrivateKeyFile))
+			return
+		}
+		c.Github.App.PrivateKey = string(b)
+	}
+	k := c.Github.App.PrivateKey
+	if !strings.Contains(k, "\n") && strings.Contains(k, `\n`) && strings.Contains(k, "-----BEGIN") {
+		c.Github.App.PrivateKey = strings.ReplaceAll(k, `\n`, "\n")
+	}
+}
+
+// Validate refuses a config the app cannot run safely with, naming each key at fault and
+// its environment variable, all at once.
 func (c *Config) Validate() error {
-	var errs []error
+	errs := append([]error(nil), c.problems...)
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
 	if c.Github.App.WebhookSecret == "" {
 		// go-githubapp skips the signature check when the secret is empty: anyone
 		// could then drive the app, so it does not start.
-		errs = append(errs, errors.New("github.app.webhook_secret (GITHUB_APP_WEBHOOK_SECRET) is required"))
+		bad("github.app.webhook_secret (GITHUB_APP_WEBHOOK_SECRET) is required")
 	}
-	if c.Github.App.IntegrationID == 0 {
-		errs = append(errs, errors.New("github.app.integration_id (GITHUB_APP_INTEGRATION_ID) is required"))
+	if c.Github.App.IntegrationID <= 0 {
+		bad("github.app.integration_id (GITHUB_APP_INTEGRATION_ID) is required: the App ID from the app's settings page")
 	}
-	if c.Github.App.PrivateKey == "" {
-		errs = append(errs, errors.New("github.app.private_key (GITHUB_APP_PRIVATE_KEY) is required"))
+	if c.PrivateKeyFile == "" || c.Github.App.PrivateKey != "" { // an unreadable file is reported already
+		source := "github.app.private_key (GITHUB_APP_PRIVATE_KEY)"
+		if c.PrivateKeyFile != "" {
+			source = fmt.Sprintf("github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE) %q", c.PrivateKeyFile)
+		}
+		if problem := privateKeyProblem(c.Github.App.PrivateKey); problem != "" {
+			bad("%s %s", source, problem)
+		}
+	}
+	for _, u := range []struct{ key, env, value, example string }{
+		{"github.web_url", "GITHUB_WEB_URL", c.Github.WebURL, DefaultWebURL},
+		{"github.v3_api_url", "GITHUB_V3_API_URL", c.Github.V3APIURL, DefaultV3APIURL},
+		{"github.v4_api_url", "GITHUB_V4_API_URL", c.Github.V4APIURL, DefaultV4APIURL},
+	} {
+		if p, err := url.Parse(u.value); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			bad("%s (%s) %q is not an http(s) URL, e.g. %s", u.key, u.env, u.value, u.example)
+		}
+	}
+
+	if a := c.Server.Address; strings.Contains(a, ":") && net.ParseIP(a) == nil {
+		bad("server.address (SERVER_ADDRESS) %q holds a port: put the port in server.port (SERVER_PORT)", a)
 	}
 	if c.Server.Port < 1 || c.Server.Port > 65535 {
-		errs = append(errs, fmt.Errorf("server.port %d is not a port", c.Server.Port))
+		bad("server.port (SERVER_PORT) %d is not a port (1 to 65535)", c.Server.Port)
 	}
-	if c.Clarify.SweepBudget < 1 {
-		errs = append(errs, fmt.Errorf("clarify.sweep_budget must be at least 1, not %d", c.Clarify.SweepBudget))
+
+	if !isSlug(c.Clarify.AppSlug) {
+		bad("clarify.app_slug (CLARIFY_APP_SLUG) %q is not a slug: write it as in the app's URL, github.com/apps/SLUG, without [bot]", c.Clarify.AppSlug)
+	}
+	for i, k := range c.Clarify.PreviousLedgerKeys {
+		if k == "" {
+			bad("clarify.previous_ledger_keys[%d] is empty", i)
+		}
 	}
 	if c.Clarify.Workers < 1 {
-		errs = append(errs, fmt.Errorf("clarify.workers must be at least 1, not %d", c.Clarify.Workers))
+		bad("clarify.workers must be at least 1, not %d", c.Clarify.Workers)
+	}
+	if c.Clarify.HandlerTimeout <= 0 {
+		bad("clarify.handler_timeout must be positive, not %s", c.Clarify.HandlerTimeout)
+	}
+	switch c.Clarify.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("clarify.log_level (CLARIFY_LOG_LEVEL) %q is not a level: use debug, info, warn or error", c.Clarify.LogLevel)
+	}
+	if c.Clarify.SweepBudget < 1 {
+		bad("clarify.sweep_budget must be at least 1, not %d", c.Clarify.SweepBudget)
+	}
+	if c.Clarify.MaxUnverifiedBodyBytes < MaxWebhookBody {
+		// Below GitHub's cap, the largest deliveries would be refused every time.
+		bad("clarify.max_unverified_body_bytes must be at least %d (GitHub's 25 MiB payload cap), not %d",
+			MaxWebhookBody, c.Clarify.MaxUnverifiedBodyBytes)
 	}
 	return errors.Join(errs...)
+}
+
+// privateKeyProblem says in plain words what keeps key from being the App's RSA private
+// key, or "" when it parses. It never quotes the key: the message goes to logs.
+func privateKeyProblem(key string) string {
+	trimmed := strings.TrimSpace(key)
+	switch {
+	case trimmed == "":
+		return "is required: the PEM file generated on the app's settings page, whole, or name that file in github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE)"
+	case !strings.Contains(trimmed, "-----BEGIN") && !strings.ContainsAny(trimmed, "\n ") && looksLikePath(trimmed):
+		return fmt.Sprintf("holds a file path (%q), not a key: name the file in github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE) instead", trimmed)
+	case !strings.Contains(trimmed, "-----BEGIN"):
+		return "is not a PEM key: it should start with -----BEGIN RSA PRIVATE KEY-----, as the file GitHub gives you does"
+	}
+	block, _ := pem.Decode([]byte(trimmed))
+	switch {
+	case block == nil && strings.Contains(trimmed, `\n`):
+		return `has \n escapes where line breaks belong, which are undone only in a key written wholly on one line: give the PEM with its line breaks`
+	case block == nil:
+		return "is not a whole PEM block: its line breaks may have been lost on the way (keep them, or write each as \\n), or the -----END line is missing"
+	case block.Type != "RSA PRIVATE KEY" && block.Type != "PRIVATE KEY":
+		return fmt.Sprintf("holds a PEM %q, not the App's RSA private key: generate a private key on the app's settings page", block.Type)
+	}
+	if _, err := jwt.ParseRSAPrivateKeyFromPEM([]byte(trimmed)); err != nil {
+		return fmt.Sprintf("does not parse as an RSA private key (%v): generate a private key on the app's settings page", err)
+	}
+	return ""
+}
+
+// looksLikePath tells a file path put where the key belongs from other garbage, so that
+// the message can say which setting the path was meant for.
+func looksLikePath(s string) bool {
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~") || strings.HasSuffix(s, ".pem") {
+		return true
+	}
+	_, err := os.Stat(s)
+	return err == nil
+}
+
+// isSlug reports whether s can be a GitHub App's slug: the app knows its own comments by
+// "<slug>[bot]", so a slug written with [bot] or a display name would never match.
+func isSlug(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // LedgerKeyBytes returns the ledger MAC key: the configured one, or one derived from the
@@ -186,21 +346,36 @@ func (c *Config) LedgerKeyBytes() []byte {
 	if c.Clarify.LedgerKey != "" {
 		return []byte(c.Clarify.LedgerKey)
 	}
-	m := hmac.New(sha256.New, []byte(c.Github.App.PrivateKey))
-	m.Write([]byte("clarify ledger key v2"))
-	return m.Sum(nil)
+	return privateKeyLedgerKey(canonicalPEM(c.Github.App.PrivateKey))
 }
 
 // PreviousLedgerKeys returns the keys that still verify ledgers (never sign them): the
 // configured previous keys, for a rotation without a rebuild notice in every issue, and
-// the key earlier versions drew from the webhook secret, so that an upgrade re-signs each
-// ledger at its next save instead of rebuilding it.
+// the keys earlier versions drew, so that an upgrade re-signs each ledger at its next save
+// instead of rebuilding it: from the private key's text exactly as given (before the key
+// was read without the whitespace around it), and from the webhook secret.
 func (c *Config) PreviousLedgerKeys() [][]byte {
 	var out [][]byte
 	for _, k := range c.Clarify.PreviousLedgerKeys {
 		out = append(out, []byte(k))
 	}
+	if c.Clarify.LedgerKey == "" && canonicalPEM(c.Github.App.PrivateKey) != c.Github.App.PrivateKey {
+		out = append(out, privateKeyLedgerKey(c.Github.App.PrivateKey))
+	}
 	m := hmac.New(sha256.New, []byte(c.Github.App.WebhookSecret))
 	m.Write([]byte("clarify ledger key v1"))
 	return append(out, m.Sum(nil))
+}
+
+// canonicalPEM is the key without the whitespace around it and with Unix line breaks: the
+// same key pasted into YAML, passed as $(cat key.pem) or read from a file differs only
+// there, and moving it between them must not change the ledger key drawn from it.
+func canonicalPEM(key string) string {
+	return strings.TrimSpace(strings.ReplaceAll(key, "\r\n", "\n"))
+}
+
+func privateKeyLedgerKey(key string) []byte {
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write([]byte("clarify ledger key v2"))
+	return m.Sum(nil)
 }
