@@ -30,10 +30,13 @@ func sendAll(t *testing.T, w *world, ds ...fakegithub.Delivery) {
 func TestAReplyOrACloseDeliveredBeforeTheLabelIsNotDropped(t *testing.T) {
 	worlds := map[string]func(t *testing.T) *world{
 		"unpaced": func(t *testing.T) *world { return &world{t: t, h: newHarness(t)} },
-		// Writes paced at 2 a second, with the burst already spent in another issue: the
-		// ask's run takes seconds, and the reply and the close arrive inside it.
+		// Writes paced at 4 a quarter of a second (a shortened minute), with the allowance
+		// already spent in another issue: the ask's run is held back, and the reply and the
+		// close arrive inside it.
 		"paced": func(t *testing.T) *world {
-			w := &world{t: t, h: newHarnessWith(t, func(c *app.Config) { c.Clarify.WritesPerMinute = 120 })}
+			w := &world{t: t, h: newHarnessWith(t, func(c *app.Config) {
+				c.Clarify.WritesPerMinute, c.PaceMinute = 4, 250*time.Millisecond
+			})}
 			w.h.Fake.OpenIssue(repo, 43, "Another", "maria")
 			for _, q := range []string{"Which region?", "Which zone?", "Which rack?"} {
 				d, _ := w.h.Fake.Comment(repo, 43, "coder-agent", "/clarify @maria "+q)
@@ -187,5 +190,53 @@ func TestALedgerSignedBeforeAnUpgradeIsReSignedWithoutARebuild(t *testing.T) {
 	}
 	if n := w.botComments("rebuilt the ledger"); n != 0 {
 		t.Errorf("%d rebuild notices for a ledger signed with the earlier key", n)
+	}
+}
+
+func TestAnOlderStatusBodyPutBackFromTheEditHistoryIsRebuiltNotTrusted(t *testing.T) {
+	// How the app hears of the edit: its delivery; never (lost while the app runs, which
+	// remembers the revision it wrote); or its delivery after a restart, whose payload
+	// carries the body it replaced.
+	hears := map[string]func(w *world, edit fakegithub.Delivery){
+		"delivered": func(w *world, edit fakegithub.Delivery) { w.send(edit) },
+		"lost":      func(w *world, edit fakegithub.Delivery) { w.h.Drop(edit) },
+		"afterARestart": func(w *world, edit fakegithub.Delivery) {
+			w.h.Stop()
+			w.send(edit) // GitHub logs it as failed
+			if _, err := w.h.Start(context.Background()); err != nil {
+				w.t.Fatal(err)
+			}
+		},
+	}
+	for name, hear := range hears {
+		t.Run(name, func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+			id, older := w.statusComment()
+			w.comment("maria", "Per key.")
+			answered := w.ledger()
+			if c, _ := answered.Find("CLR-42-001"); c.Status != clarify.Answered {
+				t.Fatalf("status %s, want answered", c.Status)
+			}
+			// An admin puts back the body from before the answer: it verifies, it is older.
+			hear(w, w.h.Fake.EditComment(repo, id, "maria", older))
+			w.comment("coder-agent", "/clarify followup CLR-42-001 Per key: how many a minute?")
+
+			l := w.ledger()
+			if c, _ := l.Find("CLR-42-001"); c.Status != clarify.Pending || c.Round != 2 {
+				t.Errorf("CLR-42-001 is %s in round %d, want pending in round 2: the answer is back and the follow-up taken", c.Status, c.Round)
+			}
+			if l.Rev <= answered.Rev {
+				t.Errorf("rev %d after the rebuild, want above %d, the newest the app wrote", l.Rev, answered.Rev)
+			}
+			if n := w.botComments("put back to an older version"); n != 1 {
+				t.Errorf("%d rebuild notices, want 1", n)
+			}
+			// The status comment, two rounds and the notice: nothing posted twice.
+			if n := w.botComments(""); n != 4 {
+				t.Errorf("%d comments by the app, want 4:\n%s", n, w.h.Fake.Transcript(repo, 42))
+			}
+			w.replayAll()
+		})
 	}
 }

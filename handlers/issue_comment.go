@@ -74,19 +74,21 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 			return nil
 		}
 		// Someone else edited or deleted the status comment: put it right at once
-		// (rebuilt from the comments if its ledger no longer verifies).
-		client, err := h.Clients.NewInstallationClient(ev.GetInstallation().GetID())
+		// (rebuilt from the comments if its ledger no longer verifies, or is older than the
+		// body the edit replaced).
+		ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
 		if err != nil {
 			return err
 		}
-		_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{Kind: triggerTick, Issue: ev.GetIssue(), IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender()})
+		_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{Kind: triggerTick, Issue: ev.GetIssue(),
+			IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender(), Replaced: ev.GetChanges().GetBody().GetFrom()})
 		return err
 	}
 	if !h.mayConcern(ev) {
 		logger.Debug().Msg("Comment in an issue without clarifications holds no command")
 		return nil
 	}
-	client, err := h.Clients.NewInstallationClient(ev.GetInstallation().GetID())
+	ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
 	if err != nil {
 		return err
 	}

@@ -2,32 +2,118 @@ package handlers
 
 import (
 	"context"
+	"net/http"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
 
-func TestBucketLetsABurstThroughThenPaces(t *testing.T) {
-	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	var waits []time.Duration
-	b := newBucket(60, 3, func() time.Time { return now }, func(_ context.Context, d time.Duration) error {
-		waits = append(waits, d)
+// pacedClock is a clock that sleeping moves, recording each sleep.
+type pacedClock struct {
+	now   time.Time
+	waits []time.Duration
+}
+
+func (c *pacedClock) pacer() *Pacer {
+	c.now = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	return &Pacer{Now: func() time.Time { return c.now }, Sleep: func(_ context.Context, d time.Duration) error {
+		c.waits = append(c.waits, d)
+		c.now = c.now.Add(d)
 		return nil
+	}}
+}
+
+// send runs one request through a pacer's middleware for installation inst.
+func send(t *testing.T, mw http.RoundTripper, inst int64, method string) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(withInstallation(context.Background(), inst), method, "http://api.invalid/x", nil)
+	if _, err := mw.RoundTrip(req); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func answer(header http.Header, status int) http.RoundTripper {
+	return roundTripperFunc(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: status, Header: header, Body: http.NoBody}, nil
 	})
-	for i := 0; i < 5; i++ {
-		if err := b.take(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+}
+
+func TestPacerKeepsAnInstallationUnderEightyWritesAMinute(t *testing.T) {
+	var c pacedClock
+	mw := c.pacer().Middleware()(answer(http.Header{}, http.StatusCreated))
+	for range 80 {
+		send(t, mw, 1, http.MethodPost)
 	}
-	// 60 a minute is one a second: the burst of 3 passes, then the 4th and 5th queue.
-	if len(waits) != 2 || waits[0] != time.Second || waits[1] != 2*time.Second {
-		t.Fatalf("waits %v, want [1s 2s]", waits)
+	if len(c.waits) != 0 {
+		t.Fatalf("80 writes in a minute are within GitHub's limit, yet the pacer waited %v", c.waits)
 	}
-	now = now.Add(10 * time.Second) // time refills the bucket, up to the burst
-	waits = nil
-	for i := 0; i < 3; i++ {
-		_ = b.take(context.Background())
+	send(t, mw, 1, http.MethodPost)
+	if !slices.Equal(c.waits, []time.Duration{time.Minute + time.Second}) {
+		t.Errorf("the 81st write waited %v, want until the first leaves the minute, with a second's margin", c.waits)
 	}
-	if len(waits) != 0 {
-		t.Errorf("after a quiet spell the burst should pass again, waited %v", waits)
+	for range 100 {
+		send(t, mw, 1, http.MethodGet)
+	}
+	if len(c.waits) != 1 {
+		t.Errorf("reads were paced: %v", c.waits)
+	}
+}
+
+func TestPacerKeepsAnInstallationUnderFiveHundredWritesAnHour(t *testing.T) {
+	var c pacedClock
+	mw := c.pacer().Middleware()(answer(http.Header{}, http.StatusCreated))
+	start := c.now
+	for range 501 {
+		send(t, mw, 1, http.MethodPost)
+	}
+	// Six full minutes of 80, then 20 more; the 501st waits for the first to be an hour
+	// old, and the margin's second.
+	if got := c.now.Sub(start); got != time.Hour+time.Second {
+		t.Errorf("501 writes took %v, want 1h0m1s", got)
+	}
+}
+
+func TestPacerSharesOneWindowPerInstallationAcrossClients(t *testing.T) {
+	var c pacedClock
+	p := c.pacer()
+	a := p.Middleware()(answer(http.Header{}, http.StatusCreated))
+	b := p.Middleware()(answer(http.Header{}, http.StatusCreated))
+	for range 40 {
+		send(t, a, 1, http.MethodPost)
+		send(t, b, 1, http.MethodPost)
+	}
+	send(t, b, 2, http.MethodPost)
+	if len(c.waits) != 0 {
+		t.Fatalf("waited %v within the limit", c.waits)
+	}
+	send(t, a, 1, http.MethodPost)
+	if len(c.waits) != 1 {
+		t.Errorf("two clients of one installation must share one window: waits %v", c.waits)
+	}
+}
+
+func TestPacerHoldsEveryRequestOfAnInstallationGitHubToldToWait(t *testing.T) {
+	var c pacedClock
+	p := c.pacer()
+	limited := p.Middleware()(answer(http.Header{"Retry-After": {"30"}}, http.StatusForbidden))
+	other := p.Middleware()(answer(http.Header{}, http.StatusOK))
+	send(t, limited, 1, http.MethodPost)
+	send(t, other, 1, http.MethodGet)
+	send(t, other, 2, http.MethodGet)
+	if !slices.Equal(c.waits, []time.Duration{30 * time.Second}) {
+		t.Errorf("waits %v: want the installation's next request held 30s, and no other installation's", c.waits)
+	}
+}
+
+func TestPacerSpreadsTheLastRequestsBeforeThePrimaryLimitResets(t *testing.T) {
+	var c pacedClock
+	p := c.pacer()
+	reset := c.now.Add(10 * time.Minute).Unix()
+	mw := p.Middleware()(answer(http.Header{"X-Ratelimit-Remaining": {"9"}, "X-Ratelimit-Reset": {strconv.FormatInt(reset, 10)}}, http.StatusOK))
+	send(t, mw, 1, http.MethodGet)
+	send(t, mw, 1, http.MethodGet)
+	if !slices.Equal(c.waits, []time.Duration{time.Minute}) {
+		t.Errorf("waits %v: 9 requests left for 10 minutes should come a minute apart", c.waits)
 	}
 }

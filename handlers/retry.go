@@ -76,7 +76,7 @@ type RetryOptions struct {
 // looks for its hidden marker before sending it again. Retry-After is honoured exactly, and a primary
 // limit is waited out until x-ratelimit-reset; a wait longer than MaxWait, past
 // MaxTotalWait or past the request's deadline is not begun, and GitHub's answer is
-// returned as it came. List it before CountRequests and PaceWrites, so that every
+// returned as it came. List it before CountRequests and the Pacer, so that every
 // attempt is counted and every resent write paced.
 func RetryTransient(opts RetryOptions) githubapp.ClientMiddleware {
 	opts = opts.withDefaults()

@@ -111,7 +111,7 @@ func (s *Sweep) installation(ctx context.Context, id int64) (stats SweepStats, e
 	ctx = logger.WithContext(ctx)
 	defer func() { stats.Requests = int(spent.Load()) }()
 
-	client, err := s.Clients.NewInstallationClient(id)
+	ctx, client, err := s.installationClient(ctx, id)
 	if err != nil {
 		return stats, err
 	}

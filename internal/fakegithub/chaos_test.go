@@ -2,8 +2,10 @@ package fakegithub
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestChaosFailsRequestsAsGitHubDoes(t *testing.T) {
@@ -35,5 +37,24 @@ func TestChaosFailsRequestsAsGitHubDoes(t *testing.T) {
 	f.s.SetChaos(Chaos{})
 	if resp, _ := f.do(t, http.MethodPost, "/repos/octo/widgets/issues/42/comments", `{"body":"hi"}`); resp.StatusCode != http.StatusCreated {
 		t.Errorf("with chaos off: %d, want 201", resp.StatusCode)
+	}
+}
+
+func TestContentLimitRefusesTheWritePastTheMinutesAllowance(t *testing.T) {
+	f := newFixture(t)
+	f.s.SetContentLimit(ContentLimit{PerMinute: 3, PerHour: 5, Minute: time.Hour})
+	var statuses []int
+	for range 4 {
+		resp, body := f.do(t, http.MethodPost, "/repos/octo/widgets/issues/42/comments", `{"body":"hi"}`)
+		statuses = append(statuses, resp.StatusCode)
+		if resp.StatusCode == http.StatusForbidden && (resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "secondary rate limit")) {
+			t.Errorf("refusal without Retry-After or naming no secondary limit: %s", body)
+		}
+	}
+	if !slices.Equal(statuses, []int{201, 201, 201, 403}) || f.s.ContentRefusals() != 1 {
+		t.Errorf("statuses %v, refusals %d: want the 4th write in a minute refused", statuses, f.s.ContentRefusals())
+	}
+	if resp, _ := f.do(t, http.MethodGet, "/repos/octo/widgets/issues/42/comments", ""); resp.StatusCode != http.StatusOK {
+		t.Errorf("a read is not content: %d", resp.StatusCode)
 	}
 }

@@ -78,9 +78,13 @@ type Server struct {
 	requests []Request
 	faults   map[string][]*fault
 	chaos    *chaosState
-	latency  time.Duration
-	outbox   []Delivery
-	rate     map[int64]*rateWindow
+
+	contentLimit   ContentLimit
+	contentSent    map[int64][]time.Time
+	contentRefused int
+	latency        time.Duration
+	outbox         []Delivery
+	rate           map[int64]*rateWindow
 
 	hookLog   []*hookAttempt
 	hookSeq   int64
@@ -365,6 +369,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f := s.takeFaultLocked(rt.template)
 		if f == nil {
 			f = s.chaosFaultLocked()
+		}
+		if f == nil && authErr == nil {
+			f = s.contentFaultLocked(r, c.installation)
 		}
 		switch {
 		case f != nil && !f.applied:

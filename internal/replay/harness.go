@@ -76,7 +76,7 @@ func NewHarnessWith(logs io.Writer, tune func(*app.Config)) (*Harness, error) {
 	cfg.Github.App.PrivateKey = string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
 	// The in-memory GitHub has no secondary limit, and replay's virtual clock should not
 	// wait on the real one.
-	cfg.Clarify.WritesPerMinute = -1
+	cfg.Clarify.WritesPerMinute, cfg.Clarify.WritesPerHour = -1, -1
 	// Retries keep their order and count, without the real seconds between them.
 	cfg.Retry = handlers.RetryOptions{BaseDelay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
 	if tune != nil {
