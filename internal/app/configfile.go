@@ -237,4 +237,3 @@ func closest(key string, known []string) string {
 	}
 	return best
 }
-
