@@ -87,7 +87,7 @@ func (a *applier) comment() {
 		if !errors.As(err, &pe) {
 			pe = &ParseError{Problem: err.Error()}
 		}
-		a.refuse(pe.Line, pe.Problem, pe.Try)
+		a.refuse(CodeBadCommand, pe.Line, pe.Problem, pe.Try)
 		return
 	}
 	a.cmd = cmd
@@ -194,7 +194,7 @@ func (a *applier) refuseBareTarget() {
 		if near != "" {
 			problem += " Did you mean `" + near + "`?"
 		}
-		a.refuse(a.cmd.Line, problem, subs+"; to ask, "+howToAddress(roles, "alice")+".")
+		a.refuse(CodeBadCommand, a.cmd.Line, problem, subs+"; to ask, "+howToAddress(roles, "alice")+".")
 		return
 	}
 	problem := word + " is not a role here: this repository configures none, so an ask names its target as `@login` or `@org/team` right after `/clarify`."
@@ -202,7 +202,7 @@ func (a *applier) refuseBareTarget() {
 		problem = fmt.Sprintf("%s is not one of this repository's roles (`%s`), so it cannot be the target; an ask names its target right after `/clarify`.",
 			word, strings.Join(roles, "`, `"))
 	}
-	a.refuse(a.cmd.Line, problem, howToAddress(roles, person)+"; "+subs+".")
+	a.refuse(CodeBadCommand, a.cmd.Line, problem, howToAddress(roles, person)+"; "+subs+".")
 }
 
 // howToAddress shows how an ask names its target, with the first configured role (if any)
@@ -221,13 +221,13 @@ func (a *applier) askerRefused() bool {
 	actor := a.ev.Actor
 	switch {
 	case a.ev.IssueClosed:
-		a.refuse(a.cmd.Line, "this issue is closed, so it takes no new clarifications.",
+		a.refuse(CodeIssueClosed, a.cmd.Line, "this issue is closed, so it takes no new clarifications.",
 			"reopen the issue first, or ask in an open one.")
 	case !actor.CanWrite() && !actor.Bot:
-		a.refuse(a.cmd.Line, "only collaborators with write access and agents (bot accounts) can ask here.",
+		a.refuse(CodeNotPermitted, a.cmd.Line, "only collaborators with write access and agents (bot accounts) can ask here.",
 			"ask a maintainer to raise the question for you.")
 	case a.p.MaxPerIssue > 0 && len(a.l.Clarifications) >= a.p.MaxPerIssue:
-		a.refuse(a.cmd.Line, fmt.Sprintf("this issue already has %d clarification(s), the most this repository allows.", len(a.l.Clarifications)),
+		a.refuse(CodeQuota, a.cmd.Line, fmt.Sprintf("this issue already has %d clarification(s), the most this repository allows.", len(a.l.Clarifications)),
 			"proceed on a documented assumption: `/assume <decision>` with `Confidence:` and `Risk:` lines.")
 	default:
 		return false
@@ -240,7 +240,7 @@ func (a *applier) askerRefused() bool {
 func (a *applier) targetRefused(target Target) bool {
 	actor := a.ev.Actor
 	if target.Kind == TargetLogin && strings.EqualFold(target.Name, actor.Login) {
-		a.refuse(a.cmd.Line, "a clarification cannot be addressed to the one who asks it.",
+		a.refuse(CodeSelfAddressed, a.cmd.Line, "a clarification cannot be addressed to the one who asks it.",
 			"name the role or person who should answer: "+howToAddress(a.p.roleNames(), "alice")+".")
 		return true
 	}
@@ -249,7 +249,7 @@ func (a *applier) targetRefused(target Target) bool {
 		return true
 	}
 	if missing := a.p.missingFields(a.cmd); len(missing) > 0 {
-		a.refuse(a.cmd.Line, fmt.Sprintf("this repository requires every ask to give %s.", strings.Join(missing, ", ")),
+		a.refuse(CodeMissingFields, a.cmd.Line, fmt.Sprintf("this repository requires every ask to give %s.", strings.Join(missing, ", ")),
 			"the long form, e.g. `/clarify architect <question>` followed by the lines `Type: missing-external-data`, `Options:`, `a) …`, `b) …`, `Fallback: a`.")
 		return true
 	}
@@ -272,7 +272,7 @@ func (a *applier) refuseRoute(allowed []string) {
 		}
 		try = fmt.Sprintf("`/clarify %s <question>`", first)
 	}
-	a.refuse(a.cmd.Line, problem, try)
+	a.refuse(CodeOutOfScope, a.cmd.Line, problem, try)
 }
 
 // askRepeats escalates the open clarification an ask repeats, or bounces back to its asker,
@@ -345,10 +345,10 @@ func (a *applier) respond() {
 		switch {
 		case !ok:
 		case !c.Status.Awaiting():
-			a.refuse(a.cmd.Line, fmt.Sprintf("%s is %s, so it is not waiting for an answer.", c.ID, c.Status),
+			a.refuse(CodeNotAwaiting, a.cmd.Line, fmt.Sprintf("%s is %s, so it is not waiting for an answer.", c.ID, c.Status),
 				"`/clarify` lists the clarifications that are waiting.")
 		case !a.canAnswer(*c):
-			a.refuse(a.cmd.Line, fmt.Sprintf("%s is addressed to %s; only they or someone with write access can answer it.", c.ID, c.Target.Name),
+			a.refuse(CodeNotPermitted, a.cmd.Line, fmt.Sprintf("%s is addressed to %s; only they or someone with write access can answer it.", c.ID, c.Target.Name),
 				"ask them to answer, or leave a plain comment for the asker.")
 		default:
 			a.answer(c)
@@ -360,7 +360,7 @@ func (a *applier) respond() {
 		c = a.oldestAwaiting(false)
 	}
 	if c == nil {
-		a.refuse(a.cmd.Line, "no clarification in this issue is waiting for an answer from you.",
+		a.refuse(CodeNotAwaiting, a.cmd.Line, "no clarification in this issue is waiting for an answer from you.",
 			"`/clarify` lists the open clarifications; `/respond CLR-… <answer>` answers one by id.")
 		return
 	}
@@ -383,15 +383,15 @@ func (a *applier) followup() {
 	line := a.cmd.Line
 	switch {
 	case !strings.EqualFold(c.Asker.Login, a.ev.Actor.Login):
-		a.refuse(line, fmt.Sprintf("only %s, who asked %s, can follow it up.", c.Asker.Login, c.ID),
+		a.refuse(CodeNotPermitted, line, fmt.Sprintf("only %s, who asked %s, can follow it up.", c.Asker.Login, c.ID),
 			"`/clarify @target <question>` asks a new clarification.")
 		return
 	case !c.Status.Open():
-		a.refuse(line, fmt.Sprintf("%s is %s.", c.ID, c.Status),
+		a.refuse(CodeSettled, line, fmt.Sprintf("%s is %s.", c.ID, c.Status),
 			"`/clarify @target <question>` asks a new clarification.")
 		return
 	case c.Status != Answered:
-		a.refuse(line, fmt.Sprintf("%s is still waiting for an answer to round %d.", c.ID, c.Round),
+		a.refuse(CodeStillAwaiting, line, fmt.Sprintf("%s is still waiting for an answer to round %d.", c.ID, c.Round),
 			fmt.Sprintf("wait for the answer, or `/clarify resolve %s <decision>` to settle it yourself.", c.ID))
 		return
 	}
@@ -401,7 +401,7 @@ func (a *applier) followup() {
 	}
 	if c.Round+1 > c.MaxRounds {
 		reason := fmt.Sprintf("round %d would pass the limit of %d rounds", c.Round+1, c.MaxRounds)
-		a.refuse(a.cmd.Line, fmt.Sprintf("%s has had %d rounds, the most allowed, so it is escalated to the maintainers.", c.ID, c.MaxRounds),
+		a.refuse(CodeRoundLimit, a.cmd.Line, fmt.Sprintf("%s has had %d rounds, the most allowed, so it is escalated to the maintainers.", c.ID, c.MaxRounds),
 			fmt.Sprintf("a maintainer settles it with `/clarify resolve %s <decision>`.", c.ID))
 		a.escalateNow(c, reason)
 		return
@@ -423,7 +423,7 @@ func (a *applier) resolve() {
 		return
 	}
 	if !a.canSettle(*c) {
-		a.refuse(a.cmd.Line, fmt.Sprintf("only %s, who asked %s, or someone with write access can resolve it.", c.Asker.Login, c.ID),
+		a.refuse(CodeNotPermitted, a.cmd.Line, fmt.Sprintf("only %s, who asked %s, or someone with write access can resolve it.", c.Asker.Login, c.ID),
 			"ask the asker or a maintainer to resolve it.")
 		return
 	}
@@ -431,8 +431,9 @@ func (a *applier) resolve() {
 	if decision == "" {
 		decision = lastAnswer(*c)
 	}
+	// No reaction: the status table and the labels show a settled clarification, and a
+	// reaction would be a write of its own in every lifecycle.
 	settle(c, Resolved, decision, a.entry(KindResolution, c.Round, decision), a.now)
-	a.react("+1")
 }
 
 // toResolve finds the clarification a resolve means: the one it names, or else the only
@@ -453,7 +454,7 @@ func (a *applier) toResolve() (*Clarification, bool) {
 		if len(candidates) > 1 {
 			problem = fmt.Sprintf("%d open clarifications could be meant: %s.", len(candidates), idList(candidates))
 		}
-		a.refuse(a.cmd.Line, problem, "`/clarify resolve CLR-… <decision>` names the one to resolve.")
+		a.refuse(CodeAmbiguous, a.cmd.Line, problem, "`/clarify resolve CLR-… <decision>` names the one to resolve.")
 		return nil, false
 	}
 	return candidates[0], true
@@ -466,7 +467,7 @@ func (a *applier) escalate() {
 	}
 	switch {
 	case !a.canSettle(*c) && !a.p.addressedTo(*c, a.ev.Actor):
-		a.refuse(a.cmd.Line, fmt.Sprintf("only the two sides of %s and people with write access can escalate it.", c.ID),
+		a.refuse(CodeNotPermitted, a.cmd.Line, fmt.Sprintf("only the two sides of %s and people with write access can escalate it.", c.ID),
 			"ask a maintainer to look at it.")
 		return
 	case c.Status == Escalated:
@@ -478,8 +479,7 @@ func (a *applier) escalate() {
 	if reason == "" {
 		reason = "escalated by " + a.ev.Actor.Login
 	}
-	a.escalateNow(c, reason)
-	a.react("+1")
+	a.escalateNow(c, reason) // the escalation's comment is its acknowledgement
 }
 
 // escalateNow marks c escalated by the event's author and announces it once.
@@ -493,17 +493,16 @@ func (a *applier) abandon() {
 		return
 	}
 	if !strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) {
-		a.refuse(a.cmd.Line, fmt.Sprintf("only %s, who asked %s, can abandon it.", c.Asker.Login, c.ID),
+		a.refuse(CodeNotPermitted, a.cmd.Line, fmt.Sprintf("only %s, who asked %s, can abandon it.", c.Asker.Login, c.ID),
 			fmt.Sprintf("`/clarify resolve %s <decision>` settles it instead.", c.ID))
 		return
 	}
 	settle(c, Abandoned, "", a.entry(KindNote, c.Round, "abandoned by the asker"), a.now)
-	a.react("+1")
 }
 
 func (a *applier) assume() {
 	if !a.ev.Actor.CanWrite() && !a.ev.Actor.Bot {
-		a.refuse(a.cmd.Line, "only collaborators with write access and agents (bot accounts) can record assumptions here.",
+		a.refuse(CodeNotPermitted, a.cmd.Line, "only collaborators with write access and agents (bot accounts) can record assumptions here.",
 			"ask a maintainer to record it.")
 		return
 	}
@@ -530,7 +529,7 @@ func (a *applier) stuck(c *Clarification, reason string) {
 	if c.Status != Escalated {
 		a.escalateNow(c, reason)
 	}
-	a.refuse(a.cmd.Line, fmt.Sprintf("this repeats %s, so it is escalated to the maintainers instead of asked again.", c.ID),
+	a.refuse(CodeRepeated, a.cmd.Line, fmt.Sprintf("this repeats %s, so it is escalated to the maintainers instead of asked again.", c.ID),
 		fmt.Sprintf("wait for a maintainer's `/clarify resolve %s <decision>`, or ask something new.", c.ID))
 }
 
@@ -586,7 +585,7 @@ func (a *applier) named() (*Clarification, bool) {
 func (a *applier) openNamed() (*Clarification, bool) {
 	c, ok := a.named()
 	if ok && !c.Status.Open() {
-		a.refuse(a.cmd.Line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
+		a.refuse(CodeSettled, a.cmd.Line, fmt.Sprintf("%s is already %s.", c.ID, c.Status), "`/clarify` lists the open clarifications.")
 		return nil, false
 	}
 	return c, ok
@@ -647,13 +646,13 @@ func (a *applier) reply(r Reply) {
 		CommentID: a.ev.CommentID, Reply: r})
 }
 
-func (a *applier) refuse(line, problem, try string) {
+func (a *applier) refuse(code ErrorCode, line, problem, try string) {
 	a.ignore("refused: " + problem)
-	a.reply(Reply{Kind: ReplyRefusal, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try})
+	a.reply(Reply{Kind: ReplyRefusal, Code: code, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try})
 }
 
 func (a *applier) refuseUnknown(id string) {
-	a.refuse(a.cmd.Line, fmt.Sprintf("there is no %s in this issue.", id),
+	a.refuse(CodeUnknownID, a.cmd.Line, fmt.Sprintf("there is no %s in this issue.", id),
 		"`/clarify` lists the clarifications of this issue.")
 }
 

@@ -59,12 +59,15 @@ func WaitFors(ledgers []Ledger, p Policy) []WaitFor {
 // once; and looks again. Self-loops (an engineer waiting on another engineer) are no deadlock.
 // The result is sorted by issue, then id, and is the same for the same input.
 func Breaks(ledgers []Ledger, p Policy) []Break {
-	var edges []WaitFor
-	for _, e := range WaitFors(ledgers, p) {
-		if e.From != e.To {
-			edges = append(edges, e)
-		}
-	}
+	return BreaksOf(WaitFors(ledgers, p))
+}
+
+// BreaksOf is Breaks on a wait-for graph already drawn, so the sweep can look for deadlocks
+// in the edges its index keeps rather than in ledgers it would have to read. The edges carry
+// their nodes and priorities as the policy gave them when drawn, so no policy is needed;
+// edges is not modified.
+func BreaksOf(edges []WaitFor) []Break {
+	edges = withoutSelfLoops(edges)
 	var breaks []Break
 	for {
 		g := newWaitGraph(edges)
@@ -90,6 +93,37 @@ func Breaks(ledgers []Ledger, p Policy) []Break {
 		return cmp.Or(cmp.Compare(a.Issue, b.Issue), compareIDs(a.ID, b.ID))
 	})
 	return breaks
+}
+
+// OnCycles returns the edges that lie on a cycle of the wait-for graph (self-loops aside),
+// in their order: the clarifications a deadlock break may touch, which the sweep reads
+// afresh before it trusts the edges it keeps.
+func OnCycles(edges []WaitFor) []WaitFor {
+	edges = withoutSelfLoops(edges)
+	g := newWaitGraph(edges)
+	reach := map[string]map[string]bool{}
+	var out []WaitFor
+	for _, e := range edges {
+		if reach[e.To] == nil {
+			reach[e.To] = g.reachable(e.To)
+		}
+		if reach[e.To][e.From] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// withoutSelfLoops copies the edges but those from a node to itself (an engineer waiting on
+// another engineer), which are no deadlock.
+func withoutSelfLoops(edges []WaitFor) []WaitFor {
+	var out []WaitFor
+	for _, e := range edges {
+		if e.From != e.To {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // lowerPriority reports whether a is the one to escalate rather than b: its asker has lower

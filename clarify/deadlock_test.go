@@ -199,9 +199,19 @@ func TestBreaks(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := Breaks(waitLedgers(tc.waits...), deadlockPolicy())
+			ls := waitLedgers(tc.waits...)
+			got := Breaks(ls, deadlockPolicy())
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Breaks = %+v\nwant %+v", got, tc.want)
+			}
+			// The sweep's index keeps each issue's edges apart, in no set order: the
+			// same graph drawn one ledger at a time, last issue first, breaks the same.
+			var edges []WaitFor
+			for i := len(ls) - 1; i >= 0; i-- {
+				edges = append(edges, WaitFors(ls[i:i+1], deadlockPolicy())...)
+			}
+			if byEdges := BreaksOf(edges); !reflect.DeepEqual(byEdges, got) {
+				t.Errorf("BreaksOf(edges per issue) = %+v\nwant Breaks' %+v", byEdges, got)
 			}
 		})
 	}
@@ -247,6 +257,34 @@ func TestBreaksLeaveNoCycleAndAreDeterministic(t *testing.T) {
 		if b.Cycle[0] == "product-manager" {
 			t.Errorf("escalated the highest-priority asker: %+v", b)
 		}
+	}
+}
+
+func TestOnCycles(t *testing.T) {
+	edge := func(issue int, from, to string) WaitFor {
+		return WaitFor{Issue: issue, ID: fmt.Sprintf("CLR-%d-001", issue), From: from, To: to}
+	}
+	cases := map[string]struct {
+		edges []WaitFor
+		want  []int // the issues of the edges on a cycle
+	}{
+		"noEdges":                    {},
+		"aChainIsNoCycle":            {edges: []WaitFor{edge(1, "engineer", "architect"), edge(2, "architect", "product-manager")}},
+		"selfLoopIsNoCycle":          {edges: []WaitFor{edge(1, "engineer", "engineer")}},
+		"twoWayCycle":                {edges: []WaitFor{edge(1, "engineer", "architect"), edge(2, "architect", "engineer")}, want: []int{1, 2}},
+		"edgeIntoACycleIsNotOnIt":    {edges: []WaitFor{edge(1, "pm", "engineer"), edge(2, "engineer", "architect"), edge(3, "architect", "engineer")}, want: []int{2, 3}},
+		"selfLoopBesideACycleIsLeft": {edges: []WaitFor{edge(1, "engineer", "engineer"), edge(2, "engineer", "architect"), edge(3, "architect", "engineer")}, want: []int{2, 3}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var got []int
+			for _, e := range OnCycles(tc.edges) {
+				got = append(got, e.Issue)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("OnCycles gives issues %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
 

@@ -37,6 +37,8 @@ type Reply struct {
 	Quote   string
 	Problem string
 	Try     string
+	// Code names a refusal for machines, beside Problem for people.
+	Code ErrorCode
 	// ID is the clarification a ReplyShow shows.
 	ID string
 }

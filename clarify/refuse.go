@@ -17,7 +17,7 @@ func Refuse(l Ledger, ev Event, problem, try string) Result {
 	} else if first, _, _ := strings.Cut(line, "\n"); first != "" {
 		line = first
 	}
-	a.refuse(line, problem, try)
+	a.refuse(CodeNoRoom, line, problem, try)
 	return Result{Ledger: a.l, Effects: a.effects, Ignored: a.ignored}
 }
 

@@ -137,4 +137,8 @@ type Ledger struct {
 	// only what it put on. The default names are the app's wherever they are, so they are
 	// not listed, and a ledger written before this field needs nothing from it.
 	Labels []string `json:"labels,omitempty"`
+	// Head is the digest of the round the status comment was created with above its table
+	// (the issue's first, sparing a comment of its own), so that each save keeps that
+	// round as written and an edit of it by hand is told apart.
+	Head string `json:"head,omitempty"`
 }

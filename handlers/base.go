@@ -35,6 +35,9 @@ type Base struct {
 	Configs *ConfigLoader
 	// Locks keep one issue's runs one at a time within this process.
 	Locks IssueLocks
+	// Index keeps every active issue's next deadline, so the sweep reads only the issues
+	// that are due; each run that saves a ledger updates its entry.
+	Index DeadlineIndex
 
 	// active knows the issues with an ask in flight or an open clarification, for the
 	// cheap filters.
@@ -48,6 +51,11 @@ type Base struct {
 	labelsSet labelMemory
 	// members remembers team memberships across runs.
 	members membershipCache
+	// waitsChanged is the repositories where a run saved wait-for edges since the sweep
+	// last looked for deadlocks.
+	waitsChanged repoSet
+	// savedAt remembers this process's last save of each issue, for the sweep's walk.
+	savedAt savedMemory
 
 	labelsMu sync.Mutex
 	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
@@ -63,6 +71,7 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 		AppSlug:   appSlug,
 		LedgerKey: ledgerKey,
 		Configs:   NewConfigLoader(DefaultConfigTTL, now),
+		Index:     &MemoryIndex{},
 		members:   membershipCache{now: now},
 	}
 }

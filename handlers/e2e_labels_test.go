@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 )
 
 // triageConfig names the stale label after one the repository's people already use.
@@ -130,7 +131,9 @@ func TestALabelTheAppPutOnUnderANameTheRepositoryThenChangedIsTakenOff(t *testin
 		t.Fatal(err)
 	}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "labels:\n  stale: waiting\n")
-	w.h.Fake.Advance(10 * time.Minute) // past the config cache, not past the second wait
+	// Past the config cache and to the sweep's next walk, which notices the change; not past
+	// the second wait, so nothing but the config moves the label.
+	w.h.Fake.Advance(handlers.DefaultReconcileEvery + time.Minute)
 	if _, err := w.h.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}

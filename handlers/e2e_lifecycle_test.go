@@ -139,7 +139,8 @@ func TestCommandsOnlyFromNewUnquotedText(t *testing.T) {
 func TestLookAlikeLedgerInSomeoneElsesCommentIsIgnored(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
-	forged := strings.Replace(w.h.Fake.Comments(repo, 42)[2].Body, "pending", "resolved", -1)
+	_, status := w.statusComment()
+	forged := strings.Replace(status, "pending", "resolved", -1)
 	if !render.IsStatus(forged) {
 		t.Fatal("test setup: expected to copy the status comment")
 	}

@@ -46,6 +46,10 @@ func (b *Base) report(ctx context.Context, client *github.Client, ref issueRef, 
 	return nil
 }
 
+// maxHead bounds the round a status comment is created with, so that a long question
+// does not take the room the ledger needs; a longer one is a comment of its own.
+const maxHead = 4096
+
 // carryOut posts and reacts as the effects say; every posted comment carries its effect's
 // marker, and a marker already in one of the app's comments is not posted again.
 func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, p clarify.Policy, effects []clarify.Effect) error {
@@ -63,6 +67,12 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 		body, ok := renderEffect(e, l, p)
 		if !ok {
 			logger.Error().Str("effect", string(e.Kind)).Str("clarification", e.ClarificationID).Msg("Effect names a clarification the ledger lacks")
+			continue
+		}
+		if e.Kind == clarify.EffectPostRound && snap.status == nil && snap.head == "" && len(body) <= maxHead {
+			// The issue's first round goes above the table of the status comment the save
+			// creates: one comment, and one write, fewer, with the same mentions.
+			snap.head = body
 			continue
 		}
 		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), body); err != nil {

@@ -198,9 +198,13 @@ func TestFoldRefusesWhatTheLedgerHasNoRoomFor(t *testing.T) {
 	for _, e := range f.effects {
 		got = append(got, string(e.Kind)+":"+strconv.FormatInt(e.CommentID, 10)+e.ClarificationID)
 	}
-	want := []string{"round:101CLR-42-001", "reply:102", "react:103", "round:104CLR-42-002"}
+	// The resolve (103) is taken with no effect of its own: the status table shows it.
+	want := []string{"round:101CLR-42-001", "reply:102", "round:104CLR-42-002"}
 	if !slices.Equal(got, want) {
 		t.Errorf("effects %q, want %q: the second ask refused, the resolve taken, the third ask taken", got, want)
+	}
+	if c, _ := f.ledger.Find("CLR-42-001"); c.Status != clarify.Resolved {
+		t.Errorf("CLR-42-001 is %s, want resolved", c.Status)
 	}
 	if f.ledger.Cursor != 104 || len(f.ledger.Clarifications) != 2 {
 		t.Errorf("cursor %d with %d clarifications, want 104 and 2", f.ledger.Cursor, len(f.ledger.Clarifications))

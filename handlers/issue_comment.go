@@ -81,7 +81,8 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 			return err
 		}
 		_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{Kind: triggerTick, Issue: ev.GetIssue(),
-			IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender(), Replaced: ev.GetChanges().GetBody().GetFrom()})
+			IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender(), Replaced: ev.GetChanges().GetBody().GetFrom(),
+			Deleted: deletedStatus(ev)})
 		return err
 	}
 	if !h.mayConcern(ev) {
@@ -129,4 +130,12 @@ func (h *IssueComment) touchesStatus(ctx context.Context, ev *github.IssueCommen
 	}
 	logger.Debug().Msg("Edits and deletions are not input")
 	return false
+}
+
+// deletedStatus is the comment a deletion's payload names, nil for an edit.
+func deletedStatus(ev *github.IssueCommentEvent) *github.IssueComment {
+	if ev.GetAction() != "deleted" {
+		return nil
+	}
+	return ev.GetComment()
 }

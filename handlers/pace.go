@@ -40,11 +40,56 @@ type Pacer struct {
 	// Now and Sleep are the clock; nil means the real one.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Store keeps the installations' windows; nil keeps them in this process. Replicas
+	// share one (through Redis), since GitHub counts an installation's writes whoever
+	// sends them.
+	Store PaceStore
 
-	mu      sync.Mutex
-	windows map[int64]*paceWindow
+	// local keeps the windows of requests made for no installation, which are one
+	// client's own and mean nothing to another replica; and every window when Store is nil.
+	local   MemoryPaceStore
 	unnamed atomic.Int64
 }
+
+// PaceLimits is what a PaceStore needs to know of the pacer's settings, defaults applied.
+type PaceLimits struct {
+	// PerMinute and PerHour bound the writes; 0 or less is no bound.
+	PerMinute, PerHour int
+	// Minute is how long a minute is; an hour is 60 of them.
+	Minute time.Duration
+	// Spacing is the least time between two writes, if positive.
+	Spacing time.Duration
+}
+
+// Margin is the slack added to each window: GitHub counts a write when it arrives, a
+// little after it is let through here, and its clock is not ours; a second a minute, and
+// never under minMargin, since the way to GitHub does not shrink with a shortened minute.
+func (l PaceLimits) Margin() time.Duration { return max(l.Minute/60, minMargin) }
+
+// minMargin is the least slack: more than a loaded machine's delay between letting a
+// write through and its arrival.
+const minMargin = 250 * time.Millisecond
+
+// PaceStore keeps each installation's sliding window of writes and its hold, and decides
+// atomically when a request may go, so that concurrent senders (goroutines, or replicas)
+// never both take the last place.
+type PaceStore interface {
+	// Reserve returns the earliest time from now when the installation may send: past any
+	// hold and, for a write, when a place is free in both windows; a write's place is
+	// taken at once, so that writers queue in order.
+	Reserve(ctx context.Context, inst int64, now time.Time, write bool, lim PaceLimits) (time.Time, error)
+	// Hold makes every request of the installation wait from now until the given time,
+	// unless a later hold is already there.
+	Hold(ctx context.Context, inst int64, now, until time.Time) error
+}
+
+// MemoryPaceStore is the PaceStore of a single process.
+type MemoryPaceStore struct {
+	mu      sync.Mutex
+	windows map[int64]*paceWindow
+}
+
+var _ PaceStore = (*MemoryPaceStore)(nil)
 
 // paceWindow is one installation's writes in the last hour (the times they were let
 // through, ascending) and the time before which nothing is sent.
@@ -55,15 +100,15 @@ type paceWindow struct {
 
 type installationKey struct{}
 
-// withInstallation marks ctx as working for installation id, so that the pacer counts the
+// WithInstallation marks ctx as working for installation id, so that the pacer counts the
 // requests made with it against that installation.
-func withInstallation(ctx context.Context, id int64) context.Context {
+func WithInstallation(ctx context.Context, id int64) context.Context {
 	return context.WithValue(ctx, installationKey{}, id)
 }
 
 // Middleware returns the client middleware that paces requests through p. go-githubapp
 // builds it once per client; clients of one installation share its window through the
-// context their requests carry (withInstallation), and a request without one is paced
+// context their requests carry (WithInstallation), and a request without one is paced
 // on its client's own window.
 func (p *Pacer) Middleware() githubapp.ClientMiddleware {
 	return func(next http.RoundTripper) http.RoundTripper {
@@ -82,20 +127,44 @@ func (p *Pacer) Middleware() githubapp.ClientMiddleware {
 			}
 			resp, err := next.RoundTrip(r)
 			if err == nil {
-				p.observe(inst, resp)
+				p.observe(r.Context(), inst, resp)
 			}
 			return resp, err
 		})
 	}
 }
 
+// store is where the installation's window lives.
+func (p *Pacer) store(inst int64) PaceStore {
+	if p.Store == nil || inst < 0 {
+		return &p.local
+	}
+	return p.Store
+}
+
+func (p *Pacer) limits() PaceLimits {
+	return PaceLimits{PerMinute: p.perMinute(), PerHour: p.perHour(), Minute: p.minute(), Spacing: p.Spacing}
+}
+
 // wait sleeps until the installation may send: past any hold and, for a write, until a
-// place in both windows is free. The place is taken before sleeping, so writers queue in
-// order.
+// place in both windows is free.
 func (p *Pacer) wait(ctx context.Context, inst int64, write bool) error {
-	p.mu.Lock()
 	now := p.now()
-	w := p.window(inst, now)
+	at, err := p.store(inst).Reserve(ctx, inst, now, write, p.limits())
+	if err != nil {
+		return err
+	}
+	if d := at.Sub(now); d > 0 {
+		return p.sleep(ctx, d)
+	}
+	return nil
+}
+
+// Reserve decides when the installation may send, as PaceStore says.
+func (m *MemoryPaceStore) Reserve(_ context.Context, inst int64, now time.Time, write bool, lim PaceLimits) (time.Time, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w := m.window(inst, now, lim)
 	at := now
 	if w.hold.After(at) {
 		at = w.hold
@@ -104,19 +173,22 @@ func (p *Pacer) wait(ctx context.Context, inst int64, write bool) error {
 		if n := len(w.sent); n > 0 && w.sent[n-1].After(at) {
 			at = w.sent[n-1]
 		}
-		if n := len(w.sent); n > 0 && p.Spacing > 0 {
-			at = maxTime(at, w.sent[n-1].Add(p.Spacing))
+		if n := len(w.sent); n > 0 && lim.Spacing > 0 {
+			at = maxTime(at, w.sent[n-1].Add(lim.Spacing))
 		}
-		// A second's margin a minute: GitHub counts a write when it arrives, a little
-		// after it is let through here, and its clock is not ours.
-		margin := p.minute() / 60
-		at = later(at, w.sent, p.perMinute(), p.minute()+margin)
-		at = later(at, w.sent, p.perHour(), 60*p.minute()+margin)
+		at = later(at, w.sent, lim.PerMinute, lim.Minute+lim.Margin())
+		at = later(at, w.sent, lim.PerHour, 60*lim.Minute+lim.Margin())
 		w.sent = append(w.sent, at)
 	}
-	p.mu.Unlock()
-	if d := at.Sub(now); d > 0 {
-		return p.sleep(ctx, d)
+	return at, nil
+}
+
+// Hold holds the installation's requests until the given time.
+func (m *MemoryPaceStore) Hold(_ context.Context, inst int64, _, until time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if w := m.get(inst); until.After(w.hold) {
+		w.hold = until
 	}
 	return nil
 }
@@ -142,7 +214,7 @@ func later(at time.Time, sent []time.Time, limit int, window time.Duration) time
 
 // observe reads what GitHub says of the installation's limits: a Retry-After holds all its
 // requests that long, and a primary limit nearly spent spaces the rest until its reset.
-func (p *Pacer) observe(inst int64, resp *http.Response) {
+func (p *Pacer) observe(ctx context.Context, inst int64, resp *http.Response) {
 	now := p.now()
 	var until time.Time
 	if resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests {
@@ -162,29 +234,33 @@ func (p *Pacer) observe(inst int64, resp *http.Response) {
 	if until.IsZero() {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if w := p.window(inst, now); until.After(w.hold) {
-		w.hold = until
-	}
+	// A hold that cannot be recorded is not worth failing a request that GitHub answered:
+	// the next refusal sets it again.
+	_ = p.store(inst).Hold(ctx, inst, now, until)
 }
 
-// window returns the installation's window, pruned of writes older than an hour.
-func (p *Pacer) window(inst int64, now time.Time) *paceWindow {
-	if p.windows == nil {
-		p.windows = map[int64]*paceWindow{}
-	}
-	w := p.windows[inst]
-	if w == nil {
-		w = &paceWindow{}
-		p.windows[inst] = w
-	}
-	cut := now.Add(-60 * p.minute())
+// window returns the installation's window, pruned of writes older than an hour and its
+// margin (the longest window a write still counts in).
+func (m *MemoryPaceStore) window(inst int64, now time.Time, lim PaceLimits) *paceWindow {
+	w := m.get(inst)
+	cut := now.Add(-60*lim.Minute - lim.Margin())
 	i := 0
 	for i < len(w.sent) && !w.sent[i].After(cut) {
 		i++
 	}
 	w.sent = w.sent[i:]
+	return w
+}
+
+func (m *MemoryPaceStore) get(inst int64) *paceWindow {
+	if m.windows == nil {
+		m.windows = map[int64]*paceWindow{}
+	}
+	w := m.windows[inst]
+	if w == nil {
+		w = &paceWindow{}
+		m.windows[inst] = w
+	}
 	return w
 }
 
@@ -234,5 +310,5 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // the pacer counts the requests made with both on the installation's window.
 func (b *Base) installationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
 	client, err := b.Clients.NewInstallationClient(id)
-	return withInstallation(ctx, id), client, err
+	return WithInstallation(ctx, id), client, err
 }

@@ -27,7 +27,7 @@ func (c *pacedClock) pacer() *Pacer {
 // send runs one request through a pacer's middleware for installation inst.
 func send(t *testing.T, mw http.RoundTripper, inst int64, method string) {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(withInstallation(context.Background(), inst), method, "http://api.invalid/x", nil)
+	req, _ := http.NewRequestWithContext(WithInstallation(context.Background(), inst), method, "http://api.invalid/x", nil)
 	if _, err := mw.RoundTrip(req); err != nil {
 		t.Fatal(err)
 	}

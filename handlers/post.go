@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/render"
 )
 
 // raceWindow is how far back a post looks for a twin posted by another replica; a twin
@@ -23,7 +25,7 @@ const raceWindow = 5 * time.Minute
 // (oldest) one, so the issue ends up with exactly one.
 func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
 	for _, c := range snap.comments {
-		if b.isSelf(c.User) && strings.Contains(c.GetBody(), mark) {
+		if b.carries(c, mark) {
 			return c, nil
 		}
 	}
@@ -43,7 +45,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	}
 	oldest := c
 	for _, o := range recent {
-		if o.GetID() < oldest.GetID() && b.isSelf(o.User) && strings.Contains(o.GetBody(), mark) {
+		if o.GetID() < oldest.GetID() && b.carries(o, mark) {
 			oldest = o
 		}
 	}
@@ -96,11 +98,21 @@ func (b *Base) findMarked(ctx context.Context, client *github.Client, ref issueR
 		return nil, err
 	}
 	for _, c := range recent {
-		if b.isSelf(c.User) && strings.Contains(c.GetBody(), mark) {
+		if b.carries(c, mark) {
 			return c, nil
 		}
 	}
 	return nil, nil
+}
+
+// carries says whether c is the app's comment carrying mark. A round above the table of a
+// status comment does not count here: when its ledger vouches for it, the caller never
+// gets this far (snapshot.posted), and when it does not, the round is posted anew.
+func (b *Base) carries(c *github.IssueComment, mark string) bool {
+	if !b.isSelf(c.User) || !strings.Contains(c.GetBody(), mark) {
+		return false
+	}
+	return mark == render.StatusMarker || !render.IsStatus(c.GetBody())
 }
 
 // outcomeUnknown says whether a write's error leaves open whether GitHub did it: a 5xx, or

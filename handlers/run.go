@@ -60,6 +60,8 @@ type trigger struct {
 	// Replaced is the status comment's body before someone else's edit, from the edit's
 	// payload: its ledger's revision tells an older body put back from the edit history.
 	Replaced string
+	// Deleted is the status comment someone deleted, from the deletion's payload.
+	Deleted *github.IssueComment
 }
 
 // deadlockBreak names the clarification the sweep escalates and why.
@@ -69,7 +71,10 @@ type deadlockBreak struct {
 
 // run is the one path every event and every sweep takes. It returns the ledger as saved.
 func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (clarify.Ledger, error) {
-	unlock := b.Locks.Lock(ref.key())
+	unlock, err := b.Locks.Lock(ctx, ref.key())
+	if err != nil {
+		return clarify.Ledger{}, fmt.Errorf("wait for %s: %w", ref.key(), err)
+	}
 	defer unlock()
 
 	cfg, err := b.Configs.Load(ctx, client, ref.Owner, ref.Repo)
@@ -81,12 +86,14 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
+	snap.recoverHead(ctx, trig.Replaced)
+	snap.lostStatus(trig, carriesDefaultActive(trig.Issue))
 	// 2. The fold: what is new, then time, then a deadlock break.
 	lookups := newActorLookups(client, ref, &b.members)
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
 		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
 	}
-	env := folding{policy: cfg.Policy, now: b.Now(), actorOf: actorOf, roomFor: b.roomFor}
+	env := folding{policy: cfg.Policy, now: b.Now(), actorOf: actorOf, roomFor: func(l clarify.Ledger) bool { return b.roomFor(l, snap.headRoom()) }}
 	f, err := fold(ctx, snap.ledger, b.events(snap, trig), env, trig)
 	if err != nil {
 		return clarify.Ledger{}, err
@@ -107,6 +114,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	b.active.saved(ref.key(), len(saved.Open()) > 0)
+	b.indexSaved(ctx, ref, saved, cfg.Policy)
 	b.revs.raise(ref.key(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 	// 5. The labels, to match what was saved.

@@ -22,6 +22,7 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
 		return l, nil
 	}
+	l.Head = render.HeadSum(snap.head)
 	changed, err := ledgerChanged(snap.ledger, l)
 	if err != nil {
 		return l, err
@@ -65,7 +66,7 @@ func (b *Base) statusBody(ctx context.Context, client *github.Client, ref issueR
 			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
 		}
 	}
-	body := render.Status(main, block)
+	body := render.StatusUnder(snap.head, main, block)
 	if len(body) > render.MaxCommentBytes {
 		// Only open clarifications are left to fill it (archives take the settled ones):
 		// refuse loudly rather than let GitHub's 422 lose the update.
@@ -114,9 +115,9 @@ const (
 )
 
 // roomFor reports whether the open clarifications of l, which no archive takes, fit in
-// the status comment with room to spare.
-func (b *Base) roomFor(l clarify.Ledger) bool {
-	if clarify.OpenText(l) < roomCheckAbove {
+// the status comment with room to spare, beside reserved bytes (the head).
+func (b *Base) roomFor(l clarify.Ledger, reserved int) bool {
+	if clarify.OpenText(l) < roomCheckAbove-reserved {
 		return true
 	}
 	open := l
@@ -127,5 +128,5 @@ func (b *Base) roomFor(l clarify.Ledger) bool {
 		}
 	}
 	block, err := render.EncodeLedger(open, b.LedgerKey)
-	return err == nil && len(render.Status(open, block)) <= statusBudget
+	return err == nil && reserved+len(render.Status(open, block)) <= statusBudget
 }

@@ -43,6 +43,36 @@ type Acceptor interface {
 	Accept(eventType string, payload []byte) (done func())
 }
 
+// ClaimState says where a delivery stands when a process claims it.
+type ClaimState int
+
+const (
+	// ClaimTaken: nobody has run the delivery to its end and nobody has it in hand (or
+	// whoever had it failed, or vanished and let its claim run out): this process runs it.
+	ClaimTaken ClaimState = iota
+	// ClaimDone: a run of the delivery succeeded, here or on another replica.
+	ClaimDone
+	// ClaimHeld: another run, usually on another replica, has the delivery in hand now.
+	ClaimHeld
+)
+
+// DeliveriesSeen remembers deliveries by GitHub's GUID (X-GitHub-Delivery), which a
+// redelivery keeps: replicas behind one webhook URL share it, so that a delivery sent
+// again, to whichever replica, runs once. Only a success is remembered: a delivery whose
+// run failed, or whose replica died while running it, can still be run by a redelivery.
+type DeliveriesSeen interface {
+	// Claim takes the delivery when its state is ClaimTaken; then finish must be called
+	// once with whether the run succeeded.
+	Claim(ctx context.Context, id string) (state ClaimState, finish func(ok bool), err error)
+}
+
+// Standby polling of a delivery that another run has in hand: soon at first, since a run
+// takes a second or two, then calmly.
+const (
+	standbyFirstPoll = 100 * time.Millisecond
+	standbyMaxPoll   = time.Second
+)
+
 // Scheduler runs handlers in the background so GitHub gets its answer at once, after
 // checking the payload in the foreground so a malformed one still gets 400. Unlike
 // go-githubapp's async schedulers it can be drained, so a shutdown loses no accepted
@@ -57,6 +87,9 @@ type Scheduler struct {
 	// Retries is how many times a failed run is tried again, RetryDelay the first wait.
 	Retries    int
 	RetryDelay time.Duration
+	// Seen, when set, runs each delivery once across replicas; nil runs every delivery
+	// it is given (runs are idempotent, so a redelivery costs requests, not correctness).
+	Seen DeliveriesSeen
 	// sleep waits for d or until ctx ends; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 
@@ -89,13 +122,19 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 			return githubapp.ValidationError{EventType: d.EventType, DeliveryID: d.DeliveryID, Cause: err}
 		}
 	}
+	finish, standby, run := s.claim(ctx, d)
+	if !run {
+		return nil
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
+		finish(false)
 		return ErrShuttingDown
 	}
 	if s.MaxPending > 0 && s.pending >= s.MaxPending {
 		s.mu.Unlock()
+		finish(false)
 		return githubapp.ErrCapacityExceeded
 	}
 	s.pending++
@@ -116,7 +155,15 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 			s.pending--
 			s.mu.Unlock()
 		}()
-		if err := s.runWithRetries(bg, d); err != nil {
+		if standby {
+			var taken bool
+			if finish, taken = s.standBy(bg, d); !taken {
+				return
+			}
+		}
+		err := s.runWithRetries(bg, d)
+		finish(err == nil)
+		if err != nil {
 			if s.OnError != nil {
 				s.OnError(bg, d, err)
 				return
@@ -125,6 +172,79 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 		}
 	}()
 	return nil
+}
+
+// claim asks Seen whether the delivery is to run here: run is false for one already
+// handled (a redelivery, or the same delivery sent to two replicas), which GitHub is
+// answered 200 for and which does not run again; standby is true for one that another
+// run has in hand, to be run here only if that run fails or its replica dies.
+func (s *Scheduler) claim(ctx context.Context, d githubapp.Dispatch) (finish func(ok bool), standby, run bool) {
+	finish = func(bool) {}
+	if s.Seen == nil || d.DeliveryID == "" {
+		return finish, false, true
+	}
+	logger := zerolog.Ctx(ctx)
+	state, f, err := s.Seen.Claim(ctx, d.DeliveryID)
+	switch {
+	case err != nil:
+		// Claims save work, they do not make it correct: a run is idempotent.
+		logger.Warn().Err(err).Msg("Could not claim the delivery; running it all the same")
+		return finish, false, true
+	case state == ClaimDone:
+		logger.Info().Msg("Duplicate delivery: it already ran (a redelivery, or sent to another replica too); not run again")
+		return finish, false, false
+	case state == ClaimHeld:
+		logger.Info().Msg("Duplicate delivery: another run has it in hand; standing by in case that run fails")
+		return finish, true, true
+	}
+	return f, false, true
+}
+
+// standBy waits while another run has the delivery in hand. It ends when that run
+// succeeds, or takes the delivery when that run failed or its replica died (its claim
+// runs out), so that a replica's crash loses nothing GitHub sent twice. A shutdown's drain
+// waits for it too: this may be the last replica that knows of the delivery. It runs the
+// delivery anyway when the other run takes longer than any run can.
+func (s *Scheduler) standBy(ctx context.Context, d githubapp.Dispatch) (finish func(ok bool), taken bool) {
+	logger := zerolog.Ctx(ctx)
+	sleep := s.sleep
+	if sleep == nil {
+		sleep = sleepCtx
+	}
+	poll, waited, longest := standbyFirstPoll, time.Duration(0), s.longestRun()
+	for {
+		if sleep(ctx, poll) != nil {
+			return nil, false
+		}
+		waited += poll
+		poll = min(2*poll, standbyMaxPoll)
+		state, f, err := s.Seen.Claim(ctx, d.DeliveryID)
+		switch {
+		case err != nil:
+			logger.Warn().Err(err).Msg("Could not claim a delivery held elsewhere; running it here")
+			return func(bool) {}, true
+		case state == ClaimDone:
+			logger.Info().Dur("waited", waited).Msg("The other run of the delivery succeeded; not run here")
+			return nil, false
+		case state == ClaimTaken:
+			logger.Warn().Dur("waited", waited).Msg("The other run of the delivery failed or vanished; running it here")
+			return f, true
+		}
+		if waited > longest {
+			logger.Warn().Dur("waited", waited).Msg("The other run of the delivery outlasted any run; running it here too")
+			return func(bool) {}, true
+		}
+	}
+}
+
+// longestRun bounds a delivery's run with all its retries and the waits between them.
+func (s *Scheduler) longestRun() time.Duration {
+	total, delay := s.Timeout, s.RetryDelay
+	for range s.Retries {
+		total += delay + s.Timeout
+		delay *= 4
+	}
+	return total + time.Minute
 }
 
 // runWithRetries runs the handler, each try in a worker slot and under its own timeout,

@@ -157,7 +157,11 @@ func TestIssueLocksSerialiseOneIssueOnly(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			unlock := l.Lock("octo/widgets#42")
+			unlock, err := l.Lock(context.Background(), "octo/widgets#42")
+			if err != nil {
+				t.Error(err)
+				return
+			}
 			n := inside.Add(1)
 			if n > most.Load() {
 				most.Store(n)
@@ -167,7 +171,10 @@ func TestIssueLocksSerialiseOneIssueOnly(t *testing.T) {
 			unlock()
 		}()
 	}
-	other := l.Lock("octo/widgets#43") // another issue is not held up
+	other, err := l.Lock(context.Background(), "octo/widgets#43") // another issue is not held up
+	if err != nil {
+		t.Fatal(err)
+	}
 	other()
 	wg.Wait()
 	if most.Load() != 1 {

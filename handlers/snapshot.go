@@ -38,6 +38,9 @@ type snapshot struct {
 	// revFloor is the newest revision of the issue's ledger known to this run; the next
 	// save writes above it, so that a rebuilt ledger is not itself taken for an older one.
 	revFloor int64
+	// head is the round the status comment was created with above its table, kept as
+	// written on every save.
+	head string
 	// archived holds the ids of the clarifications that live in archive comments.
 	archived map[string]bool
 	// skipTo is the newest comment this process already applied to this very ledger, with
@@ -53,6 +56,11 @@ func (s *snapshot) applied(id int64) bool {
 // posted reports whether one of the app's comments already carries the effect's marker.
 func (s *snapshot) posted(b *Base, key string) bool {
 	return slices.ContainsFunc(s.comments, func(c *github.IssueComment) bool {
+		if s.status != nil && c.GetID() == s.status.GetID() {
+			// The status comment holds a round only in a head the ledger vouches for: a
+			// rebuild writes it anew without one it cannot trust, so that round is posted.
+			return render.HasMarker(s.head, key)
+		}
 		return b.isSelf(c.User) && render.HasMarker(c.GetBody(), key)
 	})
 }
@@ -147,6 +155,7 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 		return nil
 	}
 	snap.ledger, snap.hasLedger = l, true
+	snap.keepHead(c.GetBody())
 	archived, err := b.readArchives(ref, snap)
 	if err != nil {
 		logger.Warn().Err(err).Msg("An archive of the ledger is missing or does not verify; rebuilding the ledger from the comments")
@@ -219,6 +228,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 	}
 	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
 	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true, revFloor: floor}
+	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
 		return nil, false, nil
 	}
@@ -325,4 +335,57 @@ func (m *revMemory) raise(key string, rev int64) {
 		m.m = map[string]int64{}
 	}
 	m.m[key] = max(m.m[key], rev)
+}
+
+// keepHead takes the head of the status comment's body when it is the one the ledger
+// names.
+func (s *snapshot) keepHead(body string) {
+	if head := render.Head(body); render.HeadSum(head) == s.ledger.Head {
+		s.head = head
+	}
+}
+
+// recoverHead puts back a head edited by hand from the body the edit replaced (its
+// payload carries it), which the ledger vouches for; without it the head is left out, as
+// the ledger cannot vouch for what is there, and the round it held stays in the thread.
+func (s *snapshot) recoverHead(ctx context.Context, replaced string) {
+	if s.head != "" || s.ledger.Head == "" || s.damaged {
+		return
+	}
+	if s.keepHead(replaced); s.head == "" {
+		zerolog.Ctx(ctx).Warn().Msg("The round above the status table was edited by hand; it is left out from now on")
+	}
+}
+
+// headRoom is what the head takes, or may take, of the status comment: a run before the
+// status comment exists may still put a round of up to maxHead bytes above the table.
+func (s *snapshot) headRoom() int {
+	if s.status == nil && !s.hasLedger {
+		return maxHead + len(render.HeadEnd) + 4
+	}
+	if s.head == "" {
+		return 0
+	}
+	return len(s.head) + len(render.HeadEnd) + 4
+}
+
+// lostStatus starts a rebuild when the issue has no status comment but shows that the app
+// was at work in it: the deletion's payload names the status comment, or the issue carries
+// one of the app's labels. The round the status comment was created with may have been
+// the app's only comment, so the app's other comments are no sign of their own.
+func (s *snapshot) lostStatus(trig trigger, labelled bool) {
+	if s.hasLedger || s.damaged {
+		return
+	}
+	var from time.Time
+	switch {
+	case trig.Deleted != nil:
+		from = trig.Deleted.GetCreatedAt().Time
+	case labelled && trig.Issue != nil:
+		from = trig.Issue.GetCreatedAt().Time
+	default:
+		return
+	}
+	s.rebuildFrom = from.Add(-firstRunWindow)
+	s.hasLedger, s.damaged = true, true
 }

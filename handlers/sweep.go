@@ -3,45 +3,100 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/repoconfig"
 )
 
 // DefaultSweepBudget is how many GitHub requests one sweep may spend per installation.
 const DefaultSweepBudget = 200
 
-// Sweep walks every installation's open clarifications so that time moves the protocol when
-// nobody comments: stale pings, fallbacks, escalations, and deadlocks between issues. It
-// finds the issues through the active label, spends at most Budget requests per
-// installation per run, and resumes where the last run stopped.
+// DefaultReconcileEvery is how often the sweep walks every installation for what its
+// deadline index cannot know: issues it never saw (labelled by hand, asked through another
+// replica), closed issues that still carry the active label, issues whose last event went
+// unrun, repositories whose config changed. Fifteen minutes is half the default SLA, so an
+// issue the index missed is still taken well before its first wait has passed twice; and a
+// walk that finds nothing new costs one listing per repository with active issues plus its
+// config read, under one request a minute for 1,000 issues in ten repositories.
+const DefaultReconcileEvery = 15 * time.Minute
+
+// Sweep moves time in every installation's open clarifications when nobody comments:
+// stale pings, fallbacks, escalations, and deadlocks between issues. Each run visits the
+// issues whose deadline is due, as the deadline index (Base.Index) says, and so makes no
+// request when nothing is due; every ReconcileEvery (and on the first run of a process,
+// whose index starts empty) it also walks the installations for the issues the index does
+// not know. It spends at most Budget requests per installation per run; a walk the budget
+// cuts short resumes where it stopped. Runs are serialised.
 type Sweep struct {
 	*Base
 	// Budget bounds the requests one run spends per installation (checked between issues).
 	Budget int
+	// ReconcileEvery is how often a run also walks every installation; zero means
+	// DefaultReconcileEvery.
+	ReconcileEvery time.Duration
 
+	// mu serialises runs, and guards what the sweep remembers between them.
 	mu sync.Mutex
-	// resume holds, per installation, the repository and issue a run stopped before.
+	// resume holds, per installation, the repository and issue a walk stopped before.
 	resume map[int64]sweepMark
+	// round is the walk under way, which the budget may spread over several runs; nil
+	// between walks.
+	round *reconcileRound
+	// lastRound is when the last walk began; zero before the first.
+	lastRound time.Time
+	// configs holds, per repository, the config its issues were last walked under, so
+	// that a change (a label renamed, a role moved) reaches issues nobody comments on.
+	configs map[string]repoconfig.Config
 }
 
+// sweepMark is where a walk stopped in one installation: the repository, and the issue
+// number to go on from.
 type sweepMark struct {
 	Repo  string
 	Issue int
 }
 
+// reconcileRound is one walk over every installation.
+type reconcileRound struct {
+	// done holds the installations walked to the end (or failed: the next walk tries them).
+	done map[int64]bool
+}
+
+// clockSlack is how far GitHub's clock (an issue's updated_at, in whole seconds) may be
+// from ours: an issue updated less than this before our last save of it is visited again,
+// since the update may be one the save did not see.
+const clockSlack = time.Minute
+
 // SweepStats says what one run did.
 type SweepStats struct {
-	Installations, Repos, Issues, Requests int
+	// Installations counts the installations the run worked in; Repos the repositories
+	// whose active issues the walk listed; Issues the issues visited: Due, Found, and those
+	// read afresh because their edges lie on a cycle.
+	Installations, Repos, Issues int
+	// Requests counts the GitHub requests made on behalf of the installations.
+	Requests int
+	// Due counts the issues visited because the index said their deadline had come.
+	Due int
+	// Found counts the issues the walk visited because the index could not vouch for them.
+	Found int
+	// Breaks counts the deadlock breaks carried out.
+	Breaks int
+	// Reconciled says the run walked the installations (a new walk, or the rest of one).
+	Reconciled bool
 	// Stopped counts the installations whose budget ran out before the end.
 	Stopped int
 	// Failed counts the issues and repositories whose sweep failed; each is logged, the
@@ -67,89 +122,265 @@ type roundTripperFunc func(*http.Request) (*http.Response, error)
 // RoundTrip calls the function, so a plain function can be a transport.
 func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// Run sweeps every installation once.
+// Run sweeps once: the issues that are due, a walk when one is due or under way, then the
+// deadlocks of the repositories where edges changed or the walk passed. One issue,
+// repository or installation that fails is logged and skipped; the error returned after
+// the whole run names the first.
 func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
-	var stats SweepStats
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.Now()
+	p := &sweepPass{s: s, insts: map[int64]*instSweep{}, visited: map[string]bool{}, walked: map[repoRef]bool{}}
+
+	if err := p.due(ctx, now); err != nil {
+		p.fail(ctx, err, "Sweep of the due issues failed")
+	}
+	if s.round == nil && (s.lastRound.IsZero() || now.Sub(s.lastRound) >= s.reconcileEvery()) {
+		s.round, s.lastRound = &reconcileRound{done: map[int64]bool{}}, now
+	}
+	if s.round != nil {
+		p.stats.Reconciled = true
+		if err := p.reconcile(ctx); err != nil {
+			p.fail(ctx, err, "Sweep walk failed")
+		}
+	}
+	p.deadlocks(ctx)
+
+	for _, in := range p.insts {
+		p.stats.Requests += int(in.spent.Load())
+	}
+	if len(p.failures) > 0 {
+		return p.stats, fmt.Errorf("sweep: %d failure(s), first: %w", len(p.failures), p.failures[0])
+	}
+	return p.stats, nil
+}
+
+func (s *Sweep) reconcileEvery() time.Duration {
+	if s.ReconcileEvery > 0 {
+		return s.ReconcileEvery
+	}
+	return DefaultReconcileEvery
+}
+
+// sweepPass is one run's state.
+type sweepPass struct {
+	s     *Sweep
+	stats SweepStats
+	insts map[int64]*instSweep
+	// visited holds the issues this run visited (or tried to), each at most once.
+	visited map[string]bool
+	// walked holds the repositories the walk listed active issues in.
+	walked   map[repoRef]bool
+	failures []error
+}
+
+// instSweep is one installation within a run: its client, and the requests spent on it.
+type instSweep struct {
+	id      int64
+	ctx     context.Context
+	client  *github.Client
+	spent   *atomic.Int64
+	stopped bool
+	err     error
+}
+
+// installation returns the run's state of installation id, made on first use; its err is
+// set when no client could be had.
+func (p *sweepPass) installation(ctx context.Context, id int64) *instSweep {
+	if in := p.insts[id]; in != nil {
+		return in
+	}
+	spent := new(atomic.Int64)
+	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, id).Logger()
+	ictx := logger.WithContext(context.WithValue(ctx, budgetKey{}, spent))
+	ictx, client, err := p.s.installationClient(ictx, id)
+	in := &instSweep{id: id, ctx: ictx, client: client, spent: spent, err: err}
+	p.insts[id] = in
+	p.stats.Installations++
+	if err != nil {
+		p.fail(ictx, fmt.Errorf("client of installation %d: %w", id, err), "Sweep of an installation failed")
+	}
+	return in
+}
+
+// spentAll reports whether the installation's budget for this run is spent.
+func (p *sweepPass) spentAll(in *instSweep) bool {
+	if p.s.Budget <= 0 || int(in.spent.Load()) < p.s.Budget {
+		return false
+	}
+	if !in.stopped {
+		in.stopped = true
+		p.stats.Stopped++
+	}
+	return true
+}
+
+func (p *sweepPass) fail(ctx context.Context, err error, msg string) {
+	zerolog.Ctx(ctx).Error().Err(err).Msg(msg)
+	p.failures = append(p.failures, err)
+	p.stats.Failed++
+}
+
+// visit runs one issue. A failure is logged and counted, never returned: one issue's
+// trouble never holds up the others, and the next sweep tries it again (a failed run leaves
+// its index entry as it was, still due).
+func (p *sweepPass) visit(in *instSweep, ref issueRef, trig trigger) {
+	p.visited[ref.key()] = true
+	logger := zerolog.Ctx(in.ctx).With().Str(githubapp.LogKeyRepositoryOwner, ref.Owner).
+		Str(githubapp.LogKeyRepositoryName, ref.Repo).Int(LogKeyIssue, ref.Number).Logger()
+	ctx := logger.WithContext(in.ctx)
+	if _, err := p.s.run(ctx, in.client, ref, trig); err != nil {
+		p.fail(ctx, err, "Sweep of an issue failed")
+	}
+}
+
+// sweepTrigger is how the sweep wakes an issue it has read: time, or the close of an issue
+// that still carries the active label because its close was never delivered (or delivered
+// to a process that was down).
+func sweepTrigger(is *github.Issue) trigger {
+	if is.GetState() == "closed" {
+		return trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Issue: is, IssueClosed: true}
+	}
+	return trigger{Kind: triggerTick, Issue: is}
+}
+
+// visitEntry runs an issue the index names. The issue is read first (one request): a run
+// starts from the labels it carries and tells its assignees of an escalation, and it may
+// have been closed while the close went undelivered. brk, when set, is the deadlock break
+// to carry out.
+func (p *sweepPass) visitEntry(in *instSweep, e IndexEntry, brk *deadlockBreak) {
+	ref := issueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}
+	is, _, err := in.client.Issues.Get(in.ctx, e.Owner, e.Repo, e.Number)
+	if err != nil {
+		p.visited[ref.key()] = true
+		if gone(err) {
+			// Deleted, or the repository is gone from the installation: nothing is left to
+			// run, and a walk finds the issue again should it come back.
+			zerolog.Ctx(in.ctx).Info().Str("issue", ref.key()).Msg("An issue in the deadline index is gone; forgotten")
+			if err := p.s.Index.Remove(in.ctx, e); err != nil {
+				zerolog.Ctx(in.ctx).Warn().Err(err).Msg("Deadline index not updated")
+			}
+			return
+		}
+		p.fail(in.ctx, fmt.Errorf("read %s: %w", ref.key(), err), "Sweep of an issue failed")
+		return
+	}
+	trig := sweepTrigger(is)
+	if brk != nil && trig.Kind == triggerTick {
+		trig = trigger{Kind: triggerBreak, Issue: is, Break: *brk}
+	}
+	p.visit(in, ref, trig)
+}
+
+// gone reports whether GitHub says an issue is not there (any more) for the installation.
+func gone(err error) bool {
+	var resp *github.ErrorResponse
+	if !errors.As(err, &resp) || resp.Response == nil {
+		return false
+	}
+	return resp.Response.StatusCode == http.StatusNotFound || resp.Response.StatusCode == http.StatusGone
+}
+
+// due visits the issues whose deadline has come, earliest first. It makes no request when
+// none has: the installations are not even listed. Each visit's run moves the issue's
+// entry on; an entry whose run failed stays due, so the next run tries it again, and those
+// an installation's budget left over are still due at the next run.
+func (p *sweepPass) due(ctx context.Context, now time.Time) error {
+	entries, err := p.s.Index.Due(ctx, now)
+	if err != nil {
+		return fmt.Errorf("read the deadline index: %w", err)
+	}
+	for _, e := range entries {
+		if p.visited[e.Key()] {
+			continue
+		}
+		in := p.installation(ctx, e.Installation)
+		if in.err != nil {
+			continue
+		}
+		if p.spentAll(in) {
+			continue
+		}
+		p.stats.Due++
+		p.stats.Issues++
+		p.visitEntry(in, e, nil)
+	}
+	for _, in := range p.insts {
+		if in.stopped {
+			zerolog.Ctx(in.ctx).Warn().Int64("spent", in.spent.Load()).
+				Msg("Sweep budget spent on due issues; those left are taken by the next run")
+		}
+	}
+	return nil
+}
+
+// reconcile walks every installation not yet walked in this round: their repositories,
+// and in each the issues carrying the active label. The round ends when every
+// installation was walked to the end (or failed, which the next round tries again); one
+// the budget stopped is taken up by the next run where it stopped.
+func (p *sweepPass) reconcile(ctx context.Context) error {
+	s := p.s
 	app, err := s.Clients.NewAppClient()
 	if err != nil {
-		return stats, err
+		return err
 	}
 	installs, err := allPages(func(page int) ([]*github.Installation, *github.Response, error) {
 		return app.Apps.ListInstallations(ctx, &github.ListOptions{PerPage: 100, Page: page})
 	})
 	if err != nil {
-		return stats, fmt.Errorf("list installations: %w", err)
+		return fmt.Errorf("list installations: %w", err)
 	}
-	var errs []error
+	complete := true
 	for _, inst := range installs {
-		st, err := s.installation(ctx, inst.GetID())
-		stats.Installations++
-		stats.Repos += st.Repos
-		stats.Issues += st.Issues
-		stats.Requests += st.Requests
-		stats.Stopped += st.Stopped
-		stats.Failed += st.Failed
-		if err != nil {
-			// One installation's trouble must not starve the others.
-			zerolog.Ctx(ctx).Error().Err(err).Int64(githubapp.LogKeyInstallationID, inst.GetID()).Msg("Sweep of an installation failed")
-			errs = append(errs, err)
+		id := inst.GetID()
+		if s.round.done[id] {
+			continue
 		}
+		in := p.installation(ctx, id)
+		if in.err == nil && p.walkInstallation(in) {
+			complete = false
+			continue
+		}
+		s.round.done[id] = true
 	}
-	if len(errs) > 0 {
-		return stats, fmt.Errorf("sweep: %d installation(s) had failures, first: %w", len(errs), errs[0])
+	if complete {
+		s.round = nil
 	}
-	return stats, nil
+	return nil
 }
 
-// installation sweeps one installation's repositories. A repository or issue that fails
-// is logged and skipped so that it never holds up the others; the error returned after
-// the whole pass names the first.
-func (s *Sweep) installation(ctx context.Context, id int64) (stats SweepStats, err error) {
-	spent := new(atomic.Int64)
-	ctx = context.WithValue(ctx, budgetKey{}, spent)
-	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, id).Logger()
-	ctx = logger.WithContext(ctx)
-	defer func() { stats.Requests = int(spent.Load()) }()
-
-	ctx, client, err := s.installationClient(ctx, id)
-	if err != nil {
-		return stats, err
+// walkInstallation walks one installation's repositories from where the last walk
+// stopped; it reports whether the budget stopped it. A repository that fails is logged and
+// skipped, never holding up the others.
+func (p *sweepPass) walkInstallation(in *instSweep) (stopped bool) {
+	s := p.s
+	if p.spentAll(in) {
+		return true
 	}
-	repos, err := listRepos(ctx, client)
+	repos, err := listRepos(in.ctx, in.client)
 	if err != nil {
-		return stats, err
+		p.fail(in.ctx, err, "Sweep of an installation failed")
+		return false
 	}
-	start := s.mark(id)
-	var failures []error
-	defer func() {
-		if err == nil && len(failures) > 0 {
-			err = fmt.Errorf("%d issue(s) or repositories failed, first: %w", len(failures), failures[0])
-		}
-	}()
+	start := s.mark(in.id)
 	for _, repo := range repos {
 		full := repo.GetFullName()
 		if start.Repo != "" && full < start.Repo {
 			continue
 		}
-		stats.Repos++
 		from := 0
 		if full == start.Repo {
 			from = start.Issue
 		}
-		stopped, n, errs := s.repo(ctx, client, repo, from, spent)
-		stats.Issues += n
-		stats.Failed += len(errs)
-		failures = append(failures, errs...)
-		if stopped != nil {
-			stats.Stopped++
-			s.setMark(id, *stopped)
-			logger.Warn().Str("repository", stopped.Repo).Int(LogKeyIssue, stopped.Issue).Int64("spent", spent.Load()).
-				Msg("Sweep budget spent; the next run continues from here")
-			return stats, nil
+		if stop := p.walkRepo(in, repo, from); stop != nil {
+			s.setMark(in.id, *stop)
+			zerolog.Ctx(in.ctx).Warn().Str("repository", stop.Repo).Int(LogKeyIssue, stop.Issue).Int64("spent", in.spent.Load()).
+				Msg("Sweep budget spent; the next run continues the walk from here")
+			return true
 		}
 	}
-	s.setMark(id, sweepMark{})
-	return stats, nil
+	s.setMark(in.id, sweepMark{})
+	return false
 }
 
 func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository, error) {
@@ -168,91 +399,211 @@ func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository
 	return repos, nil
 }
 
-// repo sweeps one repository's active issues from issue number from on, then breaks the
-// deadlocks among their ledgers. It returns where it stopped when the budget ran out, how
-// many issues it visited, and the failures it logged and went past.
-func (s *Sweep) repo(ctx context.Context, client *github.Client, repo *github.Repository, from int, spent *atomic.Int64) (*sweepMark, int, []error) {
-	owner, name := repo.GetOwner().GetLogin(), repo.GetName()
-	logger := zerolog.Ctx(ctx).With().Str(githubapp.LogKeyRepositoryOwner, owner).Str(githubapp.LogKeyRepositoryName, name).Logger()
+// walkRepo lists one repository's issues carrying the active label (the list API, not
+// search, with conditional requests) and visits, from issue number from on, those the index
+// cannot vouch for: closed ones (settled here), ones this process never saved (a restart,
+// a label put on by hand, an ask run by another replica), ones updated since this process
+// last saved them (an event whose run failed), ones whose index entry is lost; and all of
+// them when the repository's config changed since the last walk. An issue the index knows
+// and nothing touched since is left to its deadline. It returns where it stopped when the
+// budget ran out.
+func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *sweepMark {
+	s := p.s
+	owner, name, full := repo.GetOwner().GetLogin(), repo.GetName(), repo.GetFullName()
+	rr := repoRef{Installation: in.id, Owner: owner, Repo: name}
+	logger := zerolog.Ctx(in.ctx).With().Str(githubapp.LogKeyRepositoryOwner, owner).Str(githubapp.LogKeyRepositoryName, name).Logger()
+	ctx := logger.WithContext(in.ctx)
+	if p.spentAll(in) {
+		return &sweepMark{Repo: full, Issue: from}
+	}
+	p.stats.Repos++
 	labels := s.Configs.Labels(owner, name)
-	// Closed issues too: one closed while its close went undelivered (or undelivered to a
-	// process that was down) still carries the active label, and is settled here.
+	// Closed issues too: one closed while its close went undelivered still carries the
+	// active label, and is settled here. Pull requests too: their conversations take
+	// commands like issues, so they time out like issues.
 	issues, err := allPages(func(page int) ([]*github.Issue, *github.Response, error) {
-		return client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Labels: []string{labels.Active},
+		return in.client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Labels: []string{labels.Active},
 			Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
 	if err != nil {
-		err = fmt.Errorf("list active issues of %s: %w", repo.GetFullName(), err)
-		logger.Error().Err(err).Msg("Sweep of a repository failed")
-		return nil, 0, []error{err}
+		p.fail(ctx, fmt.Errorf("list active issues of %s: %w", full, err), "Sweep of a repository failed")
+		return nil
 	}
+	// Without the index every issue is visited, as before there was one: slower, never wrong.
+	known := map[int]IndexEntry{}
+	entries, err := s.Index.Repo(ctx, in.id, owner, name)
+	indexDown := err != nil
+	if indexDown {
+		logger.Warn().Err(err).Msg("Deadline index unreadable: every active issue of the repository is visited")
+	}
+	if len(issues) == 0 && len(entries) == 0 {
+		return nil
+	}
+	p.walked[rr] = true
 	slices.SortFunc(issues, func(a, b *github.Issue) int { return cmp.Compare(a.GetNumber(), b.GetNumber()) })
-
-	var ledgers []clarify.Ledger
-	var failed []error
-	issueOf := map[int]*github.Issue{}
-	n := 0
-	visit := func(number int, trig trigger) (clarify.Ledger, bool) {
-		ilog := logger.With().Int(LogKeyIssue, number).Logger()
-		l, err := s.run(ilog.WithContext(ctx), client, issueRef{Owner: owner, Repo: name, Number: number}, trig)
-		if err != nil {
-			// One issue's trouble never holds up the others; the next sweep tries again.
-			ilog.Error().Err(err).Msg("Sweep of an issue failed")
-			failed = append(failed, err)
-			return l, false
-		}
-		return l, true
+	for _, e := range entries {
+		known[e.Number] = e
 	}
+	cfg, changed := p.configChanged(ctx, in, rr)
+
 	for _, is := range issues {
-		// Pull requests too: their conversations take commands like issues (GitHub
-		// delivers their comments as issue_comment), so they time out like issues.
-		if is.GetNumber() < from {
+		num := is.GetNumber()
+		ref := issueRef{Owner: owner, Repo: name, Number: num}
+		_, indexed := known[num]
+		delete(known, num)
+		if num < from || p.visited[ref.key()] {
 			continue
 		}
-		if s.Budget > 0 && int(spent.Load()) >= s.Budget {
-			return &sweepMark{Repo: repo.GetFullName(), Issue: is.GetNumber()}, n, failed
+		saved, ok := s.savedAt.get(ref.key())
+		vouched := ok && !indexDown && !changed && is.GetState() != "closed" &&
+			!is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put)
+		if vouched {
+			continue
 		}
-		trig := trigger{Kind: triggerTick, Issue: is}
-		if is.GetState() == "closed" {
-			trig = trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Issue: is, IssueClosed: true}
+		if p.spentAll(in) {
+			return &sweepMark{Repo: full, Issue: num}
 		}
-		l, ok := visit(is.GetNumber(), trig)
-		n++
-		if ok && trig.Kind == triggerTick {
-			ledgers = append(ledgers, l)
-			issueOf[is.GetNumber()] = is
+		p.stats.Found++
+		p.stats.Issues++
+		p.visit(in, ref, sweepTrigger(is))
+	}
+	if changed {
+		// Issues the index holds that no longer carry the active label under its name
+		// (the name changed) are run too, so their labels follow the new config. They are
+		// few and the change is rare: no budget check here.
+		rest := slices.Collect(maps.Values(known))
+		sortEntries(rest)
+		for _, e := range rest {
+			if p.visited[e.Key()] {
+				continue
+			}
+			p.stats.Found++
+			p.stats.Issues++
+			p.visitEntry(in, e, nil)
 		}
 	}
-	if from > 0 || len(ledgers) < 2 {
-		// A resumed run saw only part of the repository, so deadlocks wait for a whole
-		// pass; and one issue alone holds no cycle between issues worth a config read.
-		return nil, n, failed
+	if cfg != nil {
+		// Only once the whole repository was walked under it, so a walk the budget cut
+		// short still sees the change when it resumes.
+		s.configs[rr.key()] = *cfg
 	}
-	cfg, err := s.Configs.Load(ctx, client, owner, name)
+	return nil
+}
+
+// configChanged reads the repository's config (cached for five minutes, so this costs a
+// request per repository with active issues per walk at most) and reports whether it
+// differs from the one the last walk saw; the first walk of a process has nothing to
+// compare with. It returns the config to remember once the walk is through, nil when it
+// could not be read (the runs report that).
+func (p *sweepPass) configChanged(ctx context.Context, in *instSweep, rr repoRef) (*repoconfig.Config, bool) {
+	s := p.s
+	cfg, err := s.Configs.Load(ctx, in.client, rr.Owner, rr.Repo)
 	if err != nil {
-		logger.Error().Err(err).Msg("Deadlock check of a repository skipped: its config could not be read")
-		return nil, n, append(failed, err)
+		zerolog.Ctx(ctx).Warn().Err(err).Msg("Repository config unreadable; a change in it is looked for at the next walk")
+		return nil, false
 	}
-	for _, br := range clarify.Breaks(ledgers, cfg.Policy) {
+	if s.configs == nil {
+		s.configs = map[string]repoconfig.Config{}
+	}
+	last, ok := s.configs[rr.key()]
+	return &cfg.Config, ok && !reflect.DeepEqual(last, cfg.Config)
+}
+
+// deadlocks looks for cycles among the wait-for edges the index keeps, in the repositories
+// where a run saved edges since the last look or that the walk passed: no request unless a
+// cycle is there. The issues on a cycle are read afresh first (their entries may be older
+// than their ledgers, or drawn under an older policy), then the cycles still there are
+// broken by escalating the lowest-priority asker's question in each.
+func (p *sweepPass) deadlocks(ctx context.Context) {
+	s := p.s
+	repos := s.waitsChanged.take()
+	for rr := range p.walked {
+		if repos == nil {
+			repos = map[repoRef]bool{}
+		}
+		repos[rr] = true
+	}
+	order := slices.SortedFunc(maps.Keys(repos), func(a, b repoRef) int {
+		return cmp.Or(cmp.Compare(a.Installation, b.Installation), cmp.Compare(a.key(), b.key()))
+	})
+	for _, rr := range order {
+		p.deadlocksIn(ctx, rr)
+	}
+}
+
+func (p *sweepPass) deadlocksIn(ctx context.Context, rr repoRef) {
+	s := p.s
+	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, rr.Installation).
+		Str(githubapp.LogKeyRepositoryOwner, rr.Owner).Str(githubapp.LogKeyRepositoryName, rr.Repo).Logger()
+	ctx = logger.WithContext(ctx)
+	entries, edges, err := repoEdges(ctx, s.Index, rr)
+	if err != nil {
+		logger.Warn().Err(err).Msg("Deadlock check skipped: the deadline index is unreadable")
+		return
+	}
+	onCycles := clarify.OnCycles(edges)
+	if len(onCycles) == 0 {
+		return
+	}
+	in := p.installation(ctx, rr.Installation)
+	if in.err != nil {
+		return
+	}
+	byIssue := map[int]IndexEntry{}
+	for _, e := range entries {
+		byIssue[e.Number] = e
+	}
+	refreshed := false
+	for _, w := range onCycles {
+		e, ok := byIssue[w.Issue]
+		if !ok || p.visited[e.Key()] {
+			continue
+		}
+		p.stats.Issues++
+		p.visitEntry(in, e, nil)
+		refreshed = true
+	}
+	if refreshed {
+		if entries, edges, err = repoEdges(ctx, s.Index, rr); err != nil {
+			logger.Warn().Err(err).Msg("Deadlock check skipped: the deadline index is unreadable")
+			return
+		}
+		byIssue = map[int]IndexEntry{}
+		for _, e := range entries {
+			byIssue[e.Number] = e
+		}
+	}
+	for _, br := range clarify.BreaksOf(edges) {
 		cycle := append([]string(nil), br.Cycle...)
 		if len(cycle) > 0 {
 			cycle = append(cycle, cycle[0]) // close the loop for the reader
 		}
 		reason := fmt.Sprintf("deadlock: %s wait on each other in a cycle; this is the question of the lowest-priority asker in it", strings.Join(cycle, " → "))
-		visit(br.Issue, trigger{Kind: triggerBreak, Issue: issueOf[br.Issue], Break: deadlockBreak{ID: br.ID, Reason: reason}})
+		e, ok := byIssue[br.Issue]
+		if !ok {
+			continue
+		}
+		p.stats.Breaks++
+		p.visitEntry(in, e, &deadlockBreak{ID: br.ID, Reason: reason})
 	}
-	return nil, n, failed
 }
 
-func (s *Sweep) mark(id int64) sweepMark {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.resume[id]
+// repoEdges returns a repository's index entries and their wait-for edges together.
+func repoEdges(ctx context.Context, index DeadlineIndex, rr repoRef) ([]IndexEntry, []clarify.WaitFor, error) {
+	entries, err := index.Repo(ctx, rr.Installation, rr.Owner, rr.Repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	var edges []clarify.WaitFor
+	for _, e := range entries {
+		edges = append(edges, e.Waits...)
+	}
+	return entries, edges, nil
 }
+
+func (s *Sweep) mark(id int64) sweepMark { return s.resume[id] }
 
 func (s *Sweep) setMark(id int64, m sweepMark) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.resume == nil {
 		s.resume = map[int64]sweepMark{}
 	}

@@ -38,7 +38,7 @@ func TestStatusCarriesTheLedgerItCameFrom(t *testing.T) {
 			if n := strings.Count(body, StatusMarker); n != 1 {
 				t.Errorf("%d status markers, want 1", n)
 			}
-			assertSafe(t, body, 2)
+			assertSafe(t, body, 3)
 			got, err := DecodeLedger(body, testKey)
 			if err != nil {
 				t.Fatalf("DecodeLedger: %v", err)
@@ -214,7 +214,7 @@ func FuzzStatusRoundTrip(f *testing.F) {
 		if n := strings.Count(body, ledgerOpen); n != 1 {
 			t.Fatalf("%d ledger blocks, want 1", n)
 		}
-		assertSafe(t, body, 2)
+		assertSafe(t, body, 3)
 		got, err := DecodeLedger(body, testKey)
 		if err != nil {
 			t.Fatalf("DecodeLedger: %v", err)

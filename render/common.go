@@ -171,11 +171,11 @@ func lastEntry(c clarify.Clarification, kind clarify.EntryKind) *clarify.Entry {
 	return nil
 }
 
-// finish ends a message with its hidden marker and keeps it under MaxCommentBytes. The
+// finish ends a message with its hidden record and marker and keeps it under MaxCommentBytes. The
 // caps on user text should make the cut unnecessary; if it happens anyway it falls on a
 // line break, where every construct of ours is complete and a quote simply ends.
-func finish(body, key string) string {
-	m := Marker(key)
+func finish(body, key string, rec Record) string {
+	m := recordComment(rec) + "\n" + Marker(key)
 	body = strings.TrimRight(body, "\n")
 	const note = "\n\n_… (message truncated)_"
 	if limit := MaxCommentBytes - len(m) - len(note) - 3; len(body) > limit {

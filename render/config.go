@@ -18,7 +18,7 @@ func ConfigProblem(source, path string, problems []string, key string) string {
 		b.WriteString("- " + inline(p, capReason) + "\n")
 	}
 	b.WriteString("\nThe defaults apply until the file is fixed. `bot config check FILE` checks a file before you push it; the README lists every key.\n")
-	return finish(b.String(), key)
+	return finish(b.String(), key, Record{V: RecordVersion, Kind: "config-problem"})
 }
 
 // codeText makes text safe inside a single-backtick code span.

@@ -39,7 +39,7 @@ func Escalation(c clarify.Clarification, reason string, mention []string, key st
 		b.WriteString("**Options**\n\n" + options(c) + "\n")
 	}
 	fmt.Fprintf(&b, "To settle it: `/clarify resolve %s <decision>`\n", cid)
-	return finish(b.String(), key)
+	return finish(b.String(), key, recordOf("escalation", c, c.Round))
 }
 
 // mentions writes the live @mentions of an escalation, each handle once. Entries come

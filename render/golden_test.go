@@ -31,29 +31,29 @@ func TestGolden(t *testing.T) {
 		comments int
 		mentions []string
 	}{
-		"status_empty":               {Status(clarify.Ledger{Version: 1, Issue: 42}, goldenBlock), 2, nil},
-		"status_assumptions_only":    {Status(onlyAssumptions, goldenBlock), 2, nil},
-		"status_clarifications_only": {Status(onlyClarifications, goldenBlock), 2, nil},
-		"status_full":                {Status(rich, goldenBlock), 2, nil},
-		"round_blocking":             {Round(c(0), 1, nil, "round:CLR-42-001:1"), 1, nil},
+		"status_empty":               {Status(clarify.Ledger{Version: 1, Issue: 42}, goldenBlock), 3, nil},
+		"status_assumptions_only":    {Status(onlyAssumptions, goldenBlock), 3, nil},
+		"status_clarifications_only": {Status(onlyClarifications, goldenBlock), 3, nil},
+		"status_full":                {Status(rich, goldenBlock), 3, nil},
+		"round_blocking":             {Round(c(0), 1, nil, "round:CLR-42-001:1"), 2, nil},
 		"round_role_mentions": {Round(c(0), 1, []string{"dave", "@acme/architects", "Dave", "not a login!", "x@y"}, "round:CLR-42-001:1"),
-			1, []string{"dave", "acme/architects"}},
-		"round_nonblocking_team": {Round(nonBlockingWithOptions(), 0, nil, "round:CLR-42-003:1"), 1, nil},
-		"round_followup":         {Round(c(1), 2, []string{"alice"}, "round:CLR-42-002:2"), 1, []string{"alice"}},
-		"round_hostile":          {Round(hostileClarification(), 1, []string{hostile, "@mallory -->"}, "round:CLR-42-001:1"), 1, nil},
+			2, []string{"dave", "acme/architects"}},
+		"round_nonblocking_team": {Round(nonBlockingWithOptions(), 0, nil, "round:CLR-42-003:1"), 2, nil},
+		"round_followup":         {Round(c(1), 2, []string{"alice"}, "round:CLR-42-002:2"), 2, []string{"alice"}},
+		"round_hostile":          {Round(hostileClarification(), 1, []string{hostile, "@mallory -->"}, "round:CLR-42-001:1"), 2, nil},
 		"reply_refusal": {Reply(clarify.Reply{
-			Kind: clarify.ReplyRefusal, To: "bot-agent", Quote: "/clarify frob CLR-42-001",
+			Kind: clarify.ReplyRefusal, Code: clarify.CodeBadCommand, To: "bot-agent", Quote: "/clarify frob CLR-42-001",
 			Problem: "`frob` is not a /clarify command.",
 			Try:     "`/clarify followup CLR-42-001 <question>` or `/clarify resolve CLR-42-001 <decision>`",
-		}, rich, "reply:1011"), 1, []string{"bot-agent"}},
-		"reply_list":          {Reply(clarify.Reply{Kind: clarify.ReplyList, To: "alice"}, rich, "reply:1012"), 1, nil},
-		"reply_list_empty":    {Reply(clarify.Reply{Kind: clarify.ReplyList, To: "alice"}, noneOpen, "reply:1013"), 1, nil},
-		"reply_show":          {Reply(clarify.Reply{Kind: clarify.ReplyShow, To: "alice", ID: "CLR-42-002"}, rich, "reply:1014"), 1, nil},
-		"reply_show_resolved": {Reply(clarify.Reply{Kind: clarify.ReplyShow, ID: "CLR-42-005"}, rich, "reply:1015"), 1, nil},
-		"reply_show_unknown":  {Reply(clarify.Reply{Kind: clarify.ReplyShow, To: "alice", ID: "CLR-42-099"}, rich, "reply:1016"), 1, nil},
+		}, rich, "reply:1011"), 2, []string{"bot-agent"}},
+		"reply_list":          {Reply(clarify.Reply{Kind: clarify.ReplyList, To: "alice"}, rich, "reply:1012"), 2, nil},
+		"reply_list_empty":    {Reply(clarify.Reply{Kind: clarify.ReplyList, To: "alice"}, noneOpen, "reply:1013"), 2, nil},
+		"reply_show":          {Reply(clarify.Reply{Kind: clarify.ReplyShow, To: "alice", ID: "CLR-42-002"}, rich, "reply:1014"), 2, nil},
+		"reply_show_resolved": {Reply(clarify.Reply{Kind: clarify.ReplyShow, ID: "CLR-42-005"}, rich, "reply:1015"), 2, nil},
+		"reply_show_unknown":  {Reply(clarify.Reply{Kind: clarify.ReplyShow, To: "alice", ID: "CLR-42-099"}, rich, "reply:1016"), 2, nil},
 		"escalation": {Escalation(c(3), "Round 5 of 5 reached without a decision.",
-			[]string{"carol", "@acme/maintainers", "carol", "not a login!"}, "escalate:CLR-42-004:5"), 1, []string{"carol", "acme/maintainers"}},
-		"escalation_unanswered": {Escalation(c(0), "Asked the same question twice.", nil, "escalate:CLR-42-001:1"), 1, nil},
+			[]string{"carol", "@acme/maintainers", "carol", "not a login!"}, "escalate:CLR-42-004:5"), 2, []string{"carol", "acme/maintainers"}},
+		"escalation_unanswered": {Escalation(c(0), "Asked the same question twice.", nil, "escalate:CLR-42-001:1"), 2, nil},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -141,15 +141,15 @@ func TestMessagesStaySafeWithHostileText(t *testing.T) {
 		comments int
 		mentions []string
 	}{
-		"worstRound":      {Round(worst, 5, []string{huge}, "k"), 1, nil},
-		"worstEscalation": {Escalation(worst, huge, []string{huge, "ok-login"}, "k"), 1, []string{"ok-login"}},
+		"worstRound":      {Round(worst, 5, []string{huge}, "k"), 2, nil},
+		"worstEscalation": {Escalation(worst, huge, []string{huge, "ok-login"}, "k"), 2, []string{"ok-login"}},
 		"refusalEchoingUserText": {Reply(clarify.Reply{Kind: clarify.ReplyRefusal, To: "x",
-			Quote: huge, Problem: hostile, Try: hostile}, l, "k"), 1, []string{"x"}},
+			Quote: huge, Problem: hostile, Try: hostile}, l, "k"), 2, []string{"x"}},
 		"refusalToAFakeLogin": {Reply(clarify.Reply{Kind: clarify.ReplyRefusal, To: "@evil and @alice",
-			Quote: hostile, Problem: "no"}, l, "k"), 1, nil},
-		"listOfMany":     {Reply(clarify.Reply{Kind: clarify.ReplyList}, many, "k"), 1, nil},
-		"showOfTheWorst": {Reply(clarify.Reply{Kind: clarify.ReplyShow, ID: worst.ID}, l, "k"), 1, nil},
-		"statusOfMany":   {Status(many, goldenBlock), 2, nil},
+			Quote: hostile, Problem: "no"}, l, "k"), 2, nil},
+		"listOfMany":     {Reply(clarify.Reply{Kind: clarify.ReplyList}, many, "k"), 2, nil},
+		"showOfTheWorst": {Reply(clarify.Reply{Kind: clarify.ReplyShow, ID: worst.ID}, l, "k"), 2, nil},
+		"statusOfMany":   {Status(many, goldenBlock), 3, nil},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -158,7 +158,7 @@ func TestMessagesStaySafeWithHostileText(t *testing.T) {
 	}
 	for _, c := range l.Clarifications {
 		for r := 1; r <= c.Round; r++ {
-			assertSafe(t, Round(c, r, nil, "k"), 1)
+			assertSafe(t, Round(c, r, nil, "k"), 2)
 		}
 	}
 }
@@ -217,7 +217,34 @@ func FuzzMessagesSafe(f *testing.F) {
 			if validHandle(h) {
 				allowed = append(allowed, h)
 			}
-			t.Run(name, func(t *testing.T) { assertSafe(t, body, 1, allowed...) })
+			t.Run(name, func(t *testing.T) { assertSafe(t, body, 2, allowed...) })
 		}
 	})
+}
+
+func TestStatusUnderAHeadKeepsTheHeadWholeAndStaysUnderTheLimit(t *testing.T) {
+	l := richLedger()
+	head := Round(l.Clarifications[0], 1, []string{"carol"}, "round:CLR-42-001:1")
+	body := StatusUnder(head, l, goldenBlock)
+	if Head(body) != head || !IsStatus(body) || !strings.HasSuffix(body, Status(l, goldenBlock)) {
+		t.Fatalf("the head must be read back whole above the status itself:\n%s", body)
+	}
+	if HeadSum(head) == "" || HeadSum(head) == HeadSum(head+" ") || HeadSum("") != "" {
+		t.Error("the digest must tell a head edited by one character, and be empty for none")
+	}
+	if Head(Status(l, goldenBlock)) != "" {
+		t.Error("a status comment without a head has none")
+	}
+
+	// With the rows past the limit, the head takes its room from what is cut, never from
+	// the limit.
+	closed := l.Clarifications[4]
+	closed.Topic = strings.Repeat("x", capTopic)
+	for i := 0; i < 2000; i++ {
+		l.Clarifications = append(l.Clarifications, closed)
+	}
+	body = StatusUnder(head, l, goldenBlock)
+	if len(body) > MaxCommentBytes || Head(body) != head {
+		t.Errorf("status under a head is %d bytes (limit %d), head kept: %v", len(body), MaxCommentBytes, Head(body) == head)
+	}
 }

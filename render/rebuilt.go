@@ -31,7 +31,8 @@ func Rebuilt(why RebuildCause, key string) string {
 		what = "The status comment of this issue was put back to an older version, whose hidden ledger misses what happened since"
 	}
 	return finish(what+". Clarify rebuilt the ledger from the issue's comments, and the status comment shows the result. "+
-		"Edit the protocol with commands (`/clarify resolve`, `/clarify abandon`, …), not by editing Clarify's comments.\n", key)
+		"Edit the protocol with commands (`/clarify resolve`, `/clarify abandon`, …), not by editing Clarify's comments.\n", key,
+		Record{V: RecordVersion, Kind: "rebuilt"})
 }
 
 // Archive returns an archive comment: a one-line note of what it holds, then the signed
@@ -42,5 +43,5 @@ func Archive(moved []clarify.Clarification, block, key string) string {
 		first, last = id(moved[0].ID), id(moved[len(moved)-1].ID)
 	}
 	return finish(fmt.Sprintf("_Clarify archive: %d settled clarification(s), %s … %s, moved out of the status comment to keep it under GitHub's size limit. `/clarify show CLR-…` still shows each._\n\n%s\n",
-		len(moved), first, last, block), key)
+		len(moved), first, last, block), key, Record{V: RecordVersion, Kind: "archive"})
 }

@@ -11,11 +11,20 @@ import (
 // or one clarification's thread; it ends with Marker(key).
 func Reply(r clarify.Reply, l clarify.Ledger, key string) string {
 	var body string
+	rec := Record{V: RecordVersion, Kind: string(r.Kind)}
 	switch r.Kind {
 	case clarify.ReplyList:
 		body = list(l)
+		for _, c := range l.Clarifications {
+			if c.Status.Open() {
+				rec.Open = append(rec.Open, c.ID)
+			}
+		}
 	case clarify.ReplyShow:
 		body = show(l, r.ID)
+		if c, ok := l.Find(r.ID); ok {
+			rec = recordOf(string(r.Kind), c, c.Round)
+		}
 	case clarify.ReplyStale:
 		body = staleList(l)
 	case clarify.ReplyStats:
@@ -24,8 +33,9 @@ func Reply(r clarify.Reply, l clarify.Ledger, key string) string {
 		// A refusal is the fail-closed default: an unknown kind still tells the user
 		// something went wrong rather than posting nothing.
 		body = refusal(r)
+		rec = Record{V: RecordVersion, Kind: "refusal", Code: string(r.Code)}
 	}
-	return finish(body, key)
+	return finish(body, key, rec)
 }
 
 // refusal quotes the offending line, addresses the person who typed it (the one ping
@@ -47,6 +57,10 @@ func refusal(r clarify.Reply) string {
 	b.WriteString(problem + "\n")
 	if try := prose(r.Try); try != "" {
 		b.WriteString("\nTry: " + try + "\n")
+	}
+	if r.Code != "" {
+		// For an agent that reads the page rather than the hidden record.
+		b.WriteString("\nError code: `" + codeText(string(r.Code)) + "`\n")
 	}
 	return b.String()
 }

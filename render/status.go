@@ -1,6 +1,8 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -18,8 +20,50 @@ const statusHelp = "Ask with `/clarify @target <question>` · answer with a plai
 // When everything does not fit in MaxCommentBytes, closed clarifications and old
 // assumptions are left out of the visible tables first (the ledger still holds them)
 // and a line says how many; open clarifications are kept as long as any fit.
-func Status(l clarify.Ledger, ledgerBlock string) string {
-	tail := "\n" + statusHelp + "\n\n" + StatusMarker + "\n" + ledgerBlock + "\n"
+func Status(l clarify.Ledger, ledgerBlock string) string { return statusIn(l, ledgerBlock, 0) }
+
+// StatusUnder is Status under a head: the first round of the issue's first clarification,
+// which the status comment is created with to spare a comment of its own, and keeps as it
+// was written. The head ends at HeadEnd; an empty head is Status.
+func StatusUnder(head string, l clarify.Ledger, ledgerBlock string) string {
+	if head == "" {
+		return Status(l, ledgerBlock)
+	}
+	top := head + "\n\n" + HeadEnd + "\n\n"
+	return top + statusIn(l, ledgerBlock, len(top))
+}
+
+// HeadEnd closes the head of a status comment.
+const HeadEnd = "<!-- clarify:head-end -->"
+
+// Head returns the head of a status comment's body, "" when it has none.
+func Head(body string) string {
+	head, _, ok := strings.Cut(body, "\n\n"+HeadEnd+"\n\n")
+	if !ok {
+		return ""
+	}
+	return head
+}
+
+// HeadSum is the digest of a head the ledger keeps, so that a head edited by hand is told
+// from the one the app wrote ("" for none).
+func HeadSum(head string) string {
+	if head == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(head))
+	return hex.EncodeToString(sum[:12])
+}
+
+// statusIn writes the status comment in the room MaxCommentBytes leaves after reserved bytes.
+func statusIn(l clarify.Ledger, ledgerBlock string, reserved int) string {
+	rec := Record{V: RecordVersion, Kind: "status"}
+	for _, c := range l.Clarifications {
+		if c.Status.Open() {
+			rec.Open = append(rec.Open, c.ID)
+		}
+	}
+	tail := "\n" + statusHelp + "\n\n" + recordComment(rec) + "\n" + StatusMarker + "\n" + ledgerBlock + "\n"
 	head := "### Clarifications\n\n"
 	if n := len(l.Archives); n > 0 {
 		head += fmt.Sprintf("_Earlier settled clarifications are archived in %d hidden comment(s); `/clarify show CLR-…` still shows any of them._\n\n", n)
@@ -42,7 +86,7 @@ func Status(l clarify.Ledger, ledgerBlock string) string {
 	}
 
 	// Room for rows: the limit, less the fixed parts and the longest notes we may add.
-	room := MaxCommentBytes - len(head) - len(tail) - len(clarificationHeader) -
+	room := MaxCommentBytes - reserved - len(head) - len(tail) - len(clarificationHeader) -
 		len(assumptionHeading) - len(assumptionHeader) -
 		len(omittedNote(1<<30, clarificationsOmitted)) - len(omittedNote(1<<30, assumptionsOmitted))
 	rows := append(append([]string{}, clar...), assum...)

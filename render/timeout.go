@@ -33,7 +33,7 @@ func Ping(c clarify.Clarification, who []string, key string) string {
 		}
 	}
 	b.WriteString("\n")
-	return finish(b.String(), key)
+	return finish(b.String(), key, recordOf("ping", c, c.Round))
 }
 
 // Timeout returns the comment announcing that a clarification was settled by its fallback
@@ -46,5 +46,5 @@ func Timeout(c clarify.Clarification, key string) string {
 	b.WriteString(quote(c.Resolution, capPosition) + "\n\n")
 	b.WriteString("It is recorded in the assumption log as `timeout_assumed`. ")
 	fmt.Fprintf(&b, "A maintainer can still change course with a new `/clarify` question.\n")
-	return finish(b.String(), key)
+	return finish(b.String(), key, recordOf("timeout", c, c.Round))
 }

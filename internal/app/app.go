@@ -23,6 +23,7 @@ import (
 	"github.com/rs/zerolog/hlog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/redisstate"
 )
 
 // cacheEntries bounds each installation client's HTTP cache (go-githubapp keeps 64 clients).
@@ -39,6 +40,10 @@ type App struct {
 	Redeliver *handlers.Redeliver
 	// Bodies bounds the bytes held for deliveries whose signature is not checked yet.
 	Bodies *BodyBudget
+	// SweepLease lets one replica at a time run the sweep (and the redelivery after it).
+	SweepLease handlers.SweepLease
+	// Redis is the state replicas share, nil for a single process (no clarify.redis_url).
+	Redis *redisstate.Store
 
 	clients githubapp.ClientCreator
 	slug    string
@@ -50,7 +55,20 @@ type App struct {
 // NewApp is the composition root: every handler the app has is listed here.
 func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, error) {
 	// One pacer for every client: go-githubapp builds a client's middleware per client.
-	pacer := &handlers.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute}
+	pacer := &handlers.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute,
+		Spacing: cfg.PaceSpacing}
+	// Replicas behind one webhook URL share through Redis what one process keeps in memory.
+	var shared *redisstate.Store
+	if cfg.Clarify.RedisURL != "" {
+		var err error
+		shared, err = redisstate.New(redisstate.Options{URL: cfg.Clarify.RedisURL, Logger: logger,
+			// Per App ID, so that production and staging can share one Redis.
+			Prefix: fmt.Sprintf("clarify:%d:", cfg.Github.App.IntegrationID)})
+		if err != nil {
+			return nil, err
+		}
+		pacer.Store = shared.PaceStore()
+	}
 	clients, err := githubapp.NewDefaultCachingClientCreator(cfg.Github,
 		githubapp.WithClientUserAgent("clarify-app"),
 		// One deadline covers a request and its retries, with room for a secondary
@@ -70,6 +88,13 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 	base.PreviousKeys = cfg.PreviousLedgerKeys()
 	sched := handlers.NewScheduler(cfg.Clarify.Workers)
 	sched.Timeout = cfg.Clarify.HandlerTimeout
+	var sweepLease handlers.SweepLease = &handlers.LocalSweepLease{}
+	if shared != nil {
+		base.Locks.Shared = shared.IssueLeases()
+		base.Index = shared.Index()
+		sched.Seen = shared.Deliveries()
+		sweepLease = shared.SweepLease()
+	}
 
 	dispatcher := githubapp.NewEventDispatcher([]githubapp.EventHandler{
 		&handlers.IssueComment{Base: base},
@@ -77,13 +102,15 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 	}, cfg.Github.App.WebhookSecret, githubapp.WithScheduler(sched))
 
 	a := &App{
-		Scheduler: sched,
-		Sweep:     &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget},
-		Redeliver: &handlers.Redeliver{Clients: clients, Now: now},
-		Bodies:    NewBodyBudget(cfg.Clarify.MaxUnverifiedBodyBytes),
-		clients:   clients,
-		slug:      cfg.Clarify.AppSlug,
-		apiURL:    cfg.Github.V3APIURL,
+		Scheduler:  sched,
+		Sweep:      &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget},
+		Redeliver:  &handlers.Redeliver{Clients: clients, Now: now},
+		Bodies:     NewBodyBudget(cfg.Clarify.MaxUnverifiedBodyBytes),
+		SweepLease: sweepLease,
+		Redis:      shared,
+		clients:    clients,
+		slug:       cfg.Clarify.AppSlug,
+		apiURL:     cfg.Github.V3APIURL,
 	}
 	mux := http.NewServeMux()
 	mux.Handle(githubapp.DefaultWebhookRoute, requireSignature([]byte(cfg.Github.App.WebhookSecret), a.Bodies, dispatcher))

@@ -18,6 +18,7 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/redisstate"
 )
 
 // Defaults of the app's own settings; config.example.yml documents each.
@@ -45,8 +46,11 @@ type Config struct {
 	Clarify ClarifyConfig    `yaml:"clarify"`
 	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
 	Retry handlers.RetryOptions `yaml:"-"`
-	// PaceMinute is how long the pacer's minute lasts; harnesses shorten it.
-	PaceMinute time.Duration `yaml:"-"`
+	// PaceMinute is how long the pacer's minute lasts; harnesses shorten it. PaceSpacing,
+	// if set, is the least time between two writes of an installation (to compare with
+	// the limits).
+	PaceMinute  time.Duration `yaml:"-"`
+	PaceSpacing time.Duration `yaml:"-"`
 	// PrivateKeyFile is github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE), a file
 	// holding the PEM. go-githubapp's struct has no field for it, so it lives here and
 	// LoadConfig reads the key from it into Github.App.PrivateKey.
@@ -89,6 +93,10 @@ type ClarifyConfig struct {
 	// MaxUnverifiedBodyBytes bounds the bytes held, all connections together, for
 	// deliveries whose signature is not checked yet; anyone can send those.
 	MaxUnverifiedBodyBytes int64 `yaml:"max_unverified_body_bytes"`
+	// RedisURL is the Redis that replicas behind one webhook URL share (issue leases, write
+	// pacing, the sweep's lease, the deadline index, deliveries seen); empty keeps all of
+	// it in this process, which is all one replica needs.
+	RedisURL string `yaml:"redis_url"`
 }
 
 // LoadConfig reads a config file strictly (an unknown key is an error), applies the
@@ -154,6 +162,8 @@ func (c *Config) FromEnv() {
 	str("CLARIFY_APP_SLUG", &c.Clarify.AppSlug)
 	str("CLARIFY_LEDGER_KEY", &c.Clarify.LedgerKey)
 	str("CLARIFY_LOG_LEVEL", &c.Clarify.LogLevel)
+	// The name Probot's cluster mode and most hosting platforms give a Redis add-on.
+	str("REDIS_URL", &c.Clarify.RedisURL)
 }
 
 // Defaults fills what was left empty.
@@ -283,6 +293,12 @@ func (c *Config) Validate() error {
 		// Below GitHub's cap, the largest deliveries would be refused every time.
 		bad("clarify.max_unverified_body_bytes must be at least %d (GitHub's 25 MiB payload cap), not %d",
 			MaxWebhookBody, c.Clarify.MaxUnverifiedBodyBytes)
+	}
+	if c.Clarify.RedisURL != "" {
+		// Never quoted: the URL may hold Redis's password.
+		if err := redisstate.CheckURL(c.Clarify.RedisURL); err != nil {
+			bad("clarify.redis_url (REDIS_URL) is not a Redis URL: %v; write redis://[:password@]host:port[/db], or rediss:// for TLS", err)
+		}
 	}
 	return errors.Join(errs...)
 }

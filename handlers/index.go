@@ -1,0 +1,209 @@
+package handlers
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// IndexEntry is what the sweep needs to know of one issue with open clarifications without
+// reading it: when its next deadline falls, and whom its clarifications wait on.
+type IndexEntry struct {
+	Installation int64
+	Owner, Repo  string
+	Number       int
+	// Due is the issue's next deadline (a stale or time-out time).
+	Due time.Time
+	// Waits are the issue's wait-for edges, so a repository's deadlocks can be looked for
+	// without reading its ledgers.
+	Waits []clarify.WaitFor
+}
+
+// Key names the issue as every part of the app does: owner/repo#number.
+func (e IndexEntry) Key() string {
+	return issueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}.key()
+}
+
+// DeadlineIndex keeps an IndexEntry for every issue with open clarifications, so that a
+// sweep visits only the issues whose deadline is due. One process keeps it in memory
+// (MemoryIndex); replicas share one through Redis. It is a cache of what the ledgers say:
+// the sweep's slow reconciliation pass refills it after a restart.
+type DeadlineIndex interface {
+	// Put records or replaces the issue's entry.
+	Put(ctx context.Context, e IndexEntry) error
+	// Remove forgets the issue (nothing is open in it any more).
+	Remove(ctx context.Context, e IndexEntry) error
+	// Due returns the entries whose deadline is at or before now, earliest first.
+	Due(ctx context.Context, now time.Time) ([]IndexEntry, error)
+	// Repo returns every entry of one repository of an installation.
+	Repo(ctx context.Context, installation int64, owner, repo string) ([]IndexEntry, error)
+}
+
+// MemoryIndex is the DeadlineIndex of a single process.
+type MemoryIndex struct {
+	mu      sync.Mutex
+	entries map[string]IndexEntry
+}
+
+// Put records or replaces the issue's entry.
+func (m *MemoryIndex) Put(_ context.Context, e IndexEntry) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.entries == nil {
+		m.entries = map[string]IndexEntry{}
+	}
+	m.entries[e.Key()] = e
+	return nil
+}
+
+// Remove forgets the issue.
+func (m *MemoryIndex) Remove(_ context.Context, e IndexEntry) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.entries, e.Key())
+	return nil
+}
+
+// Due returns the entries due at now, earliest first.
+func (m *MemoryIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []IndexEntry
+	for _, e := range m.entries {
+		if !e.Due.After(now) {
+			out = append(out, e)
+		}
+	}
+	sortEntries(out)
+	return out, nil
+}
+
+// Repo returns the entries of one repository.
+func (m *MemoryIndex) Repo(_ context.Context, installation int64, owner, repo string) ([]IndexEntry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []IndexEntry
+	for _, e := range m.entries {
+		if e.Installation == installation && e.Owner == owner && e.Repo == repo {
+			out = append(out, e)
+		}
+	}
+	sortEntries(out)
+	return out, nil
+}
+
+// sortEntries orders entries by deadline, then issue, so a sweep's order is stable.
+func sortEntries(es []IndexEntry) {
+	slices.SortFunc(es, func(a, b IndexEntry) int {
+		return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Key(), b.Key()))
+	})
+}
+
+// installationOf returns the installation a run works for, as installationClient marked
+// its context; false when nothing did.
+func installationOf(ctx context.Context) (int64, bool) {
+	id, ok := ctx.Value(installationKey{}).(int64)
+	return id, ok
+}
+
+// indexSaved records in the deadline index what the sweep needs of an issue whose ledger was
+// just saved under policy p: its next deadline and its wait-for edges, or nothing once no
+// deadline is left (what is open then is escalated, with a human, and time does nothing to
+// it). The index is a cache of the ledgers, so a failure to write it is logged and the run
+// goes on: the sweep's reconciliation finds the issue again.
+func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledger, p clarify.Policy) {
+	if b.Index == nil {
+		return
+	}
+	inst, ok := installationOf(ctx)
+	if !ok {
+		// Every handler and the sweep get their client through installationClient; a run
+		// without it is a test's, and an entry without its installation could never be run.
+		return
+	}
+	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
+		Due: clarify.NextDeadline(saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p)}
+	b.savedAt.put(ref.key(), savedMark{At: b.Now(), Put: !e.Due.IsZero()})
+	var err error
+	if e.Due.IsZero() {
+		err = b.Index.Remove(ctx, e)
+	} else {
+		err = b.Index.Put(ctx, e)
+	}
+	if err != nil {
+		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated; the sweep's reconciliation will find the issue")
+	}
+	if len(e.Waits) > 0 {
+		b.waitsChanged.add(repoRef{Installation: inst, Owner: ref.Owner, Repo: ref.Repo})
+	}
+}
+
+// repoRef names one repository of one installation.
+type repoRef struct {
+	Installation int64
+	Owner, Repo  string
+}
+
+func (r repoRef) key() string { return r.Owner + "/" + r.Repo }
+
+// repoSet is the repositories whose wait-for edges changed since the sweep last looked, so
+// that a deadlock is looked for in a repository only when one may have formed.
+type repoSet struct {
+	mu    sync.Mutex
+	repos map[repoRef]bool
+}
+
+func (s *repoSet) add(r repoRef) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.repos == nil {
+		s.repos = map[repoRef]bool{}
+	}
+	s.repos[r] = true
+}
+
+// take returns the repositories added since the last take, and forgets them.
+func (s *repoSet) take() map[repoRef]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.repos
+	s.repos = nil
+	return out
+}
+
+// savedMemory remembers when this process last saved each issue's ledger and whether that
+// left an entry in the index, so that the sweep's walk can tell the issues it may leave to
+// the index (nothing happened in them since) from those it must read.
+type savedMemory struct {
+	mu sync.Mutex
+	m  map[string]savedMark
+}
+
+// savedMark is one issue's last save by this process.
+type savedMark struct {
+	At time.Time
+	// Put says the save left an entry in the index (a deadline was open).
+	Put bool
+}
+
+func (m *savedMemory) put(key string, s savedMark) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil {
+		m.m = map[string]savedMark{}
+	}
+	m.m[key] = s
+}
+
+func (m *savedMemory) get(key string) (savedMark, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.m[key]
+	return s, ok
+}

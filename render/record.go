@@ -1,0 +1,75 @@
+package render
+
+import (
+	"encoding/json"
+	"regexp"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// RecordVersion is the version of Record's JSON; a field is never renamed or retyped
+// within a version.
+const RecordVersion = 1
+
+// Record is the machine-readable summary hidden in every comment the app writes, in
+// `<!-- clarify:record {…} -->`, so that an agent with a plain GitHub token reads what
+// happened without parsing English. Kind says which comment it is: round, ping,
+// escalation, timeout, refusal, list, show, stale, stats, rebuilt, archive,
+// config-problem or status.
+type Record struct {
+	V    int    `json:"v"`
+	Kind string `json:"kind"`
+	// ID, Round and Status are the clarification's as the comment was written.
+	ID     string `json:"id,omitempty"`
+	Round  int    `json:"round,omitempty"`
+	Status string `json:"status,omitempty"`
+	// Asker and Target are the clarification's sides (a login; a role name, a login or
+	// org/team).
+	Asker  string `json:"asker,omitempty"`
+	Target string `json:"target,omitempty"`
+	// Decision is a settled clarification's decision.
+	Decision string `json:"decision,omitempty"`
+	// Code is a refusal's error code (clarify.ErrorCodes).
+	Code string `json:"code,omitempty"`
+	// Open lists the open clarifications of a status comment.
+	Open []string `json:"open,omitempty"`
+}
+
+// recordOf is the record of a comment about c.
+func recordOf(kind string, c clarify.Clarification, round int) Record {
+	r := Record{V: RecordVersion, Kind: kind, ID: c.ID, Round: round, Status: string(c.Status),
+		Asker: c.Asker.Login, Target: c.Target.Name}
+	if !c.Status.Open() {
+		r.Decision = c.Resolution
+	}
+	return r
+}
+
+const recordOpen = "<!-- clarify:record "
+
+// recordComment is r as a hidden HTML comment. json.Marshal writes <, > and & as \u
+// escapes, so no text in it can end the comment early.
+func recordComment(r Record) string {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return "" // a Record always marshals; nothing hidden is better than a broken comment
+	}
+	return recordOpen + string(b) + " -->"
+}
+
+var recordRe = regexp.MustCompile(`<!-- clarify:record (\{[^\n]*?\}) -->`)
+
+// ReadRecord returns the last record hidden in a comment's body. Anyone can write one
+// into their own comment, so only a record in a comment by the app's bot account is the
+// app's.
+func ReadRecord(body string) (Record, bool) {
+	all := recordRe.FindAllStringSubmatch(body, -1)
+	if len(all) == 0 {
+		return Record{}, false
+	}
+	var r Record
+	if err := json.Unmarshal([]byte(all[len(all)-1][1]), &r); err != nil {
+		return Record{}, false
+	}
+	return r, true
+}
