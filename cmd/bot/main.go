@@ -227,6 +227,7 @@ func logSweep(logger zerolog.Logger, stats handlers.SweepStats, err error) {
 		ev = logger.Error().Err(err)
 	}
 	ev.Int("installations", stats.Installations).Int("repositories", stats.Repos).Int("issues", stats.Issues).
+		Int("due", stats.Due).Int("found_by_walk", stats.Found).Int("deadlock_breaks", stats.Breaks).Bool("walked", stats.Reconciled).
 		Int("requests", stats.Requests).Int("stopped_on_budget", stats.Stopped).Int("failed", stats.Failed).Msg("Sweep finished")
 }
 

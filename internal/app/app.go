@@ -103,7 +103,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 
 	a := &App{
 		Scheduler:  sched,
-		Sweep:      &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget},
+		Sweep:      &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget, ReconcileEvery: cfg.Clarify.WalkInterval},
 		Redeliver:  &handlers.Redeliver{Clients: clients, Now: now},
 		Bodies:     NewBodyBudget(cfg.Clarify.MaxUnverifiedBodyBytes),
 		SweepLease: sweepLease,

@@ -86,6 +86,9 @@ type ClarifyConfig struct {
 	SweepInterval time.Duration `yaml:"sweep_interval"`
 	// SweepBudget bounds the GitHub requests one sweep spends per installation.
 	SweepBudget int `yaml:"sweep_budget"`
+	// WalkInterval is how often a sweep also walks every installation for issues its
+	// deadline index does not know; 0 = default.
+	WalkInterval time.Duration `yaml:"walk_interval"`
 	// WritesPerMinute and WritesPerHour bound each installation's writes in any minute and
 	// any hour; 0 = GitHub's limit, negative = no bound.
 	WritesPerMinute int `yaml:"writes_per_minute"`
@@ -200,6 +203,9 @@ func (c *Config) Defaults() {
 	if c.Clarify.SweepBudget == 0 {
 		c.Clarify.SweepBudget = handlers.DefaultSweepBudget
 	}
+	if c.Clarify.WalkInterval == 0 {
+		c.Clarify.WalkInterval = handlers.DefaultReconcileEvery
+	}
 	if c.Clarify.MaxUnverifiedBodyBytes == 0 {
 		c.Clarify.MaxUnverifiedBodyBytes = DefaultMaxUnverifiedBodyBytes
 	}
@@ -288,6 +294,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Clarify.SweepBudget < 1 {
 		bad("clarify.sweep_budget must be at least 1, not %d", c.Clarify.SweepBudget)
+	}
+	if c.Clarify.WalkInterval < 0 {
+		bad("clarify.walk_interval must be positive, not %s", c.Clarify.WalkInterval)
 	}
 	if c.Clarify.MaxUnverifiedBodyBytes < MaxWebhookBody {
 		// Below GitHub's cap, the largest deliveries would be refused every time.
