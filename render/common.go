@@ -119,8 +119,8 @@ func status(s clarify.Status) string {
 }
 
 // clarificationHeader is the table header shared by the status comment and /clarify.
-const clarificationHeader = "| id | topic | from → to | status | round | waiting on | stale at |\n" +
-	"|---|---|---|---|---|---|---|\n"
+const clarificationHeader = "| id | topic | from → to | status | round | waiting on | stale at | decision |\n" +
+	"|---|---|---|---|---|---|---|---|\n"
 
 // clarificationRow is one row under clarificationHeader.
 func clarificationRow(c clarify.Clarification) string {
@@ -132,7 +132,17 @@ func clarificationRow(c clarify.Clarification) string {
 		rounds(c.Round, c.MaxRounds),
 		waitingOn(c),
 		staleAt(c),
+		decision(c),
 	}, " | ") + " |\n"
+}
+
+// decision is a settled clarification's decision, shortened for a table cell; the thread
+// (`/clarify show`) keeps it whole.
+func decision(c clarify.Clarification) string {
+	if c.Status.Open() {
+		return "—"
+	}
+	return cell(c.Resolution, capTopic)
 }
 
 // options lists a clarification's options, the fallback marked, as Markdown list items.

@@ -50,6 +50,7 @@ func TestGolden(t *testing.T) {
 		"reply_list_empty":    {Reply(clarify.Reply{Kind: clarify.ReplyList, To: "alice"}, noneOpen, "reply:1013"), 2, nil},
 		"reply_show":          {Reply(clarify.Reply{Kind: clarify.ReplyShow, To: "alice", ID: "CLR-42-002"}, rich, "reply:1014"), 2, nil},
 		"reply_show_resolved": {Reply(clarify.Reply{Kind: clarify.ReplyShow, ID: "CLR-42-005"}, rich, "reply:1015"), 2, nil},
+		"reply_stats":         {Reply(clarify.Reply{Kind: clarify.ReplyStats, To: "alice"}, rich, "reply:1017"), 2, nil},
 		"reply_show_unknown":  {Reply(clarify.Reply{Kind: clarify.ReplyShow, To: "alice", ID: "CLR-42-099"}, rich, "reply:1016"), 2, nil},
 		"escalation": {Escalation(c(3), "Round 5 of 5 reached without a decision.",
 			[]string{"carol", "@acme/maintainers", "carol", "not a login!"}, "escalate:CLR-42-004:5"), 2, []string{"carol", "acme/maintainers"}},

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -170,27 +171,40 @@ func staleList(l clarify.Ledger) string {
 
 // stats counts the issue's clarifications by status, with rounds and assumptions.
 func stats(l clarify.Ledger) string {
+	return Stats("Clarification stats", clarify.Summarize(l))
+}
+
+// Stats writes a summary of clarifications under a title: an issue's for `/clarify stats`,
+// a repository's for `bot stats`.
+func Stats(title string, s clarify.Summary) string {
 	order := []clarify.Status{clarify.Pending, clarify.Answered, clarify.Stale, clarify.Escalated, clarify.Resolved, clarify.Abandoned}
-	count := map[clarify.Status]int{}
-	rounds := 0
-	for _, c := range l.Clarifications {
-		count[c.Status]++
-		rounds += c.Round
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Clarification stats** · %d clarification(s), %d round(s), %d assumption(s)\n\n", len(l.Clarifications), rounds, len(l.Assumptions))
+	fmt.Fprintf(&b, "**%s** · %d clarification(s), %d round(s), %d assumption(s)\n\n", prose(title), s.Clarifications, s.Rounds, s.Assumptions)
 	b.WriteString("| status | count |\n|---|---|\n")
-	for _, s := range order {
-		fmt.Fprintf(&b, "| %s | %d |\n", s, count[s])
+	for _, st := range order {
+		fmt.Fprintf(&b, "| %s | %d |\n", st, s.ByStatus[st])
 	}
-	timeouts := 0
-	for _, a := range l.Assumptions {
-		if a.Source == "timeout_assumed" {
-			timeouts++
-		}
+	b.WriteString("\n")
+	if s.Clarifications > 0 {
+		fmt.Fprintf(&b, "- %.1f round(s) per clarification on average\n", s.AverageRounds())
 	}
-	if timeouts > 0 {
-		fmt.Fprintf(&b, "\n%d settled by a fallback on timeout.\n", timeouts)
+	if s.Answered > 0 {
+		fmt.Fprintf(&b, "- time to a first answer: median %s, mean %s (%d answered)\n", took(s.MedianAnswer), took(s.MeanAnswer), s.Answered)
 	}
+	fmt.Fprintf(&b, "- %d escalated to the maintainers\n", s.Escalations)
+	fmt.Fprintf(&b, "- %d settled by a fallback on timeout\n", s.FallbacksTaken)
 	return b.String()
+}
+
+// took writes a duration as people read it: minutes, or hours and minutes, or days.
+func took(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
