@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 )
 
 const postCommentRoute = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
@@ -96,5 +97,34 @@ func TestWhatWasAskedAndAnsweredWhileTheAppWasDownIsTakenWhenItIsBack(t *testing
 	w.h.Fake.Advance(time.Minute)
 	if stats, err := w.h.Redeliver(ctx); err != nil || stats.Asked != 0 {
 		t.Errorf("second check asked for %d (err %v), want 0", stats.Asked, err)
+	}
+}
+
+func TestARunThatFailedForGoodIsRunAgainByTheNextSweep(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	ctx := context.Background()
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	if _, err := w.h.Sweep(ctx); err != nil { // a process's first sweep walks everything
+		t.Fatal(err)
+	}
+	// Every attempt of every try of the answer's run fails at the status comment.
+	w.h.Fake.FailNext("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", http.StatusBadGateway,
+		handlers.DefaultRetryAttempts*(1+handlers.DefaultRunRetries))
+	d, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
+	w.send(d)
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Pending {
+		t.Fatalf("status %s: the failed runs should have left the ledger as it was", c.Status)
+	}
+
+	w.h.Fake.Advance(time.Minute)
+	stats, err := w.h.Sweep(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Reconciled || stats.Due != 1 {
+		t.Errorf("sweep: walked %v, %d due; want the failed issue run by the due pass, no walk", stats.Reconciled, stats.Due)
+	}
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
+		t.Errorf("status %s after the next sweep, want answered", c.Status)
 	}
 }

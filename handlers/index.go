@@ -144,6 +144,20 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	}
 }
 
+// indexFailed makes an issue whose run failed due at once, so that the next sweep runs it
+// again instead of the next walk: what the failed run was to apply is in the issue's
+// comments, and the fold takes it in. A run that then succeeds records the real deadline.
+func (b *Base) indexFailed(ctx context.Context, ref issueRef) {
+	inst, ok := installationOf(ctx)
+	if b.Index == nil || !ok {
+		return
+	}
+	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number, Due: b.Now()}
+	if err := b.Index.Put(context.WithoutCancel(ctx), e); err != nil {
+		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated after a failed run; the sweep's walk will find the issue")
+	}
+}
+
 // repoRef names one repository of one installation.
 type repoRef struct {
 	Installation int64

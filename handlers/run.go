@@ -70,7 +70,12 @@ type deadlockBreak struct {
 }
 
 // run is the one path every event and every sweep takes. It returns the ledger as saved.
-func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (clarify.Ledger, error) {
+func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (_ clarify.Ledger, err error) {
+	defer func() {
+		if err != nil {
+			b.indexFailed(ctx, ref)
+		}
+	}()
 	unlock, err := b.Locks.Lock(ctx, ref.key())
 	if err != nil {
 		return clarify.Ledger{}, fmt.Errorf("wait for %s: %w", ref.key(), err)
@@ -112,6 +117,9 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
 	if err != nil {
 		return clarify.Ledger{}, err
+	}
+	if b.OnSaved != nil {
+		b.OnSaved(snap.ledger, saved)
 	}
 	b.active.saved(ref.key(), len(saved.Open()) > 0)
 	b.indexSaved(ctx, ref, saved, cfg.Policy)
