@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
+
+	"github.com/clarify-app/clarify/clarify"
 )
 
 // Log keys added to every line a handler logs, beside go-githubapp's delivery, event,
@@ -38,6 +40,9 @@ type Base struct {
 	// Index keeps every active issue's next deadline, so the sweep reads only the issues
 	// that are due; each run that saves a ledger updates its entry.
 	Index DeadlineIndex
+	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
+	// metrics; nil costs nothing.
+	OnSaved func(before, after clarify.Ledger)
 
 	// active knows the issues with an ask in flight or an open clarification, for the
 	// cheap filters.

@@ -37,7 +37,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		// The payload tells whether the issue was closed when the trigger was written (a
 		// close or reopen of an issue with nothing open costs no request, so the ledger
 		// alone may lag); for older comments folded in with it, the state is not known.
-		in := commentInput(trigComment)
+		in := snap.input(trigComment)
 		in.event.IssueClosed = trig.IssueClosed
 		in.event.Edited = false // the payload holds the body as it was posted
 		return in
@@ -56,7 +56,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 				continue
 			}
 		}
-		out = append(out, commentInput(c))
+		out = append(out, snap.input(c))
 	}
 	if !placed && (!snap.hasLedger || !snap.applied(trigComment.GetID())) {
 		out = append(out, fromTrigger())

@@ -44,6 +44,9 @@ type Pacer struct {
 	// share one (through Redis), since GitHub counts an installation's writes whoever
 	// sends them.
 	Store PaceStore
+	// OnWait, when set, is told of each request held back and for how long, for the
+	// app's metrics: waits that grow say the installation writes near GitHub's limits.
+	OnWait func(write bool, d time.Duration)
 
 	// local keeps the windows of requests made for no installation, which are one
 	// client's own and mean nothing to another replica; and every window when Store is nil.
@@ -155,6 +158,9 @@ func (p *Pacer) wait(ctx context.Context, inst int64, write bool) error {
 		return err
 	}
 	if d := at.Sub(now); d > 0 {
+		if p.OnWait != nil {
+			p.OnWait(write, d)
+		}
 		return p.sleep(ctx, d)
 	}
 	return nil

@@ -65,6 +65,9 @@ type RetryOptions struct {
 	// Jitter spreads a backoff delay d so that replicas that failed together do not come
 	// back together; nil draws from [d/2, d). Waits GitHub names are never jittered.
 	Jitter func(d time.Duration) time.Duration
+	// OnLimit, when set, is told of each answer that was a rate limit, "secondary" or
+	// "primary", for the app's metrics: GitHub refused it, whether or not it is retried.
+	OnLimit func(limit string)
 }
 
 // RetryTransient returns a client middleware that retries what GitHub's faults cost,
@@ -146,6 +149,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		resp, err := t.next.RoundTrip(r)
 		v := t.judge(req, resp, err, attempt, &hintless)
+		if limit, ok := strings.CutSuffix(v.fault, " limit"); ok && t.opts.OnLimit != nil {
+			t.opts.OnLimit(limit)
+		}
 		if v.hold {
 			t.holdUntil(t.opts.Now().Add(v.wait))
 		}

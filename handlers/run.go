@@ -36,6 +36,9 @@ const (
 	triggerIssue
 	// triggerBreak is the sweep escalating one clarification to break a deadlock.
 	triggerBreak
+	// triggerDispatch is a command sent through repository_dispatch; the run mirrors it in
+	// a comment of the app's, which then stands for it as a triggerComment (dispatch.go).
+	triggerDispatch
 )
 
 // trigger is the event that woke a run.
@@ -62,6 +65,8 @@ type trigger struct {
 	Replaced string
 	// Deleted is the status comment someone deleted, from the deletion's payload.
 	Deleted *github.IssueComment
+	// Dispatch is the command of a triggerDispatch.
+	Dispatch *dispatchRequest
 }
 
 // deadlockBreak names the clarification the sweep escalates and why.
@@ -98,6 +103,9 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
 		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
 	}
+	if trig, err = b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy); err != nil {
+		return clarify.Ledger{}, err
+	}
 	env := folding{policy: cfg.Policy, now: b.Now(), actorOf: actorOf, roomFor: func(l clarify.Ledger) bool { return b.roomFor(l, snap.headRoom()) }}
 	f, err := fold(ctx, snap.ledger, b.events(snap, trig), env, trig)
 	if err != nil {
@@ -108,6 +116,11 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
+		return clarify.Ledger{}, err
+	}
+	// The checks of linked pull requests, before the save: a run that fails here is run
+	// again from the unsaved ledger, so it sees the change again (checks.go).
+	if err := b.syncChecks(ctx, client, ref, snap.ledger, f.ledger); err != nil {
 		return clarify.Ledger{}, err
 	}
 	// 4. The save: the status comment, and archives when it grows too big. The labels are

@@ -73,6 +73,18 @@ const (
 	standbyMaxPoll   = time.Second
 )
 
+// Outcomes of a delivery as the scheduler reports them to OnDelivery. Accepted ones end
+// in DeliveryOK, DeliveryFailed (after every retry) or DeliveryBadPayload (the handler could
+// not decode it); a duplicate that stood by and then ran ends in one of those too.
+const (
+	DeliveryAccepted   = "accepted"
+	DeliveryDuplicate  = "duplicate"
+	DeliveryBadPayload = "bad_payload"
+	DeliveryBusy       = "busy"
+	DeliveryOK         = "ok"
+	DeliveryFailed     = "failed"
+)
+
 // Scheduler runs handlers in the background so GitHub gets its answer at once, after
 // checking the payload in the foreground so a malformed one still gets 400. Unlike
 // go-githubapp's async schedulers it can be drained, so a shutdown loses no accepted
@@ -90,6 +102,9 @@ type Scheduler struct {
 	// Seen, when set, runs each delivery once across replicas; nil runs every delivery
 	// it is given (runs are idempotent, so a redelivery costs requests, not correctness).
 	Seen DeliveriesSeen
+	// OnDelivery, when set, is told each delivery's outcome (Delivery* constants) by event
+	// type, for the app's metrics; handlers stays free of any metrics library.
+	OnDelivery func(eventType, outcome string)
 	// sleep waits for d or until ctx ends; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 
@@ -119,27 +134,36 @@ var ErrShuttingDown = errors.New("scheduler: shutting down")
 func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 	if v, ok := d.Handler.(Validator); ok {
 		if err := v.Validate(d.EventType, d.Payload); err != nil {
+			s.report(d.EventType, DeliveryBadPayload)
 			return githubapp.ValidationError{EventType: d.EventType, DeliveryID: d.DeliveryID, Cause: err}
 		}
 	}
 	finish, standby, run := s.claim(ctx, d)
 	if !run {
+		s.report(d.EventType, DeliveryDuplicate)
 		return nil
 	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		finish(false)
+		s.report(d.EventType, DeliveryBusy)
 		return ErrShuttingDown
 	}
 	if s.MaxPending > 0 && s.pending >= s.MaxPending {
 		s.mu.Unlock()
 		finish(false)
+		s.report(d.EventType, DeliveryBusy)
 		return githubapp.ErrCapacityExceeded
 	}
 	s.pending++
 	s.wg.Add(1)
 	s.mu.Unlock()
+	if standby {
+		s.report(d.EventType, DeliveryDuplicate)
+	} else {
+		s.report(d.EventType, DeliveryAccepted)
+	}
 	done := func() {}
 	if a, ok := d.Handler.(Acceptor); ok {
 		done = a.Accept(d.EventType, d.Payload)
@@ -163,6 +187,7 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 		}
 		err := s.runWithRetries(bg, d)
 		finish(err == nil)
+		s.report(d.EventType, runOutcome(err))
 		if err != nil {
 			if s.OnError != nil {
 				s.OnError(bg, d, err)
@@ -172,6 +197,23 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 		}
 	}()
 	return nil
+}
+
+func (s *Scheduler) report(eventType, outcome string) {
+	if s.OnDelivery != nil {
+		s.OnDelivery(eventType, outcome)
+	}
+}
+
+func runOutcome(err error) string {
+	var ve githubapp.ValidationError
+	switch {
+	case err == nil:
+		return DeliveryOK
+	case errors.As(err, &ve):
+		return DeliveryBadPayload
+	}
+	return DeliveryFailed
 }
 
 // claim asks Seen whether the delivery is to run here: run is false for one already

@@ -46,6 +46,11 @@ type snapshot struct {
 	// skipTo is the newest comment this process already applied to this very ledger, with
 	// no change to it, beyond its saved cursor: moving the saved cursor costs a write.
 	skipTo int64
+	// partial says comments holds only those since the ledger's cursor (loadRecent).
+	partial bool
+	// mirrors holds, by comment id, the commands that the app's mirrors of
+	// repository_dispatch stand for (dispatch.go).
+	mirrors map[int64]input
 }
 
 // applied reports whether a comment was already applied to the snapshot's ledger.
@@ -227,7 +232,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		}
 	}
 	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
-	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true, revFloor: floor}
+	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true, revFloor: floor, partial: true}
 	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
 		return nil, false, nil
@@ -361,12 +366,12 @@ func (s *snapshot) recoverHead(ctx context.Context, replaced string) {
 // status comment exists may still put a round of up to maxHead bytes above the table.
 func (s *snapshot) headRoom() int {
 	if s.status == nil && !s.hasLedger {
-		return maxHead + len(render.HeadEnd) + 4
+		return render.HeadRoom(maxHead)
 	}
 	if s.head == "" {
 		return 0
 	}
-	return len(s.head) + len(render.HeadEnd) + 4
+	return render.HeadRoom(len(s.head))
 }
 
 // lostStatus starts a rebuild when the issue has no status comment but shows that the app

@@ -48,6 +48,9 @@ type Sweep struct {
 	// ReconcileEvery is how often a run also walks every installation; zero means
 	// DefaultReconcileEvery.
 	ReconcileEvery time.Duration
+	// OnRun, when set, is told what each run did and how long it took by the wall clock,
+	// for the app's metrics.
+	OnRun func(stats SweepStats, took time.Duration, err error)
 
 	// mu serialises runs, and guards what the sweep remembers between them.
 	mu sync.Mutex
@@ -126,9 +129,14 @@ func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { r
 // deadlocks of the repositories where edges changed or the walk passed. One issue,
 // repository or installation that fails is logged and skipped; the error returned after
 // the whole run names the first.
-func (s *Sweep) Run(ctx context.Context) (SweepStats, error) {
+func (s *Sweep) Run(ctx context.Context) (stats SweepStats, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.OnRun != nil {
+		// The wall clock, not s.Now: a harness's virtual clock does not move during a run.
+		start := time.Now()
+		defer func() { s.OnRun(stats, time.Since(start), err) }()
+	}
 	now := s.Now()
 	p := &sweepPass{s: s, insts: map[int64]*instSweep{}, visited: map[string]bool{}, walked: map[repoRef]bool{}}
 

@@ -29,9 +29,15 @@ func StatusUnder(head string, l clarify.Ledger, ledgerBlock string) string {
 	if head == "" {
 		return Status(l, ledgerBlock)
 	}
-	top := head + "\n\n" + HeadEnd + "\n\n"
+	top := head + headJoin
 	return top + statusIn(l, ledgerBlock, len(top))
 }
+
+// headJoin joins a head to the table under it; the rule sets the round apart.
+const headJoin = "\n\n" + HeadEnd + "\n\n---\n\n"
+
+// HeadRoom is what a head of n bytes takes of a status comment.
+func HeadRoom(n int) int { return n + len(headJoin) }
 
 // HeadEnd closes the head of a status comment.
 const HeadEnd = "<!-- clarify:head-end -->"

@@ -28,7 +28,7 @@ func configCmd(args []string, stdout io.Writer) error {
 	}
 	fs := flag.NewFlagSet("config check", flag.ContinueOnError)
 	repo := fs.String("repo", "", "OWNER/REPO: also look up whether the file's label names are already on its issues (GITHUB_TOKEN authenticates)")
-	api := fs.String("api", envOr("GITHUB_V3_API_URL", "https://api.github.com/"), "GitHub's REST API URL, for -repo")
+	api := fs.String("api", envOr("GITHUB_V3_API_URL", "https://api.github.com/"), "GitHub's REST API URL, for -repo (GITHUB_V3_API_URL)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}

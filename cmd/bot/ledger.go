@@ -1,70 +1,708 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/render"
 )
 
-// ledgerCmd prints the ledger hidden in a status comment; read-only, it never talks to GitHub.
+const ledgerUsage = `usage: bot ledger [flags] OWNER/REPO#N    read an issue's ledger through GitHub's API
+       bot ledger [flags] FILE            read the ledger in a status comment's body (- for stdin)
+       bot ledger export OWNER/REPO#N [-o FILE]
+       bot ledger import [-status] FILE   (bot ledger export -h, bot ledger import -h)
+
+Read-only: it never writes to GitHub. OWNER/REPO#N lists the issue's comments with
+GITHUB_TOKEN (a token that can read the issue; unset, public repositories only, at 60
+requests an hour), takes the status comment written by the app's own account
+(SLUG[bot]: a look-alike by anyone else is ignored) and the archive comments its ledger
+lists, and prints each clarification (id, topic, from → to, status, round), its thread
+and decision, then the assumption log. -json prints it as an AgentX ledger file instead
+(seed 002's schema, plus Clarify's own fields under "clarify").
+FILE prints the ledger's JSON as the app keeps it (-json: as an AgentX file).
+
+The MAC is checked under the key serve signs with: -key, else CLARIFY_LEDGER_KEY, else
+the key drawn from GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE (and the keys
+serve still accepts from before a rotation; give a key from clarify.previous_ledger_keys
+with -key). A ledger that does not verify is an error. With no key at all the ledger is
+read unchecked, and stderr says "MAC not checked: no ledger key given".
+
+flags (before or after the argument):
+`
+
+const ledgerExportUsage = `usage: bot ledger export [flags] OWNER/REPO#N
+
+Reads the issue's ledger through GitHub's API, as bot ledger OWNER/REPO#N does (same
+GITHUB_TOKEN, keys and MAC check), and writes it as an AgentX ledger file (seed 002), at
+.agentx/state/clarifications/issue-N.json under the current directory unless -o says
+otherwise, taking AgentX's lock file (FILE.lock) around the write. Every AgentX field is
+filled; what Clarify keeps beyond them (comment ids, options, the assumption log, the
+ledger's cursor and revision…) goes under "clarify" keys, so bot ledger import gives
+the same ledger back.
+
+flags (before or after the argument):
+`
+
+const ledgerImportUsage = `usage: bot ledger import [flags] FILE
+
+Offline and read-only: reads an AgentX ledger file (FILE, or - for stdin), checks it, and
+prints the Clarify ledger it is, as JSON. It calls no API and writes no file. Fields
+neither AgentX nor Clarify defines are named on stderr: they are not kept.
+
+-status prints instead a status comment body holding that ledger, signed for its issue
+with the key serve signs with (-key, CLARIFY_LEDGER_KEY, or drawn from
+GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE), for an operator with write
+access to paste over the app's status comment: the app trusts it because it verifies. A
+ledger older (by its revision) than the last one the app wrote is rebuilt from the issue's
+comments instead. The issue is the file's "clarify.repository" and issueNumber (-repo
+when the file names no repository).
+
+flags (before or after the argument):
+`
+
+// ledgerCmd runs `bot ledger`: read a ledger, or export it to or import it from an AgentX
+// ledger file. main hands it no stderr, so the notes go to the process's.
 func ledgerCmd(args []string, stdin io.Reader, stdout io.Writer) error {
-	fs := flag.NewFlagSet("ledger", flag.ContinueOnError)
-	key := fs.String("key", "", "ledger MAC key (default: CLARIFY_LEDGER_KEY, else derived from GITHUB_APP_PRIVATE_KEY)")
-	issue := fs.String("issue", "", "the issue the status comment belongs to, OWNER/REPO#N: each issue's ledger is signed with a key of its own")
-	if err := fs.Parse(args); err != nil {
+	return ledgerRun(args, stdin, stdout, os.Stderr)
+}
+
+func ledgerRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "export":
+			return ledgerExport(args[1:], stdout, stderr)
+		case "import":
+			return ledgerImport(args[1:], stdin, stdout, stderr)
+		}
+	}
+	return ledgerRead(args, stdin, stdout, stderr)
+}
+
+// ledgerFlags are the flags the forms share.
+type ledgerFlags struct {
+	fs       *flag.FlagSet
+	key      *string
+	api, app *string
+}
+
+func newLedgerFlags(name, usage string, stderr io.Writer, online bool) ledgerFlags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	lf := ledgerFlags{fs: fs}
+	lf.key = fs.String("key", "", "ledger MAC key (default: CLARIFY_LEDGER_KEY, else drawn from GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE)")
+	if online {
+		lf.api = fs.String("api", envOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL; GITHUB_V3_API_URL sets the default")
+		lf.app = fs.String("app", envOr("CLARIFY_APP_SLUG", app.DefaultAppSlug), "the app's slug: only comments by SLUG[bot] are its own; CLARIFY_APP_SLUG sets the default")
+	}
+	return lf
+}
+
+// parse parses flags given before and after the positional arguments: people type
+// `bot ledger octo/widgets#42 -json`, and the flag package stops at the first argument.
+func (lf ledgerFlags) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := lf.fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = lf.fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	lf := newLedgerFlags("ledger", ledgerUsage, stderr, true)
+	issue := lf.fs.String("issue", "", "with FILE: the issue, OWNER/REPO#N, the status comment belongs to (each issue's ledger has a key of its own)")
+	asJSON := lf.fs.Bool("json", false, "print an AgentX ledger file (JSON) instead")
+	pos, err := lf.parse(args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return errors.New("give one file holding a status comment's body, or - for standard input")
+	if len(pos) != 1 {
+		return errors.New("give OWNER/REPO#N, or one file holding a status comment's body (- for standard input); bot ledger -h says more")
 	}
-	in := stdin
-	if name := fs.Arg(0); name != "-" {
-		f, err := os.Open(name)
+	keys, err := loadLedgerKeys(*lf.key)
+	if err != nil {
+		return err
+	}
+	arg := pos[0]
+	if ref, ok := parseLedgerIssue(arg); ok && arg != "-" && !fileExists(arg) {
+		if *issue != "" {
+			return errors.New("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
+		}
+		client, err := ledgerClient(*lf.api)
 		if err != nil {
 			return err
+		}
+		l, err := fetchLedger(client, ref, *lf.app, keys, stderr)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeAgentX(stdout, agentx.FromLedger(l, ref.repo()))
+		}
+		printLedger(stdout, ref, l)
+		return nil
+	}
+	l, ref, err := readLedgerFile(arg, stdin, *issue, keys, stderr)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeAgentX(stdout, agentx.FromLedger(l, ref.repo()))
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(l)
+}
+
+// readLedgerFile reads the ledger in a status comment's body saved to a file: the form of
+// `bot ledger` that needs no API.
+func readLedgerFile(name string, stdin io.Reader, issue string, keys ledgerKeys, stderr io.Writer) (clarify.Ledger, ledgerIssue, error) {
+	var ref ledgerIssue
+	if issue != "" {
+		var ok bool
+		if ref, ok = parseLedgerIssue(issue); !ok {
+			return clarify.Ledger{}, ref, fmt.Errorf("-issue %q: write OWNER/REPO#N", issue)
+		}
+	}
+	in := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return clarify.Ledger{}, ref, err
 		}
 		defer f.Close()
 		in = f
 	}
 	body, err := io.ReadAll(io.LimitReader(in, 1<<20))
 	if err != nil {
+		return clarify.Ledger{}, ref, err
+	}
+	if !keys.given() {
+		fmt.Fprintln(stderr, ledgerUncheckedNote)
+		l, err := render.DecodeLedgerUnverified(string(body))
+		if err == nil && issue != "" && l.Issue != ref.number {
+			err = fmt.Errorf("the ledger is issue #%d's, not #%d's", l.Issue, ref.number)
+		}
+		return l, ref, err
+	}
+	if issue == "" {
+		// Without the issue only the plain keys can be tried, which sign only ledgers
+		// older than the per-issue keys.
+		for _, k := range keys.all() {
+			if l, err := render.DecodeLedger(string(body), k); err == nil || errors.Is(err, render.ErrVersion) {
+				return l, ref, err
+			}
+		}
+		_, err := render.DecodeLedger(string(body), keys.current)
+		return clarify.Ledger{}, ref, fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
+	}
+	l, err := keys.decode(ref, string(body), render.DecodeLedger)
+	return l, ref, err
+}
+
+func ledgerExport(args []string, stdout, stderr io.Writer) error {
+	lf := newLedgerFlags("ledger export", ledgerExportUsage, stderr, true)
+	out := lf.fs.String("o", "", "the file to write, - for stdout (default: .agentx/state/clarifications/issue-N.json)")
+	pos, err := lf.parse(args)
+	if err != nil {
 		return err
 	}
+	if len(pos) != 1 {
+		return errors.New("give one issue, OWNER/REPO#N; bot ledger export -h says more")
+	}
+	ref, ok := parseLedgerIssue(pos[0])
+	if !ok {
+		return fmt.Errorf("%q: write the issue as OWNER/REPO#N", pos[0])
+	}
+	keys, err := loadLedgerKeys(*lf.key)
+	if err != nil {
+		return err
+	}
+	client, err := ledgerClient(*lf.api)
+	if err != nil {
+		return err
+	}
+	l, err := fetchLedger(client, ref, *lf.app, keys, stderr)
+	if err != nil {
+		return err
+	}
+	f := agentx.FromLedger(l, ref.repo())
+	if *out == "-" {
+		return writeAgentX(stdout, f)
+	}
+	path := cmp.Or(*out, agentx.Path(ref.number))
+	if err := agentx.WriteFile(path, f); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s\n", path, ref, counted(len(l.Clarifications), "clarification"), counted(len(l.Assumptions), "assumption"))
+	return nil
+}
+
+func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	lf := newLedgerFlags("ledger import", ledgerImportUsage, stderr, false)
+	status := lf.fs.Bool("status", false, "print a signed status comment body instead of the ledger's JSON")
+	repo := lf.fs.String("repo", "", "with -status: the issue's repository, OWNER/REPO, when the file names none")
+	pos, err := lf.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return errors.New("give one AgentX ledger file, or - for standard input; bot ledger import -h says more")
+	}
+	in := stdin
+	if pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	data, err := io.ReadAll(io.LimitReader(in, 8<<20))
+	if err != nil {
+		return err
+	}
+	f, unknown, err := agentx.Parse(data)
+	if err != nil {
+		return err
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(stderr, "not kept: fields neither AgentX nor Clarify defines: %s\n", strings.Join(unknown, ", "))
+	}
+	l, err := agentx.ToLedger(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	if !*status {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(l)
+	}
+	body, err := ledgerStatusBody(l, f.Repo(), *repo, *lf.key, stderr)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, body)
+	return err
+}
+
+// ledgerStatusBody renders the status comment that would hold l, signed for its issue.
+func ledgerStatusBody(l clarify.Ledger, fileRepo, flagRepo, key string, stderr io.Writer) (string, error) {
+	repo := cmp.Or(fileRepo, flagRepo)
+	if fileRepo != "" && flagRepo != "" && !strings.EqualFold(fileRepo, flagRepo) {
+		return "", fmt.Errorf("-repo %s: the file says its issue is in %s", flagRepo, fileRepo)
+	}
+	ref, ok := parseLedgerIssue(repo + "#" + strconv.Itoa(l.Issue))
+	if !ok {
+		return "", errors.New("-status: the file names no repository: give -repo OWNER/REPO (each issue's ledger is signed with a key of its own)")
+	}
+	keys, err := loadLedgerKeys(key)
+	if err != nil {
+		return "", err
+	}
+	if !keys.given() {
+		return "", errors.New("-status signs the ledger: give -key, or set CLARIFY_LEDGER_KEY, GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE as serve has them")
+	}
+	if len(l.Archives) > 0 {
+		// The file holds the archives' clarifications too: listed again, the app would
+		// read them twice. In one comment they are whole, and the app archives them anew
+		// when it next saves.
+		fmt.Fprintf(stderr, "the clarifications of %s are written into the status body, not left to be read from them\n", counted(len(l.Archives), "archive comment"))
+		l.Archives = nil
+	}
+	// The round the app created its status comment with cannot be put back from a file.
+	l.Head = ""
+	block, err := render.EncodeLedger(l, handlers.IssueLedgerKey(keys.current, ref.owner, ref.name, ref.number))
+	if err != nil {
+		return "", err
+	}
+	body := render.Status(l, block)
+	if n := utf8.RuneCountInString(body); n > 65536 {
+		return "", fmt.Errorf("the status body would be %d characters, over the 65,536 GitHub takes in a comment: settle or drop clarifications first", n)
+	}
+	return body, nil
+}
+
+// ledgerIssue is one issue, as OWNER/REPO#N.
+type ledgerIssue struct {
+	owner, name string
+	number      int
+}
+
+func parseLedgerIssue(s string) (ledgerIssue, bool) {
+	repo, num, ok := strings.Cut(s, "#")
+	owner, name, ok2 := strings.Cut(repo, "/")
+	n, err := strconv.Atoi(num)
+	if !ok || !ok2 || err != nil || n <= 0 || owner == "" || name == "" || strings.Contains(name, "/") {
+		return ledgerIssue{}, false
+	}
+	return ledgerIssue{owner: owner, name: name, number: n}, true
+}
+
+func (r ledgerIssue) repo() string {
+	if r.owner == "" {
+		return ""
+	}
+	return r.owner + "/" + r.name
+}
+
+func (r ledgerIssue) String() string { return fmt.Sprintf("%s#%d", r.repo(), r.number) }
+
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+// noStatusError says an issue holds no ledger of the app's: nothing was asked there.
+type noStatusError string
+
+// Error says which issue, and what may be wrong.
+func (e noStatusError) Error() string { return string(e) }
+
+// ledgerUncheckedNote is what stderr says when no key was given: the ledger printed may
+// have been written by anyone.
+const ledgerUncheckedNote = "MAC not checked: no ledger key given"
+
+// ledgerKeys are the keys serve checks a ledger under; none means the MAC is not checked.
+type ledgerKeys struct {
+	current  []byte
+	previous [][]byte
+}
+
+// loadLedgerKeys draws the keys from flag and the environment as serve does.
+func loadLedgerKeys(flagKey string) (ledgerKeys, error) {
 	var cfg app.Config
 	cfg.FromEnv()
-	// The key as serve reads it (from GITHUB_APP_PRIVATE_KEY_FILE, \n unescaped), or the
-	// ledger key drawn from it would differ.
+	// The private key as serve reads it (from GITHUB_APP_PRIVATE_KEY_FILE, \n unescaped),
+	// or the ledger key drawn from it would differ.
 	cfg.LoadPrivateKey()
-	if *key != "" {
-		cfg.Clarify.LedgerKey = *key
+	if flagKey != "" {
+		cfg.Clarify.LedgerKey = flagKey
 	}
-	k := cfg.LedgerKeyBytes()
-	if *issue != "" {
-		repo, num, _ := strings.Cut(*issue, "#")
-		owner, name, _ := strings.Cut(repo, "/")
-		n, err := strconv.Atoi(num)
-		if err != nil || owner == "" || name == "" {
-			return fmt.Errorf("-issue %q: write OWNER/REPO#N", *issue)
+	if cfg.Clarify.LedgerKey == "" && cfg.PrivateKeyFile != "" && cfg.Github.App.PrivateKey == "" {
+		// A key file named but unreadable must not turn into "no key": the ledger would be
+		// read unchecked when the operator meant it checked.
+		return ledgerKeys{}, fmt.Errorf("GITHUB_APP_PRIVATE_KEY_FILE %q could not be read, or is empty", cfg.PrivateKeyFile)
+	}
+	if cfg.Clarify.LedgerKey == "" && strings.TrimSpace(cfg.Github.App.PrivateKey) == "" {
+		return ledgerKeys{}, nil
+	}
+	return ledgerKeys{current: cfg.LedgerKeyBytes(), previous: cfg.PreviousLedgerKeys()}, nil
+}
+
+func (k ledgerKeys) given() bool { return k.current != nil }
+
+func (k ledgerKeys) all() [][]byte { return append([][]byte{k.current}, k.previous...) }
+
+// decode reads a ledger (or archive) block under the keys serve tries, in its order
+// (handlers' verifyUnder): the issue's key, the previous keys' for the issue, then a plain
+// key for a ledger older than per-issue keys that names this issue.
+func (k ledgerKeys) decode(ref ledgerIssue, body string, decode func(string, []byte) (clarify.Ledger, error)) (clarify.Ledger, error) {
+	l, first := decode(body, handlers.IssueLedgerKey(k.current, ref.owner, ref.name, ref.number))
+	if first == nil || errors.Is(first, render.ErrVersion) {
+		return l, first
+	}
+	for _, prev := range k.previous {
+		if l, err := decode(body, handlers.IssueLedgerKey(prev, ref.owner, ref.name, ref.number)); err == nil {
+			return l, nil
 		}
-		k = handlers.IssueLedgerKey(k, owner, name, n)
 	}
-	l, err := render.DecodeLedger(string(body), k)
+	for _, plain := range k.all() {
+		if l, err := decode(body, plain); err == nil && l.Issue == ref.number {
+			return l, nil
+		}
+	}
+	return clarify.Ledger{}, first
+}
+
+// ledgerClient is a REST client for api, authenticated with GITHUB_TOKEN when it is set.
+func ledgerClient(api string) (*github.Client, error) {
+	client := github.NewClient(&http.Client{Timeout: time.Minute})
+	if token := os.Getenv("GITHUB_TOKEN"); token != "" {
+		client = client.WithAuthToken(token)
+	}
+	// As github.v3_api_url: the URL as given (GitHub Enterprise Server: https://HOST/api/v3/).
+	base, err := url.Parse(strings.TrimSuffix(api, "/") + "/")
+	if err != nil || base.Host == "" {
+		return nil, fmt.Errorf("-api %q: not a URL", api)
+	}
+	client.BaseURL = base
+	return client, nil
+}
+
+// fetchLedger reads an issue's whole ledger as the app does: from the first status
+// comment of the app's own account, with the clarifications of the archive comments it
+// lists merged in. A missing archive or one that does not verify is an error, as it makes
+// the app rebuild the ledger.
+func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys ledgerKeys, stderr io.Writer) (clarify.Ledger, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var comments []*github.IssueComment
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		page, resp, err := client.Issues.ListComments(ctx, ref.owner, ref.name, ref.number, opts)
+		if err != nil {
+			return clarify.Ledger{}, fmt.Errorf("list the comments of %s: %w%s", ref, err, tokenHint(err))
+		}
+		comments = append(comments, page...)
+		if resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
+	bot := slug + "[bot]"
+	own := func(c *github.IssueComment) bool { return strings.EqualFold(c.GetUser().GetLogin(), bot) }
+	var status *github.IssueComment
+	lookalikes := 0
+	for _, c := range comments {
+		if !render.IsStatus(c.GetBody()) {
+			continue
+		}
+		switch {
+		case !own(c):
+			lookalikes++
+		case status == nil:
+			status = c
+		}
+	}
+	if lookalikes > 0 {
+		fmt.Fprintf(stderr, "ignored %s that look like a status comment but are not by %s\n", counted(lookalikes, "comment"), bot)
+	}
+	if status == nil {
+		return clarify.Ledger{}, noStatusError(fmt.Sprintf("%s has no status comment by %s: Clarify has asked nothing there yet, or the app's slug is not %q (-app, CLARIFY_APP_SLUG)",
+			ref, bot, slug))
+	}
+	read := func(body string, verified func(string, []byte) (clarify.Ledger, error), unverified func(string) (clarify.Ledger, error)) (clarify.Ledger, error) {
+		if !keys.given() {
+			return unverified(body)
+		}
+		return keys.decode(ref, body, verified)
+	}
+	if !keys.given() {
+		fmt.Fprintln(stderr, ledgerUncheckedNote)
+	}
+	l, err := read(status.GetBody(), render.DecodeLedger, render.DecodeLedgerUnverified)
 	if err != nil {
-		if *issue == "" {
-			return fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
+		return clarify.Ledger{}, fmt.Errorf("status comment %d of %s: %w", status.GetID(), ref, err)
+	}
+	if l.Issue != ref.number {
+		return clarify.Ledger{}, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", status.GetID(), ref, l.Issue)
+	}
+	var archived []clarify.Clarification
+	for _, id := range l.Archives {
+		i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id })
+		if i < 0 || !own(comments[i]) {
+			return clarify.Ledger{}, fmt.Errorf("archive comment %d of %s, listed in its ledger, is gone", id, ref)
 		}
+		a, err := read(comments[i].GetBody(), render.DecodeArchive, render.DecodeArchiveUnverified)
+		if err != nil {
+			return clarify.Ledger{}, fmt.Errorf("archive comment %d of %s: %w", id, ref, err)
+		}
+		archived = append(archived, a.Clarifications...)
+	}
+	if len(archived) > 0 {
+		l.Clarifications = append(archived, l.Clarifications...)
+		slices.SortStableFunc(l.Clarifications, func(a, b clarify.Clarification) int { return cmp.Compare(ledgerSeq(a.ID), ledgerSeq(b.ID)) })
+	}
+	return l, nil
+}
+
+// ledgerSeq is the sequence number of an id, the order clarifications were asked in.
+func ledgerSeq(id string) int {
+	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
+	return n
+}
+
+// tokenHint says what to do about a refusal that a missing token explains.
+func tokenHint(err error) string {
+	var er *github.ErrorResponse
+	if !errors.As(err, &er) || er.Response == nil || os.Getenv("GITHUB_TOKEN") != "" {
+		return ""
+	}
+	switch er.Response.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		return " (GITHUB_TOKEN is not set: a private repository needs a token that can read its issues)"
+	}
+	return ""
+}
+
+func writeAgentX(w io.Writer, f agentx.File) error {
+	b, err := agentx.Marshal(f)
+	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(l)
+	_, err = w.Write(b)
+	return err
+}
+
+// printLedger prints a ledger as a person reads it: each clarification with its thread
+// and decision, then the assumption log.
+func printLedger(w io.Writer, ref ledgerIssue, l clarify.Ledger) {
+	head := fmt.Sprintf("%s · %s · %s · ledger rev %d", ref, counted(len(l.Clarifications), "clarification"), counted(len(l.Assumptions), "assumption"), l.Rev)
+	if n := len(l.Archives); n > 0 {
+		head += " · " + counted(n, "archive comment")
+	}
+	if l.Closed {
+		head += " · issue closed"
+	}
+	fmt.Fprintln(w, head)
+	for _, c := range l.Clarifications {
+		fmt.Fprintln(w)
+		title := c.ID
+		if c.Topic != "" {
+			title += " · " + oneLine(c.Topic)
+		}
+		fmt.Fprintln(w, title)
+		blocking := "non-blocking"
+		if c.Blocking {
+			blocking = "blocking"
+		}
+		round := strconv.Itoa(c.Round)
+		if c.MaxRounds > 0 {
+			round += "/" + strconv.Itoa(c.MaxRounds)
+		}
+		fmt.Fprintf(w, "  %s → %s · %s · round %s · %s\n", ledgerAsker(c.Asker), ledgerTarget(c.Target), c.Status, round, blocking)
+		var when []string
+		for _, t := range []struct {
+			what string
+			at   time.Time
+		}{{"asked", c.CreatedAt}, {"stale at", c.StaleAfter}, {"resolved", c.ResolvedAt}} {
+			if !t.at.IsZero() && (t.what != "stale at" || c.Status.Open()) {
+				when = append(when, t.what+" "+ledgerTime(t.at))
+			}
+		}
+		if len(when) > 0 {
+			fmt.Fprintf(w, "  %s\n", strings.Join(when, " · "))
+		}
+		if c.Type != "" {
+			fmt.Fprintf(w, "  type: %s\n", oneLine(c.Type))
+		}
+		for _, o := range c.Options {
+			mark := ""
+			if o.Key == c.Fallback {
+				mark = " (fallback)"
+			}
+			fmt.Fprintf(w, "  option %s) %s%s\n", oneLine(o.Key), oneLine(o.Text), mark)
+		}
+		for _, e := range c.Evidence {
+			fmt.Fprintf(w, "  evidence: %s\n", oneLine(e))
+		}
+		for _, e := range c.Thread {
+			who := cmp.Or(oneLine(e.Author), "Clarify")
+			line := fmt.Sprintf("  round %d · %s · %s · %s", e.Round, e.Kind, who, ledgerTime(e.At))
+			if e.Edited {
+				line += " · edited before it was read"
+			}
+			fmt.Fprintln(w, line)
+			fmt.Fprintln(w, indent(printable(e.Text), "      "))
+		}
+		if c.Resolution != "" {
+			fmt.Fprintf(w, "  decision: %s\n", oneLine(c.Resolution))
+		}
+	}
+	if len(l.Assumptions) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "assumptions")
+	for _, a := range l.Assumptions {
+		line := fmt.Sprintf("  %s · %s · %s", ledgerTime(a.At), cmp.Or(oneLine(a.Author), "Clarify"), oneLine(a.Decision))
+		if a.Confidence != "" {
+			line += " · confidence " + oneLine(a.Confidence)
+		}
+		if a.Risk != "" {
+			line += " · risk " + oneLine(a.Risk)
+		}
+		if a.Source == "timeout_assumed" {
+			line += " · fallback taken on timeout"
+		}
+		if a.Clarification != "" {
+			line += " · " + oneLine(a.Clarification)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// ledgerTarget is the target as one addresses it in /clarify, and as AgentX files write it.
+func ledgerTarget(t clarify.Target) string {
+	if t.Kind == clarify.TargetLogin || t.Kind == clarify.TargetTeam {
+		return "@" + oneLine(t.Name)
+	}
+	return cmp.Or(oneLine(t.Name), "?")
+}
+
+// ledgerAsker is the asker as "role (login)", or whichever of the two it has.
+func ledgerAsker(p clarify.Party) string {
+	switch {
+	case p.Role != "" && p.Login != "":
+		return oneLine(p.Role) + " (" + oneLine(p.Login) + ")"
+	case p.Role != "":
+		return oneLine(p.Role)
+	}
+	return cmp.Or(oneLine(p.Login), "?")
+}
+
+func ledgerTime(t time.Time) string {
+	if t.IsZero() {
+		return "(no time)"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func counted(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// printable replaces the control characters of text anyone could have typed into an
+// issue (an escape sequence would drive the reader's terminal; a bidi override would show
+// text in another order than it is), keeping line breaks and tabs.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || !unicode.IsControl(r) && !unicode.Is(unicode.Bidi_Control, r) {
+			return r
+		}
+		return '\uFFFD'
+	}, strings.ReplaceAll(s, "\r\n", "\n"))
+}
+
+// oneLine is printable text on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(printable(s)), " ")
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
 }

@@ -27,17 +27,25 @@ func main() {
 }
 
 const usage = `usage: bot <command> [flags]
+       bot --version         print the version, the VCS revision and the Go release
 
 commands:
   serve  -c FILE        run the GitHub App
   replay [FILE…]        play a scenario or recorded deliveries against an in-memory GitHub
                         (no FILE: the built-in demo)
-  ledger [-key K] FILE  print the ledger hidden in a status comment (FILE or - for stdin)
+  ledger OWNER/REPO#N [--json]
+                        print an issue's ledger, read with GITHUB_TOKEN (read-only);
+                        ledger [-key K] FILE reads a status comment's body (- for stdin)
+  ledger export OWNER/REPO#N [-o FILE] | ledger import [-status] FILE
+                        AgentX ledger files (.agentx/state/clarifications/issue-N.json)
   config check [-repo OWNER/REPO] FILE
                         check a repository's .github/clarify.yml (offline; -repo with
                         GITHUB_TOKEN also looks up label names people already use)
+  stats  OWNER/REPO [-since 720h]
+                        a digest of a repository's clarifications, read with GITHUB_TOKEN
   sweep  -c FILE        run one sweep of every installation's deadlines and exit
                         (for an external scheduler, with clarify.sweep_interval negative)
+  setup  -webhook-url URL  register the app on GitHub from app.yml (in a browser) and write config.yml
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -57,6 +65,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = configCmd(args[1:], stdout)
 	case "sweep":
 		err = sweepCmd(args[1:], stdout, stderr)
+	case "stats":
+		err = statsCmd(args[1:], stdout, stderr)
+	case "setup":
+		err = setupCmd(args[1:], stdout, stderr)
+	case "--version", "-version", "version":
+		fmt.Fprintln(stdout, versionLine())
+		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -81,6 +96,11 @@ func appFromFlags(name string, args []string, logs, stderr io.Writer) (app.Confi
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("c", "", "config file (YAML); the environment overrides it")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: bot %s [-c FILE]\n", name)
+		fs.PrintDefaults()
+		writeSettings(fs.Output())
+	}
 	if err := fs.Parse(args); err != nil {
 		return app.Config{}, zerolog.Logger{}, nil, err
 	}

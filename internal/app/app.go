@@ -23,6 +23,7 @@ import (
 	"github.com/rs/zerolog/hlog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/metrics"
 	"github.com/clarify-app/clarify/internal/redisstate"
 )
 
@@ -44,6 +45,8 @@ type App struct {
 	SweepLease handlers.SweepLease
 	// Redis is the state replicas share, nil for a single process (no clarify.redis_url).
 	Redis *redisstate.Store
+	// Metrics are the app's Prometheus collectors, served at /metrics.
+	Metrics *metrics.Metrics
 
 	clients githubapp.ClientCreator
 	slug    string
@@ -54,9 +57,13 @@ type App struct {
 
 // NewApp is the composition root: every handler the app has is listed here.
 func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, error) {
+	// A registry per app, not Prometheus's global one: tests and harnesses build many.
+	m := metrics.New()
 	// One pacer for every client: go-githubapp builds a client's middleware per client.
 	pacer := &handlers.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute,
-		Spacing: cfg.PaceSpacing}
+		Spacing: cfg.PaceSpacing, OnWait: m.Paced}
+	retry := cfg.Retry
+	retry.OnLimit = m.RateLimited
 	// Replicas behind one webhook URL share through Redis what one process keeps in memory.
 	var shared *redisstate.Store
 	if cfg.Clarify.RedisURL != "" {
@@ -77,17 +84,20 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		// alwaysValidate: a cached ledger must never be trusted without asking GitHub.
 		githubapp.WithClientCaching(true, newHTTPCache),
 		// Retry outermost, so that every attempt counts against the sweep's budget and
-		// every write sent again is paced.
-		githubapp.WithClientMiddleware(handlers.RetryTransient(cfg.Retry), handlers.CountRequests,
-			pacer.Middleware()),
+		// every write sent again is paced; the metrics innermost, so that they count what
+		// reaches GitHub, by route template.
+		githubapp.WithClientMiddleware(handlers.RetryTransient(retry), handlers.CountRequests,
+			pacer.Middleware(), m.Middleware(apiPath(cfg.Github.V3APIURL))),
 	)
 	if err != nil {
 		return nil, err
 	}
 	base := handlers.NewBase(clients, cfg.Clarify.AppSlug, cfg.LedgerKeyBytes(), now)
 	base.PreviousKeys = cfg.PreviousLedgerKeys()
+	base.OnSaved = m.Saved
 	sched := handlers.NewScheduler(cfg.Clarify.Workers)
 	sched.Timeout = cfg.Clarify.HandlerTimeout
+	sched.OnDelivery = m.Delivery
 	var sweepLease handlers.SweepLease = &handlers.LocalSweepLease{}
 	if shared != nil {
 		base.Locks.Shared = shared.IssueLeases()
@@ -99,21 +109,33 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 	dispatcher := githubapp.NewEventDispatcher([]githubapp.EventHandler{
 		&handlers.IssueComment{Base: base},
 		&handlers.Issues{Base: base},
+		&handlers.Dispatch{Base: base},
+		&handlers.PullRequest{Base: base},
 	}, cfg.Github.App.WebhookSecret, githubapp.WithScheduler(sched))
 
+	sweep := &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget, ReconcileEvery: cfg.Clarify.WalkInterval}
+	sweep.OnRun = func(st handlers.SweepStats, took time.Duration, err error) {
+		// Issues counts the visits to due, walked and cycle issues; Breaks the escalations.
+		m.Sweep(took, err != nil, st.Due, st.Found, st.Issues-st.Due-st.Found+st.Breaks)
+	}
 	a := &App{
 		Scheduler:  sched,
-		Sweep:      &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget, ReconcileEvery: cfg.Clarify.WalkInterval},
+		Sweep:      sweep,
 		Redeliver:  &handlers.Redeliver{Clients: clients, Now: now},
 		Bodies:     NewBodyBudget(cfg.Clarify.MaxUnverifiedBodyBytes),
 		SweepLease: sweepLease,
 		Redis:      shared,
+		Metrics:    m,
 		clients:    clients,
 		slug:       cfg.Clarify.AppSlug,
 		apiURL:     cfg.Github.V3APIURL,
 	}
 	mux := http.NewServeMux()
-	mux.Handle(githubapp.DefaultWebhookRoute, requireSignature([]byte(cfg.Github.App.WebhookSecret), a.Bodies, dispatcher))
+	mux.Handle(githubapp.DefaultWebhookRoute, requireSignature([]byte(cfg.Github.App.WebhookSecret), a.Bodies, m, dispatcher))
+	// On the webhook's listener, beside the health checks: one port to run and probe. Its
+	// labels hold no owner, repository or login, but only the webhook route is meant to be
+	// public; the README says to keep /metrics behind the proxy.
+	mux.Handle("/metrics", m.Handler())
 	// Liveness: the process answers. It says nothing about GitHub, so that a GitHub
 	// outage does not get the app restarted in a loop.
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -271,21 +293,24 @@ const retryAfterBusy = "60"
 // answer 400, which hides an attack or a misconfigured secret among malformed payloads.
 // The body's room is reserved from Content-Length before a byte is read, and refused
 // outright when there is none: waiting would let slow senders hold the rest.
-func requireSignature(secret []byte, budget *BodyBudget, next http.Handler) http.Handler {
+func requireSignature(secret []byte, budget *BodyBudget, m *metrics.Metrics, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		logger := hlog.FromRequest(r).With().Str(githubapp.LogKeyDeliveryID, r.Header.Get("X-GitHub-Delivery")).Logger()
 		n := r.ContentLength
 		switch {
 		case n < 0:
 			// GitHub always sends Content-Length; without it the room to reserve is unknown.
+			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
 			refuse(w, http.StatusLengthRequired, "Content-Length is required")
 			return
 		case n > MaxWebhookBody:
+			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
 			refuse(w, http.StatusRequestEntityTooLarge, "request body too large: GitHub sends at most 25 MB")
 			return
 		case !budget.TryReserve(n):
 			logger.Warn().Int64("content_length", n).Int64("held", budget.Held()).
 				Msg("Refused a delivery: the bytes held for unverified bodies are at clarify.max_unverified_body_bytes; it will be redelivered")
+			m.Delivery(metrics.EventUnverified, metrics.OutcomeBusy)
 			w.Header().Set("Retry-After", retryAfterBusy)
 			refuse(w, http.StatusServiceUnavailable, "busy: too many deliveries being read; try again later")
 			return
@@ -295,18 +320,29 @@ func requireSignature(secret []byte, budget *BodyBudget, next http.Handler) http
 		body := make([]byte, n)
 		if _, err := io.ReadFull(r.Body, body); err != nil {
 			logger.Warn().Err(err).Int64("content_length", n).Msg("Dropped a delivery whose body stalled or ended early")
+			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
 			refuse(w, http.StatusBadRequest, "the body ended before its Content-Length or came too slowly")
 			return
 		}
 		sig := r.Header.Get(github.SHA256SignatureHeader)
 		if sig == "" || github.ValidateSignature(sig, body, secret) != nil {
 			logger.Warn().Msg("Refused a delivery without a valid signature")
+			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadSignature)
 			http.Error(w, "missing or invalid X-Hub-Signature-256", http.StatusUnauthorized)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// apiPath is the path of the REST API's base URL, which the metrics read routes after.
+func apiPath(v3URL string) string {
+	u, err := url.Parse(v3URL)
+	if err != nil || u.Path == "" {
+		return "/"
+	}
+	return u.Path
 }
 
 // refuse answers status and closes the connection, so that the server does not read on

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -127,6 +129,77 @@ func TestEveryServerKeyIsDocumented(t *testing.T) {
 		if !strings.Contains(string(example), "  "+leaf+":") {
 			t.Errorf("config.example.yml lacks %s", key)
 		}
+	}
+	// app.Settings is what `bot serve -h` prints and the README's table: it must hold
+	// every key, and nothing that is not one.
+	var listed []string
+	for _, s := range app.Settings {
+		listed = append(listed, s.Key)
+	}
+	var settable []string
+	for _, key := range keys {
+		if !strings.HasPrefix(key, "github.oauth.") {
+			settable = append(settable, key)
+		}
+	}
+	slices.Sort(listed)
+	slices.Sort(settable)
+	if !slices.Equal(listed, settable) {
+		t.Errorf("app.Settings lists %v;\nthe config has %v", listed, settable)
+	}
+	if !strings.Contains(string(readme), app.SettingsReference()) {
+		t.Errorf("README.md's server configuration table is not app.SettingsReference(); put this one in its place:\n%s", app.SettingsReference())
+	}
+}
+
+// TestEveryEnvironmentVariableOfTheHelpIsRead: `bot serve -h` and the README name each
+// setting's variable from app.Settings; setting it must change that setting.
+func TestEveryEnvironmentVariableOfTheHelpIsRead(t *testing.T) {
+	keyFile := filepath.Join(t.TempDir(), "app.pem")
+	if err := os.WriteFile(keyFile, []byte(testPEM()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	samples := map[string]struct {
+		value string
+		read  func(app.Config) string
+	}{
+		"SERVER_ADDRESS":              {"0.0.0.0", func(c app.Config) string { return c.Server.Address }},
+		"SERVER_PORT":                 {"9090", func(c app.Config) string { return strconv.Itoa(c.Server.Port) }},
+		"GITHUB_WEB_URL":              {"https://ghe.example", func(c app.Config) string { return c.Github.WebURL }},
+		"GITHUB_V3_API_URL":           {"https://ghe.example/api/v3/", func(c app.Config) string { return c.Github.V3APIURL }},
+		"GITHUB_V4_API_URL":           {"https://ghe.example/api/graphql", func(c app.Config) string { return c.Github.V4APIURL }},
+		"GITHUB_APP_INTEGRATION_ID":   {"4711", func(c app.Config) string { return strconv.FormatInt(c.Github.App.IntegrationID, 10) }},
+		"GITHUB_APP_WEBHOOK_SECRET":   {"another-secret", func(c app.Config) string { return c.Github.App.WebhookSecret }},
+		"GITHUB_APP_PRIVATE_KEY":      {testPEM(), func(c app.Config) string { return c.Github.App.PrivateKey }},
+		"GITHUB_APP_PRIVATE_KEY_FILE": {keyFile, func(c app.Config) string { return c.PrivateKeyFile }},
+		"CLARIFY_APP_SLUG":            {"my-clarify", func(c app.Config) string { return c.Clarify.AppSlug }},
+		"CLARIFY_LEDGER_KEY":          {"a-ledger-key", func(c app.Config) string { return c.Clarify.LedgerKey }},
+		"CLARIFY_LOG_LEVEL":           {"debug", func(c app.Config) string { return c.Clarify.LogLevel }},
+		"REDIS_URL":                   {"redis://redis.internal:6379/0", func(c app.Config) string { return c.Clarify.RedisURL }},
+	}
+	for _, s := range app.Settings {
+		if s.Env == "" {
+			continue
+		}
+		t.Run(s.Env, func(t *testing.T) {
+			sample, ok := samples[s.Env]
+			if !ok {
+				t.Fatalf("no sample value for %s (%s): add one here", s.Env, s.Key)
+			}
+			t.Setenv("GITHUB_APP_WEBHOOK_SECRET", "s")
+			t.Setenv("GITHUB_APP_INTEGRATION_ID", "7")
+			if s.Env != "GITHUB_APP_PRIVATE_KEY_FILE" {
+				t.Setenv("GITHUB_APP_PRIVATE_KEY", testPEM())
+			}
+			t.Setenv(s.Env, sample.value)
+			c, err := app.LoadConfig("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sample.read(c); got != sample.value {
+				t.Errorf("%s=%q gave %s = %q", s.Env, sample.value, s.Key, got)
+			}
+		})
 	}
 }
 

@@ -23,10 +23,10 @@ func (s *Server) OpenIssueWithBody(repo string, number int, title, author, body 
 	return must(s.userOpenIssue(repo, number, title, author, body))
 }
 
-// OpenPullRequest opens pull request number in repo. GitHub lists pull requests among
-// the issues and delivers their conversation's comments as issue_comment; it sends a
-// pull_request event for the opening, which Clarify does not subscribe to, so there is
-// no delivery.
+// OpenPullRequest opens pull request number in repo, without a description. GitHub lists
+// pull requests among the issues and delivers their conversation's comments as
+// issue_comment; the pull_request delivery of the opening is left out here
+// (OpenPullRequestWithBody returns it).
 func (s *Server) OpenPullRequest(repo string, number int, title, author string) {
 	must(s.userOpenIssue(repo, number, title, author, ""))
 	s.mu.Lock()

@@ -32,10 +32,12 @@ const (
 
 // installationPermissions are the permissions every token is granted.
 var installationPermissions = map[string]string{
-	"contents": "read",
-	"issues":   "write",
-	"members":  "read",
-	"metadata": "read",
+	"checks":        "write",
+	"contents":      "read",
+	"issues":        "write",
+	"members":       "read",
+	"metadata":      "read",
+	"pull_requests": "read",
 }
 
 // authenticateLocked checks the credential the route needs and records the

@@ -41,6 +41,7 @@ func (s *Server) Fingerprint() string {
 				}
 			}
 		}
+		s.fingerprintChecksLocked(&b, r)
 	}
 	return b.String()
 }
@@ -104,7 +105,7 @@ func (s *Server) Transcript(repo string, number int) string {
 const transcriptTime = "2006-01-02 15:04"
 
 // visibleText removes HTML comments, which GitHub does not render, and the
-// blank lines they leave at either end. An unterminated comment hides the rest.
+// blank lines they leave (at either end, and runs of them). An unterminated comment hides the rest.
 func visibleText(body string) string {
 	var b strings.Builder
 	for {
@@ -120,9 +121,14 @@ func visibleText(body string) string {
 		}
 		body = body[start+4+end+3:]
 	}
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t\r")
+	var lines []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		l = strings.TrimRight(l, " \t\r")
+		// Markdown renders a run of blank lines as one: so does the transcript.
+		if l == "" && len(lines) > 0 && lines[len(lines)-1] == "" {
+			continue
+		}
+		lines = append(lines, l)
 	}
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }

@@ -114,6 +114,10 @@ func (s *Server) routeTable() []*route {
 		{"GET /repos/{owner}/{repo}/collaborators/{username}/permission", authInstallation, docsCollab, s.getPermission},
 		{"GET /repos/{owner}/{repo}/contents/{path}", authInstallation, docsContents, s.getContents},
 		{"GET /orgs/{org}/teams/{team_slug}/memberships/{username}", authInstallation, docsTeams, s.getTeamMembership},
+		{RouteListPulls, authInstallation, docsPulls + "#list-pull-requests", s.listPulls},
+		{RouteCreateCheckRun, authInstallation, docsCheckRuns + "#create-a-check-run", s.createCheckRun},
+		{RouteUpdateCheckRun, authInstallation, docsCheckRuns + "#update-a-check-run", s.updateCheckRun},
+		{RouteListCheckRuns, authInstallation, docsCheckRuns + "#list-check-runs-for-a-git-reference", s.listCheckRuns},
 	}
 	routes := make([]*route, 0, len(table))
 	for _, t := range table {

@@ -89,6 +89,9 @@ type Server struct {
 	hookLog   []*hookAttempt
 	hookSeq   int64
 	redeliver []Delivery
+
+	// pulls holds what pull requests have beyond their issue, and their check runs.
+	pulls pullState
 }
 
 // New returns an empty Server with its app's bot user registered.

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/setup"
+)
+
+const setupUsage = `usage: bot setup -webhook-url URL [-org ORG] [-name NAME] [-o config.yml] [-force]
+                 [-manifest app.yml] [-web https://github.com] [-api https://api.github.com/]
+                 [-listen 127.0.0.1:0]
+
+Registers the app on GitHub from app.yml through GitHub's manifest flow: open the page it
+prints, confirm on GitHub, and it writes the config for bot serve and the private key
+beside it (CONFIG without its extension, plus .private-key.pem), then exits.
+`
+
+func setupCmd(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runSetup(ctx, args, stdout, stderr, net.Listen)
+}
+
+// runSetup serves the registration page until it has written the files or ctx ends.
+// listen is net.Listen; tests pass their own to learn the address.
+func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer, listen func(network, addr string) (net.Listener, error)) error {
+	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, setupUsage); fs.PrintDefaults() }
+	var opts setup.Options
+	fs.StringVar(&opts.WebURL, "web", app.DefaultWebURL, "GitHub's web address (GitHub Enterprise Server: https://HOST)")
+	fs.StringVar(&opts.APIURL, "api", app.DefaultV3APIURL, "GitHub's REST API (GitHub Enterprise Server: https://HOST/api/v3/)")
+	fs.StringVar(&opts.Org, "org", "", "register the app for this organization instead of your account")
+	fs.StringVar(&opts.WebhookURL, "webhook-url", "", "the public URL where bot serve takes webhooks (a bare host gets /api/github/hook); required while app.yml has the example's")
+	fs.StringVar(&opts.Name, "name", "", "the app's name instead of app.yml's (it must be unique on GitHub)")
+	fs.StringVar(&opts.ManifestPath, "manifest", setup.DefaultManifest, "the GitHub App manifest (YAML)")
+	fs.StringVar(&opts.ConfigPath, "o", setup.DefaultConfig, "the config file to write; the key goes beside it")
+	fs.BoolVar(&opts.Force, "force", false, "overwrite the config and key files if they exist")
+	addr := fs.String("listen", "127.0.0.1:0", "where the page listens: a loopback address (port 0: any free port)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q\n%s", fs.Args(), setupUsage)
+	}
+	opts.Log = stderr
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return fmt.Errorf("-listen %q: %w", *addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		// The page carries the state that guards the callback: for this machine's browser
+		// only. Over SSH, forward a local port to it.
+		return fmt.Errorf("-listen %q is not a loopback address such as 127.0.0.1:0", *addr)
+	}
+	ln, err := listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	flow, err := setup.New(opts, "http://"+ln.Addr().String())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	srv := &http.Server{Handler: flow, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "Open %s in your browser to register the app on GitHub (Ctrl-C to give up).\n", flow.URL())
+
+	select {
+	case <-flow.Done():
+	case <-ctx.Done():
+	case err := <-errc:
+		return err
+	}
+	// Shutdown lets the page that ended the flow reach the browser first. A browser keeps
+	// connections it opened ahead of need, which Shutdown waits on for 5 s; those are cut,
+	// as nothing the flow needs is on them.
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		_ = srv.Close()
+	}
+	res, done, err := flow.Outcome()
+	switch {
+	case !done:
+		return errors.New("stopped before GitHub sent the browser back: nothing was written")
+	case err != nil:
+		return fmt.Errorf("the app %s is registered (%s) but: %w", res.Slug, res.HTMLURL, err)
+	}
+	fmt.Fprintf(stdout, `Registered the GitHub App %s (App ID %d) for %s: %s
+Wrote %s (App ID, webhook secret, slug) and %s (the private key), both mode 0600: keep them private.
+Next: install the app where agents ask, %s
+then run: bot serve -c %s   (GitHub sends webhooks to %s)
+`, res.Slug, res.AppID, res.Owner, res.HTMLURL, res.ConfigPath, res.KeyPath, res.InstallURL, res.ConfigPath, res.WebhookURL)
+	return nil
+}

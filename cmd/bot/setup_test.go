@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/golang-jwt/jwt/v4"
+
+	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/fakegithub"
+)
+
+// lockedBuffer is a buffer that the page's handlers and the test may use at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// chromium finds Debian's Chromium. Without it the browser test cannot run: in CI (which
+// installs it in .ci/run) that is a failure, elsewhere a skip that says how to get it.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	const msg = "headless Chromium is not installed, so `bot setup` is not tried in a browser: " +
+		"install Debian's package (apt-get install chromium), as .ci/run does"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// TestSetupRegistersTheAppInABrowser drives the whole manifest flow in headless Chromium:
+// `bot setup`'s page, the in-memory GitHub's confirmation, the redirect back, the code
+// exchange, and the files it leaves, which `bot serve` must be able to load.
+func TestSetupRegistersTheAppInABrowser(t *testing.T) {
+	exe := chromium(t)
+
+	api := fakegithub.New(fakegithub.Options{})
+	manifests := fakegithub.NewManifests(api, "alice")
+	web := httptest.NewServer(manifests.Web())
+	defer web.Close()
+	rest := httptest.NewServer(manifests.API())
+	defer rest.Close()
+
+	configPath := filepath.Join(t.TempDir(), "clarify.yml")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	addrs := make(chan string, 1)
+	listen := func(network, addr string) (net.Listener, error) {
+		ln, err := net.Listen(network, addr)
+		if err == nil {
+			addrs <- ln.Addr().String()
+		}
+		return ln, err
+	}
+	var stdout, stderr lockedBuffer
+	exited := make(chan error, 1)
+	go func() {
+		exited <- runSetup(ctx, []string{
+			"-web", web.URL, "-api", rest.URL + "/",
+			"-webhook-url", "https://clarify.test.example.org",
+			"-manifest", filepath.Join("..", "..", "app.yml"),
+			"-o", configPath,
+		}, &stdout, &stderr, listen)
+	}()
+	var addr string
+	select {
+	case addr = <-addrs:
+	case err := <-exited:
+		t.Fatalf("bot setup stopped before listening: %v\n%s", err, stderr.String())
+	}
+	if want := "Open http://" + addr + "/ in your browser"; !waitFor(func() bool { return strings.Contains(stdout.String(), want) }) {
+		t.Errorf("bot setup printed %q, want %q", stdout.String(), want)
+	}
+
+	var browserOut lockedBuffer
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		// This machine's network is closed: without these, Chromium keeps dialling out.
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.CombinedOutput(&browserOut),
+	)...)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(allocCtx)
+	defer cancelTab()
+	fail := func(step string, err error) {
+		t.Helper()
+		page, _ := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
+		where, _ := chromedp.Run(tab, chromedp.Location())
+		t.Fatalf("%s: %v\nthe browser is at %s:\n%s\nbot setup said:\n%s\nChromium said:\n%s", step, err, where, page, stderr.String(), tail(browserOut.String(), 2000))
+	}
+
+	if err := chromedp.Do(tab,
+		chromedp.Navigate("http://"+addr+"/"),
+		chromedp.WaitVisible(chromedp.ID("register")),
+	); err != nil {
+		fail("opening bot setup's page", err)
+	}
+	hook, err := chromedp.Run(tab, chromedp.Text(chromedp.ID("hook-url")))
+	if err != nil || hook != "https://clarify.test.example.org/api/github/hook" {
+		t.Errorf("the page shows the webhook URL %q (%v)", hook, err)
+	}
+	if err := chromedp.Do(tab,
+		chromedp.Click(chromedp.ID("register")),
+		chromedp.WaitVisible(chromedp.ID("create-app")),
+	); err != nil {
+		fail("posting the manifest to GitHub", err)
+	}
+	if name, _ := chromedp.Run(tab, chromedp.Text(chromedp.ID("app-name"))); name != "Clarify" {
+		t.Errorf("GitHub's confirmation shows the name %q, want app.yml's", name)
+	}
+	if err := chromedp.Do(tab,
+		chromedp.Click(chromedp.ID("create-app")),
+		chromedp.WaitVisible(chromedp.ID("done")),
+	); err != nil {
+		fail("creating the app and coming back", err)
+	}
+	shown := map[string]string{}
+	for _, id := range []string{"config-file", "key-file", "install", "app-id"} {
+		if shown[id], err = chromedp.Run(tab, chromedp.Text(chromedp.ID(id))); err != nil {
+			fail("reading the result page", err)
+		}
+	}
+	page, _ := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
+
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("bot setup: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("bot setup did not exit once the files were written")
+	}
+
+	apps := manifests.Apps()
+	if len(apps) != 1 || !apps[0].Converted {
+		t.Fatalf("GitHub has %+v, want one app whose code was exchanged", apps)
+	}
+	registered := apps[0]
+	keyPath := filepath.Join(filepath.Dir(configPath), "clarify.private-key.pem")
+	if shown["config-file"] != configPath || shown["key-file"] != keyPath ||
+		shown["install"] != web.URL+"/apps/clarify/installations/new" || shown["app-id"] != "1300001" {
+		t.Errorf("the result page shows %v", shown)
+	}
+	for what, text := range map[string]string{"the result page": page, "the output": stdout.String() + stderr.String()} {
+		if strings.Contains(text, registered.WebhookSecret) || strings.Contains(text, "PRIVATE KEY-----") {
+			t.Errorf("%s shows a secret", what)
+		}
+	}
+	if out := stdout.String(); !strings.Contains(out, "Registered the GitHub App clarify (App ID 1300001)") || !strings.Contains(out, "bot serve -c "+configPath) {
+		t.Errorf("bot setup printed:\n%s", out)
+	}
+
+	for _, p := range []string{configPath, keyPath} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want 0600: it holds a secret", p, st.Mode().Perm())
+		}
+	}
+	pemBytes, err := os.ReadFile(keyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := jwt.ParseRSAPrivateKeyFromPEM(pemBytes)
+	if err != nil || !key.Equal(registered.Key) {
+		t.Errorf("%s does not hold the key GitHub handed over (parse error: %v)", keyPath, err)
+	}
+	cfg, err := app.LoadConfig(configPath)
+	if err != nil {
+		t.Fatalf("bot serve could not load what bot setup wrote: %v", err)
+	}
+	if cfg.Github.App.IntegrationID != registered.ID || cfg.Github.App.WebhookSecret != registered.WebhookSecret ||
+		cfg.Clarify.AppSlug != registered.Slug || cfg.Github.WebURL != web.URL || cfg.Github.V3APIURL != rest.URL+"/" ||
+		cfg.PrivateKeyFile != keyPath || cfg.Github.App.PrivateKey != string(pemBytes) {
+		t.Errorf("the config loads as %+v, not the registered app %d %q", cfg.Github, registered.ID, registered.Slug)
+	}
+}
+
+// waitFor polls cond for a few seconds: the command prints its URL just after listening.
+func waitFor(cond func() bool) bool {
+	for range 100 {
+		if cond() {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return cond()
+}
+
+func TestSetupRefusesToStartWhereItWouldOverwriteOrLeaveLoopback(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "config.yml")
+	if err := os.WriteFile(existing, []byte("kept\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join("..", "..", "app.yml")
+	for name, tc := range map[string]struct {
+		args []string
+		want string
+	}{
+		"existingConfig":     {[]string{"-webhook-url", "https://h.example.org", "-manifest", manifest, "-o", existing}, "exists: bot setup does not overwrite it"},
+		"publicAddress":      {[]string{"-webhook-url", "https://h.example.org", "-manifest", manifest, "-listen", "0.0.0.0:0"}, "not a loopback address"},
+		"placeholderWebhook": {[]string{"-manifest", manifest, "-o", filepath.Join(dir, "new.yml")}, "pass -webhook-url"},
+		"extraArgument":      {[]string{"config.yml"}, "unexpected arguments"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			err := runSetup(context.Background(), tc.args, &stderr, &stderr, net.Listen)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("runSetup: %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "kept\n" {
+		t.Errorf("the existing config became %q", b)
+	}
+}
+
+func TestSetupStoppedBeforeTheCallbackWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	listen := func(network, addr string) (net.Listener, error) {
+		defer cancel() // the user presses Ctrl-C as soon as the page is up
+		return net.Listen(network, addr)
+	}
+	err := runSetup(ctx, []string{"-webhook-url", "https://h.example.org", "-manifest", filepath.Join("..", "..", "app.yml"), "-o", filepath.Join(dir, "c.yml")}, &bytes.Buffer{}, &bytes.Buffer{}, listen)
+	if err == nil || !strings.Contains(err.Error(), "nothing was written") {
+		t.Errorf("runSetup: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("wrote %v", entries)
+	}
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+const statsUsage = `usage: bot stats [flags] OWNER/REPO
+
+A digest of a repository's clarifications, read through GitHub's API from the ledgers in
+the issues updated within -since: totals by status, rounds on average, time to a first
+answer, escalations and fallbacks taken. Read-only. GITHUB_TOKEN authenticates (any token
+that can read the repository's issues). It costs one request per 100 issues listed, and one
+per issue read (more for issues of over 100 comments).
+
+flags:
+`
+
+// defaultStatsSince is how far back a digest looks by default: a month of activity.
+const defaultStatsSince = 30 * 24 * time.Hour
+
+// statsCmd prints a repository's digest.
+func statsCmd(args []string, stdout, stderr io.Writer) error {
+	lf := newLedgerFlags("stats", statsUsage, stderr, true)
+	since := lf.fs.Duration("since", defaultStatsSince, "read the issues updated within this long (a Go duration: 720h is 30 days)")
+	pos, err := lf.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		lf.fs.Usage()
+		return errors.New("give one repository, OWNER/REPO")
+	}
+	owner, name, ok := strings.Cut(pos[0], "/")
+	if !ok || owner == "" || name == "" || strings.ContainsAny(name, "/#") {
+		return fmt.Errorf("%q: write OWNER/REPO", pos[0])
+	}
+	keys, err := loadLedgerKeys(*lf.key)
+	if err != nil {
+		return err
+	}
+	client, err := ledgerClient(*lf.api)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	from := time.Now().Add(-*since)
+	var issues []*github.Issue
+	opts := &github.IssueListByRepoOptions{State: "all", Since: from, ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		page, resp, err := client.Issues.ListByRepo(ctx, owner, name, opts)
+		if err != nil {
+			return fmt.Errorf("list the issues of %s/%s: %w%s", owner, name, err, tokenHint(err))
+		}
+		issues = append(issues, page...)
+		if resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	if !keys.given() {
+		fmt.Fprintln(stderr, ledgerUncheckedNote)
+	}
+	var ledgers []clarify.Ledger
+	failed := 0
+	for _, is := range issues {
+		ref := ledgerIssue{owner: owner, name: name, number: is.GetNumber()}
+		l, err := fetchLedger(client, ref, *lf.app, keys, io.Discard)
+		var none noStatusError
+		switch {
+		case errors.As(err, &none):
+		case err != nil:
+			// One issue's damaged ledger must not hide the rest of the digest.
+			failed++
+			fmt.Fprintf(stderr, "%s: %v\n", ref, err)
+		default:
+			ledgers = append(ledgers, l)
+		}
+	}
+	title := fmt.Sprintf("%s/%s since %s", owner, name, from.UTC().Format("2006-01-02"))
+	fmt.Fprint(stdout, render.Stats(title, clarify.Summarize(ledgers...)))
+	fmt.Fprintf(stdout, "\n%d issue(s) updated since then, %d with clarifications", len(issues), len(ledgers))
+	if failed > 0 {
+		fmt.Fprintf(stdout, ", %d whose ledger could not be read (see above)", failed)
+	}
+	fmt.Fprintln(stdout, ".")
+	return nil
+}

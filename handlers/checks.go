@@ -1,0 +1,257 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// Check runs on the pull requests that link an issue.
+//
+// While an issue holds an open blocking clarification, every open pull request that links
+// it (a closing keyword in its description, as GitHub links them) carries a failing check
+// run named after the issue (CheckName), which names the clarifications; once none is
+// left, the same check run passes. A pull request's own conversation takes commands like
+// an issue's, so its own blocking clarifications fail its own check the same way.
+//
+// Why these choices:
+//   - One check run per linked issue, not one per pull request: each follows its issue
+//     alone, so a change in one issue never has to read the others, and two issues
+//     changing at once cannot overwrite each other's verdict. (Branch protection cannot
+//     require a name that carries a number; the failing check still shows on the pull
+//     request and in its merge box.)
+//   - Linked pull requests are found by listing the repository's open pull requests and
+//     reading their descriptions: one request per 100 open pull requests, whatever the
+//     issue's length, and it carries each head commit. The issue's timeline would cost a
+//     page per 100 events of the issue, and its cross-references include mere mentions,
+//     whose descriptions would have to be read anyway. REST has no "linked pull requests".
+//   - Cost: the checks are touched only when the set of an issue's open blocking
+//     clarifications changes (one opens, one is settled, the issue closes) and on
+//     pull_request events, never on an answer, a ping or any other event. A lifecycle in an
+//     issue that no pull request links costs one list when the clarification opens and
+//     one when it settles (the second usually a 304, which GitHub does not count).
+//   - The sync runs before the ledger is saved: a run that fails there is run again from
+//     the unsaved ledger and sees the change again. A 403 (an installation that has not
+//     yet accepted the checks or pull requests permission), 404 or 422 is logged and
+//     skipped: checks are a courtesy that must never stop the ledger.
+
+// CheckName is the name of the check run that issue puts on the pull requests linking it.
+func CheckName(issue int) string { return "Clarify: #" + strconv.Itoa(issue) }
+
+// maxLinked bounds the issues one pull request's description is taken to link.
+const maxLinked = 10
+
+// blockingOpen lists l's open blocking clarifications, in ledger order.
+func blockingOpen(l clarify.Ledger) []clarify.Clarification {
+	var out []clarify.Clarification
+	for _, c := range l.Clarifications {
+		if c.Blocking && c.Status.Open() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// blockingIDs is the ids of l's open blocking clarifications.
+func blockingIDs(l clarify.Ledger) []string {
+	var ids []string
+	for _, c := range blockingOpen(l) {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
+
+// checkWant is a check run as it should be.
+type checkWant struct {
+	name, conclusion, title, summary string
+}
+
+func wantFor(issue int, blocking []clarify.Clarification) checkWant {
+	conclusion, title, summary := render.Check(issue, blocking)
+	return checkWant{name: CheckName(issue), conclusion: conclusion, title: title, summary: summary}
+}
+
+// syncChecks brings the checks of the pull requests linking an issue in line with its
+// ledger, when the run changed its open blocking clarifications.
+func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) error {
+	if slices.Equal(blockingIDs(before), blockingIDs(after)) {
+		return nil
+	}
+	logger := zerolog.Ctx(ctx)
+	want := wantFor(ref.Number, blockingOpen(after))
+	pulls, err := allPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
+		return client.PullRequests.List(ctx, ref.Owner, ref.Repo,
+			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if courtesyRefused(err) {
+		logger.Warn().Err(err).Msg("Cannot list pull requests (has the installation accepted the pull requests permission?); their checks are left as they are")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list open pull requests of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	for _, pr := range pulls {
+		if pr.GetNumber() != ref.Number && !slices.Contains(linkedIssues(pr, ref.Owner, ref.Repo), ref.Number) {
+			continue
+		}
+		if err := b.putCheck(ctx, client, ref.Owner, ref.Repo, pr.GetHead().GetSHA(), want); err != nil {
+			return fmt.Errorf("check of #%d on pull request #%d: %w", ref.Number, pr.GetNumber(), err)
+		}
+	}
+	return nil
+}
+
+// putCheck makes the app's check run of that name on the commit read as wanted: the one
+// there is edited when it reads otherwise, and a failing one is created when there is
+// none. A passing one is never created where none failed: it would tell nobody anything
+// and cost a write on every push.
+func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo, sha string, want checkWant) error {
+	logger := zerolog.Ctx(ctx).With().Str("check", want.name).Str("head_sha", sha).Logger()
+	if sha == "" {
+		return nil
+	}
+	res, _, err := client.Checks.ListCheckRunsForRef(ctx, owner, repo, sha,
+		&github.ListCheckRunsOptions{CheckName: &want.name, Filter: github.String("latest")})
+	if courtesyRefused(err) {
+		logger.Warn().Err(err).Msg("Cannot read check runs (has the installation accepted the checks permission?); left as they are")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var ours *github.CheckRun
+	for _, r := range res.CheckRuns {
+		if strings.EqualFold(r.GetApp().GetSlug(), b.AppSlug) && (ours == nil || r.GetID() > ours.GetID()) {
+			ours = r
+		}
+	}
+	output := &github.CheckRunOutput{Title: &want.title, Summary: &want.summary}
+	done := &github.Timestamp{Time: b.Now().UTC().Truncate(time.Second)}
+	switch {
+	case ours != nil && ours.GetStatus() == "completed" && ours.GetConclusion() == want.conclusion &&
+		ours.GetOutput().GetTitle() == want.title && ours.GetOutput().GetSummary() == want.summary:
+		return nil
+	case ours != nil:
+		_, _, err = client.Checks.UpdateCheckRun(ctx, owner, repo, ours.GetID(), github.UpdateCheckRunOptions{Name: want.name,
+			Status: github.String("completed"), Conclusion: &want.conclusion, CompletedAt: done, Output: output})
+	case want.conclusion == render.CheckFailure:
+		_, _, err = client.Checks.CreateCheckRun(ctx, owner, repo, github.CreateCheckRunOptions{Name: want.name, HeadSHA: sha,
+			Status: github.String("completed"), Conclusion: &want.conclusion, CompletedAt: done, Output: output})
+	default:
+		return nil
+	}
+	if courtesyRefused(err) {
+		logger.Warn().Err(err).Msg("Check run not written (has the installation accepted the checks permission?)")
+		return nil
+	}
+	if err == nil {
+		logger.Info().Str("conclusion", want.conclusion).Msg("Check run written")
+	}
+	return err
+}
+
+// courtesyRefused reports whether GitHub refused a request of the checks for good: no
+// permission (an installation that has not accepted a new one yet), gone, or not
+// acceptable. Trying again would not help, and the ledger must not wait on it.
+func courtesyRefused(err error) bool {
+	return isStatus(err, http.StatusForbidden) || isStatus(err, http.StatusNotFound) || isStatus(err, http.StatusUnprocessableEntity)
+}
+
+// closingRef matches GitHub's closing keywords before an issue of a repository:
+// "Fixes #42", "closes: octo/widgets#42", "Resolved https://github.com/octo/widgets/issues/42".
+// https://docs.github.com/issues/tracking-your-work-with-issues/linking-a-pull-request-to-an-issue
+var closingRef = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?[ \t]+` +
+	`(?:#(\d+)|([\w.-]+)/([\w.-]+)#(\d+)|https?://[^\s/]+/([\w.-]+)/([\w.-]+)/issues/(\d+))\b`)
+
+// linkedIssues lists the issues of owner/repo that a pull request closes, as GitHub reads
+// its description: only a pull request into the default branch closes issues.
+func linkedIssues(pr *github.PullRequest, owner, repo string) []int {
+	if def := pr.GetBase().GetRepo().GetDefaultBranch(); def != "" && pr.GetBase().GetRef() != def {
+		return nil
+	}
+	return closingRefs(pr.GetBody(), owner, repo)
+}
+
+// closingRefs lists the issues of owner/repo that text closes with a keyword, each once,
+// in order, at most maxLinked.
+func closingRefs(text, owner, repo string) []int {
+	var out []int
+	same := func(o, r string) bool { return strings.EqualFold(o, owner) && strings.EqualFold(r, repo) }
+	for _, m := range closingRef.FindAllStringSubmatch(text, -1) {
+		var num string
+		switch {
+		case m[1] != "":
+			num = m[1]
+		case m[4] != "" && same(m[2], m[3]):
+			num = m[4]
+		case m[7] != "" && same(m[5], m[6]):
+			num = m[7]
+		default:
+			continue
+		}
+		if n, err := strconv.Atoi(num); err == nil && n > 0 && !slices.Contains(out, n) && len(out) < maxLinked {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkIssue makes the check run of one issue on a pull request's head read as the
+// issue's ledger says. It holds the issue's lock, so that a run of the issue changing its
+// clarifications (which writes the same check run) is wholly before or after it. With
+// settle, a failing check run already on the head is put right too: a pull request that
+// was closed when the issue settled was not in the list of open ones then.
+func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref issueRef, sha string, settle bool) error {
+	unlock, err := b.Locks.Lock(ctx, ref.key())
+	if err != nil {
+		return fmt.Errorf("wait for %s: %w", ref.key(), err)
+	}
+	defer unlock()
+	blocking, known, err := b.blockingNow(ctx, client, ref)
+	if err != nil || !known {
+		return err
+	}
+	if len(blocking) == 0 && !settle {
+		// Nothing to fail, and a new head carries no check run of ours to put right.
+		return nil
+	}
+	return b.putCheck(ctx, client, ref.Owner, ref.Repo, sha, wantFor(ref.Number, blocking))
+}
+
+// blockingNow reads an issue's open blocking clarifications from its ledger. An issue
+// that is closed, gone, or carries none of the app's labels (and this process knows of
+// nothing open in it) has none, for the price of one read; known is false when its
+// ledger cannot be trusted (it is being rebuilt), so its checks are left as they are.
+func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref issueRef) (blocking []clarify.Clarification, known bool, err error) {
+	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
+	switch {
+	case gone(err):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("read %s: %w", ref.key(), err)
+	case is.GetState() == "closed":
+		return nil, true, nil
+	case !b.hasOurLabel(ref.Owner, ref.Repo, is.Labels) && !b.active.has(ref.key()):
+		return nil, true, nil
+	}
+	snap, err := b.load(ctx, client, ref, b.revs.get(ref.key()))
+	if err != nil {
+		return nil, false, err
+	}
+	if snap.damaged {
+		zerolog.Ctx(ctx).Warn().Str("issue", ref.key()).Msg("Ledger being rebuilt; the check of a pull request linking it waits for its next run")
+		return nil, false, nil
+	}
+	return blockingOpen(snap.ledger), true, nil
+}

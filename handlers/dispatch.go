@@ -1,0 +1,626 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/palantir/go-githubapp/githubapp"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// Commands sent through repository_dispatch.
+//
+// An agent that cannot or would rather not comment (a CI job holding a token, a bot that
+// talks only to APIs) sends POST /repos/{owner}/{repo}/dispatches with
+// {"event_type": "clarify", "client_payload": {"issue": 42, "action": "ask", …}}; GitHub
+// delivers it as repository_dispatch, with the token's user as sender. The design keeps
+// the ledger a fold over the issue's comments:
+//
+//   - A dispatch has no comment, and the ledger's cursor is a comment id. So the app first
+//     writes one: the mirror, a comment of its own that quotes the command as a comment
+//     would have said it and hides a signed copy of it (delivery GUID, sender and sender
+//     type, the command text; an HMAC under the issue's ledger key).
+//   - From then on the mirror is the command. Wherever a fold meets it (the run that posted
+//     it, a catch-up after a failed run, a rebuild), it is applied as a comment of the
+//     sender's whose CommentID is the mirror's id; the cursor moves past it like past any
+//     comment, so no later fold applies it again. Every other comment of the app's stays
+//     no input, and so does a mirror whose copy does not verify or that was edited.
+//   - The mirror's marker carries the delivery GUID, which a redelivery keeps: a
+//     redelivered dispatch finds its mirror and posts nothing, and folds it in only if no
+//     run has yet. GitHub keeps deliveries three days, so a redelivery comes at most that
+//     late: a run that read only the comments since its cursor looks dispatchLookBack
+//     back before it concludes that the mirror is not there.
+//   - Permission and scope are the fold's, exactly as for a comment: the sender is looked
+//     up like a commenter, then routes, quotas, the issue's state. Only the outsider rule
+//     is checked before the mirror is written, so that a drive-by cannot make the app
+//     write by this road either.
+//   - A payload that is no command (no known action, a field the action needs missing, a
+//     field that is none of ours) gets a refusal naming the field, in place of the mirror
+//     and under its marker. One without a usable issue number is logged and dropped: there
+//     is no issue to answer in.
+
+// DispatchEventType is the event_type of the repository_dispatch events Clarify takes;
+// repositories also dispatch for their own workflows, and those are not Clarify's.
+const DispatchEventType = "clarify"
+
+// DispatchPayload is the client_payload of a "clarify" repository_dispatch: the issue and
+// the command, in the fields of the long form. Which fields an action reads is in the
+// README ("Agents without comments: repository_dispatch").
+type DispatchPayload struct {
+	Issue  int    `json:"issue"`
+	Action string `json:"action"`
+	// Target is whom an ask addresses: "@login", "@org/team", or a role's name.
+	Target   string   `json:"target,omitempty"`
+	Question string   `json:"question,omitempty"`
+	Topic    string   `json:"topic,omitempty"`
+	Type     string   `json:"type,omitempty"`
+	Options  []string `json:"options,omitempty"`
+	// Fallback names an option by its letter ("a").
+	Fallback string   `json:"fallback,omitempty"`
+	Evidence []string `json:"evidence,omitempty"`
+	// Blocking false makes an ask non-blocking; absent, it blocks, as a comment's does.
+	Blocking *bool `json:"blocking,omitempty"`
+	// ID names the clarification a followup, respond, resolve, escalate or abandon is about.
+	ID         string `json:"id,omitempty"`
+	Decision   string `json:"decision,omitempty"`
+	Answer     string `json:"answer,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Confidence string `json:"confidence,omitempty"`
+	Risk       string `json:"risk,omitempty"`
+}
+
+// dispatchLookBack is how far back a run looks for the mirror of a redelivered dispatch
+// when it read only the comments since its cursor: GitHub keeps its deliveries, and so
+// can redeliver them, for three days.
+const dispatchLookBack = 4 * 24 * time.Hour
+
+// maxDispatchCommand bounds a dispatched command: the mirror holds it twice (the quote,
+// the signed copy in base64) within GitHub's 65,536 characters.
+const maxDispatchCommand = 20_000
+
+// Dispatch handles repository_dispatch events of type "clarify": a command sent without a
+// comment, mirrored in the issue and then taken as the sender's comment.
+// Payload: https://docs.github.com/en/webhooks/webhook-events-and-payloads#repository_dispatch
+type Dispatch struct {
+	*Base
+}
+
+var (
+	_ githubapp.EventHandler = (*Dispatch)(nil)
+	_ Acceptor               = (*Dispatch)(nil)
+)
+
+// Handles lists the events this handler takes.
+func (h *Dispatch) Handles() []string { return []string{"repository_dispatch"} }
+
+// Validate decodes the payload before the delivery is accepted, so a malformed one gets
+// 400. The client_payload is the sender's, not GitHub's: its mistakes are answered in the
+// issue, not with a 400.
+func (h *Dispatch) Validate(eventType string, payload []byte) error {
+	_, err := decodeDispatch(payload)
+	return err
+}
+
+func decodeDispatch(payload []byte) (*github.RepositoryDispatchEvent, error) {
+	var ev github.RepositoryDispatchEvent
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return nil, err
+	}
+	if ev.GetRepo().GetOwner().GetLogin() == "" || ev.GetRepo().GetName() == "" {
+		return nil, errors.New("repository_dispatch payload lacks the repository")
+	}
+	return &ev, nil
+}
+
+// Accept marks the issue a dispatch names as having an ask in flight until the delivery
+// has run, as for a comment holding a command.
+func (h *Dispatch) Accept(eventType string, payload []byte) (done func()) {
+	ev, err := decodeDispatch(payload)
+	if err != nil || ev.GetAction() != DispatchEventType || h.isSelf(ev.GetSender()) {
+		return func() {}
+	}
+	n := dispatchIssue(ev.ClientPayload)
+	if n <= 0 {
+		return func() {}
+	}
+	return h.active.begin(issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: n}.key())
+}
+
+// Handle mirrors a dispatched command in its issue and folds it in as the sender's.
+func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, payload []byte) error {
+	ev, err := decodeDispatch(payload)
+	if err != nil {
+		return githubapp.ValidationError{EventType: eventType, DeliveryID: deliveryID, Cause: err}
+	}
+	if ev.GetAction() != DispatchEventType {
+		return nil // another event_type: the repository's own workflows', not ours
+	}
+	ctx, logger := githubapp.PrepareRepoContext(ctx, ev.GetInstallation().GetID(), ev.GetRepo())
+	logger = logger.With().Str(LogKeyAction, ev.GetAction()).Str(LogKeySender, ev.GetSender().GetLogin()).Logger()
+	if h.isSelf(ev.GetSender()) || ev.GetSender().GetLogin() == "" {
+		logger.Debug().Msg("Dispatch from the app itself or from nobody; ignored")
+		return nil
+	}
+	req, number := parseDispatch(ev.ClientPayload, deliveryID, ev.GetSender())
+	if number <= 0 {
+		// Nowhere to say so: GitHub answered the sender's POST with 204 long ago.
+		logger.Warn().RawJSON("client_payload", compactJSON(ev.ClientPayload)).
+			Msg("Dispatch names no issue (client_payload.issue must be a positive number); dropped")
+		return nil
+	}
+	logger = logger.With().Int(LogKeyIssue, number).Logger()
+	ctx = logger.WithContext(ctx)
+
+	ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
+	if err != nil {
+		return err
+	}
+	ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: number}
+	// The payload carries no issue: its state (a closed issue takes no new clarification),
+	// its labels and assignees are read here, as a comment's payload would carry them.
+	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
+	if gone(err) {
+		logger.Warn().Msg("Dispatch names an issue that does not exist; dropped")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", ref.key(), err)
+	}
+	_, err = h.run(ctx, client, ref, trigger{Kind: triggerDispatch, Dispatch: req, Sender: ev.GetSender(), At: h.Now(),
+		Issue: is, IssueClosed: is.GetState() == "closed"})
+	return err
+}
+
+// dispatchRequest is a dispatched command, as a run needs it.
+type dispatchRequest struct {
+	// GUID is the delivery's, which a redelivery keeps.
+	GUID   string
+	Sender *github.User
+	// Command is the command as a comment would say it; empty when Problem is set.
+	Command string
+	Problem *dispatchProblem
+	// Sent is the client_payload, compact, for a refusal to quote.
+	Sent string
+}
+
+// dispatchProblem is why a payload is no command, and what to send instead.
+type dispatchProblem struct {
+	Problem, Try string
+}
+
+// The example a refusal of a payload shows.
+const dispatchExample = "`{\"event_type\": \"clarify\", \"client_payload\": {\"issue\": 42, \"action\": \"ask\", \"target\": \"@maria\", \"question\": \"Per API key or per client IP?\"}}`"
+
+// dispatchActions are the actions a dispatch may name, in the order a refusal lists them.
+var dispatchActions = []string{"ask", "followup", "respond", "resolve", "escalate", "abandon", "assume"}
+
+// dispatchIssue reads client_payload.issue: a number, or a string of digits (what a shell
+// script's jq tends to send). Anything else is 0.
+func dispatchIssue(raw json.RawMessage) int {
+	var head struct {
+		Issue json.RawMessage `json:"issue"`
+	}
+	if json.Unmarshal(raw, &head) != nil || len(head.Issue) == 0 {
+		return 0
+	}
+	var s string
+	if json.Unmarshal(head.Issue, &s) != nil {
+		s = string(head.Issue)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
+// parseDispatch reads a client_payload into the command it stands for, and the issue it
+// names (0 for none).
+func parseDispatch(raw json.RawMessage, guid string, sender *github.User) (*dispatchRequest, int) {
+	req := &dispatchRequest{GUID: guid, Sender: sender, Sent: string(compactJSON(raw))}
+	number := dispatchIssue(raw)
+	if number <= 0 {
+		return req, 0
+	}
+	// The issue field is read above, leniently; this struct's shadows the payload's.
+	var wire struct {
+		DispatchPayload
+		Issue json.RawMessage `json:"issue"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&wire); err != nil {
+		req.Problem = payloadProblem(err)
+		return req, number
+	}
+	p := wire.DispatchPayload
+	p.Issue = number
+	cmd, problem := p.command()
+	switch {
+	case problem != nil:
+		req.Problem = problem
+	case len(cmd) > maxDispatchCommand:
+		req.Problem = &dispatchProblem{
+			Problem: fmt.Sprintf("this command is %d bytes long; a dispatched one may have at most %d.", len(cmd), maxDispatchCommand),
+			Try:     "shorten the question, or put the long part in a file of the repository and name it in `evidence`.",
+		}
+	default:
+		req.Command = cmd
+	}
+	return req, number
+}
+
+// payloadProblem says what is wrong with a client_payload that does not decode.
+func payloadProblem(err error) *dispatchProblem {
+	try := "send the fields of the README's table, as in " + dispatchExample + "."
+	var typeErr *json.UnmarshalTypeError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		// The field is named by its Go path (DispatchPayload.options); the sender knows its key.
+		field := typeErr.Field[strings.LastIndexByte(typeErr.Field, '.')+1:]
+		return &dispatchProblem{Problem: fmt.Sprintf("`%s` must be a JSON %s, not a %s.", field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value), Try: try}
+	case strings.HasPrefix(msg, "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
+		return &dispatchProblem{Problem: "`" + field + "` is not a field of a `clarify` dispatch.", Try: try}
+	}
+	return &dispatchProblem{Problem: "the client_payload is not a JSON object of the fields Clarify reads.", Try: try}
+}
+
+// jsonKind names a Go kind as JSON calls it.
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "slice":
+		return "array of strings"
+	case "bool", "ptr":
+		return "boolean"
+	case "int":
+		return "number"
+	}
+	return goKind
+}
+
+// command writes the payload as the comment that would say the same, so that the parser
+// and every check of Apply treat it as they treat that comment.
+func (p DispatchPayload) command() (string, *dispatchProblem) {
+	action := strings.ToLower(strings.TrimSpace(p.Action))
+	need := func(field, example string) *dispatchProblem {
+		return &dispatchProblem{
+			Problem: "a `" + action + "` dispatch needs `" + field + "`.",
+			Try:     "add it, as in `" + example + "`.",
+		}
+	}
+	id := oneLine(p.ID)
+	var lines []string
+	switch action {
+	case "ask":
+		target, q := oneLine(p.Target), strings.TrimSpace(p.Question)
+		if target == "" {
+			return "", need("target", `"target": "@maria"`)
+		}
+		if q == "" {
+			return "", need("question", `"question": "Per API key or per client IP?"`)
+		}
+		line := "/clarify " + target
+		if p.Blocking != nil && !*p.Blocking {
+			line += " --non-blocking"
+		}
+		lines = append(lines, line+" "+q)
+		lines = append(lines, p.askFields()...)
+	case "followup":
+		if id == "" {
+			return "", need("id", `"id": "CLR-42-001"`)
+		}
+		q := strings.TrimSpace(p.Question)
+		if q == "" {
+			return "", need("question", `"question": "Does that hold for cached reads too?"`)
+		}
+		lines = append(lines, "/clarify followup "+id+" "+q)
+		lines = append(lines, p.askFields()...)
+	case "respond":
+		a := strings.TrimSpace(p.Answer)
+		if a == "" {
+			return "", need("answer", `"answer": "Per API key."`)
+		}
+		lines = append(lines, joinWords("/respond", id, a))
+	case "resolve":
+		lines = append(lines, joinWords("/clarify resolve", id, strings.TrimSpace(p.Decision)))
+	case "escalate", "abandon":
+		if id == "" {
+			return "", need("id", `"id": "CLR-42-001"`)
+		}
+		lines = append(lines, joinWords("/clarify "+action, id, strings.TrimSpace(p.Reason)))
+	case "assume":
+		d := strings.TrimSpace(p.Decision)
+		if d == "" {
+			return "", need("decision", `"decision": "Store all timestamps in UTC"`)
+		}
+		lines = append(lines, "/assume "+d)
+		if c := oneLine(p.Confidence); c != "" {
+			lines = append(lines, "Confidence: "+c)
+		}
+		if r := oneLine(p.Risk); r != "" {
+			lines = append(lines, "Risk: "+r)
+		}
+	default:
+		problem := "a `clarify` dispatch needs an `action`."
+		if action != "" {
+			problem = "`" + oneLine(p.Action) + "` is not an action of a `clarify` dispatch."
+		}
+		return "", &dispatchProblem{Problem: problem,
+			Try: "send `action` as one of `" + strings.Join(dispatchActions, "`, `") + "`, as in " + dispatchExample + "."}
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// askFields are the long form's lines of an ask or follow-up.
+func (p DispatchPayload) askFields() []string {
+	var lines []string
+	if t := oneLine(p.Topic); t != "" {
+		lines = append(lines, "Topic: "+t)
+	}
+	if t := oneLine(p.Type); t != "" {
+		lines = append(lines, "Type: "+t)
+	}
+	if len(p.Options) > 0 {
+		lines = append(lines, "Options:")
+		for i, o := range p.Options {
+			if i == 26 {
+				break // the parser refuses more options than letters anyway
+			}
+			lines = append(lines, string(rune('a'+i))+") "+oneLine(o))
+		}
+	}
+	if f := oneLine(p.Fallback); f != "" {
+		lines = append(lines, "Fallback: "+f)
+	}
+	if len(p.Evidence) > 0 {
+		lines = append(lines, "Evidence:")
+		for _, e := range p.Evidence {
+			lines = append(lines, "- "+oneLine(e))
+		}
+	}
+	return lines
+}
+
+// oneLine is a field that a command takes on one line: its words, one space apart.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// joinWords joins the non-empty parts with a space.
+func joinWords(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " ")
+}
+
+// compactJSON is raw without insignificant space, or "null".
+func compactJSON(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil || b.Len() == 0 {
+		return json.RawMessage("null")
+	}
+	return b.Bytes()
+}
+
+// dispatchKey is the marker key of the comment that answers a dispatch: its mirror, or
+// its refusal.
+func dispatchKey(guid string) string { return "dispatch:" + guid }
+
+// mirrorCopy is the signed copy of a dispatched command that its mirror hides.
+type mirrorCopy struct {
+	V        int    `json:"v"`
+	Delivery string `json:"delivery"`
+	Login    string `json:"login"`
+	Type     string `json:"type"`
+	Command  string `json:"command"`
+}
+
+// The hidden block of a mirror: "<!-- clarify:dispatch PAYLOAD.MAC -->", both base64url.
+const (
+	mirrorOpen    = "<!-- clarify:dispatch "
+	mirrorClose   = " -->"
+	mirrorVersion = 1
+)
+
+// mirrorMAC signs a mirror's payload under a key of the issue: a block pasted from
+// another issue, or typed by anyone, does not verify.
+func mirrorMAC(key []byte, payload string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("clarify dispatch mirror v1\x00" + payload))
+	return m.Sum(nil)
+}
+
+// mirrorBlock is the hidden, signed copy of a dispatched command.
+func (b *Base) mirrorBlock(ref issueRef, m mirrorCopy) (string, error) {
+	js, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	payload := base64.RawURLEncoding.EncodeToString(js)
+	return mirrorOpen + payload + "." + base64.RawURLEncoding.EncodeToString(mirrorMAC(b.issueKey(ref), payload)) + mirrorClose, nil
+}
+
+// readMirror takes the signed copy out of one of the app's comments; false when there is
+// none, or it does not verify under the issue's key (or a key before a rotation).
+func (b *Base) readMirror(ref issueRef, c *github.IssueComment) (mirrorCopy, bool) {
+	body := c.GetBody()
+	i := strings.Index(body, mirrorOpen)
+	if !b.isSelf(c.User) || i < 0 {
+		return mirrorCopy{}, false
+	}
+	block, _, ok := strings.Cut(body[i+len(mirrorOpen):], mirrorClose)
+	if !ok {
+		return mirrorCopy{}, false
+	}
+	payload, sig64, _ := strings.Cut(block, ".")
+	sig, err := base64.RawURLEncoding.DecodeString(sig64)
+	if err != nil {
+		return mirrorCopy{}, false
+	}
+	keys := [][]byte{b.issueKey(ref)}
+	for _, prev := range b.PreviousKeys {
+		keys = append(keys, IssueLedgerKey(prev, ref.Owner, ref.Repo, ref.Number))
+	}
+	if !slices.ContainsFunc(keys, func(k []byte) bool { return hmac.Equal(sig, mirrorMAC(k, payload)) }) {
+		return mirrorCopy{}, false
+	}
+	js, err := base64.RawURLEncoding.DecodeString(payload)
+	var m mirrorCopy
+	if err != nil || json.Unmarshal(js, &m) != nil || m.V != mirrorVersion || m.Login == "" {
+		return mirrorCopy{}, false
+	}
+	return m, true
+}
+
+// mirrorInput is what a mirror stands for: the sender's comment, with the mirror's id. An
+// edited mirror reads as an edited comment, whose command is never run.
+func (b *Base) mirrorInput(ref issueRef, c *github.IssueComment) (input, bool) {
+	m, ok := b.readMirror(ref, c)
+	if !ok {
+		return input{}, false
+	}
+	login, typ := m.Login, m.Type
+	return input{
+		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: m.Command, At: c.GetCreatedAt().Time,
+			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time)},
+		user: &github.User{Login: &login, Type: &typ},
+	}, true
+}
+
+// input is the event a comment of the snapshot is: the sender's command for a mirror of a
+// dispatch, the comment itself otherwise.
+func (s *snapshot) input(c *github.IssueComment) input {
+	if in, ok := s.mirrors[c.GetID()]; ok {
+		return in
+	}
+	return commentInput(c)
+}
+
+// dispatched readies a run for dispatched commands. Every run reads the mirrors among
+// its comments, so that its fold takes each as the sender's. A run woken by a dispatch
+// then finds the dispatch's mirror, or posts it (or, for a payload that is no command, a
+// refusal), and goes on as a run woken by that comment; an outsider's dispatch, or one
+// already answered, goes on as a tick.
+func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, trig trigger,
+	lookups *actorLookups, p clarify.Policy) (trigger, error) {
+	snap.mirrors = map[int64]input{}
+	for _, c := range snap.comments {
+		if in, ok := b.mirrorInput(ref, c); ok {
+			snap.mirrors[c.GetID()] = in
+		}
+	}
+	if trig.Kind != triggerDispatch || trig.Dispatch == nil {
+		return trig, nil
+	}
+	d := trig.Dispatch
+	logger := zerolog.Ctx(ctx)
+	tick := trigger{Kind: triggerTick, Issue: trig.Issue, IssueClosed: trig.IssueClosed, Sender: trig.Sender, At: trig.At}
+	mark := render.Marker(dispatchKey(d.GUID))
+	found, err := b.findDispatch(ctx, client, ref, snap, mark)
+	if err != nil {
+		return trig, err
+	}
+	if found != nil {
+		if _, ok := snap.mirrors[found.GetID()]; !ok {
+			logger.Info().Int64(LogKeyComment, found.GetID()).Msg("Dispatch already answered; nothing to do")
+			return tick, nil
+		}
+		logger.Info().Int64(LogKeyComment, found.GetID()).Msg("Dispatch already mirrored; folding in its mirror")
+		return mirrorTrigger(found, snap.mirrors[found.GetID()], trig), nil
+	}
+	if outsider, err := b.dispatchOutsider(ctx, lookups, d, snap.ledger, p); err != nil || outsider {
+		if outsider {
+			logger.Info().Msg("Dispatch from someone without write access and no part in this issue's clarifications: nothing is written")
+		}
+		return tick, err
+	}
+	if d.Problem != nil {
+		r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeBadCommand, To: d.Sender.GetLogin(),
+			Quote: "repository_dispatch clarify " + d.Sent, Problem: d.Problem.Problem, Try: d.Problem.Try}
+		logger.Info().Str("problem", d.Problem.Problem).Msg("Dispatch is no command; refused")
+		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(r, snap.ledger, dispatchKey(d.GUID)))
+		return tick, err
+	}
+	block, err := b.mirrorBlock(ref, mirrorCopy{V: mirrorVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
+		Type: d.Sender.GetType(), Command: d.Command})
+	if err != nil {
+		return trig, err
+	}
+	mention := slices.DeleteFunc(clarify.MentionedIn(d.Command), func(h string) bool { return strings.EqualFold(h, d.Sender.GetLogin()) })
+	c, err := b.postOnce(ctx, client, ref, snap, mark, render.Mirror(d.Sender.GetLogin(), d.Command, mention, block, dispatchKey(d.GUID)))
+	if err != nil {
+		return trig, fmt.Errorf("mirror of a dispatch: %w", err)
+	}
+	in, ok := b.mirrorInput(ref, c)
+	if !ok {
+		return trig, fmt.Errorf("mirror %d of a dispatch on %s does not verify", c.GetID(), ref.key())
+	}
+	snap.mirrors[c.GetID()] = in
+	logger.Info().Int64(LogKeyComment, c.GetID()).Msg("Dispatch mirrored")
+	return mirrorTrigger(c, in, trig), nil
+}
+
+// mirrorTrigger is the run's trigger once a dispatch has its mirror: that comment.
+func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
+	return trigger{Kind: triggerComment, Comment: c, Sender: in.user, At: c.GetCreatedAt().Time, Issue: trig.Issue,
+		IssueClosed: trig.IssueClosed}
+}
+
+// findDispatch returns the app's comment carrying mark, the answer to a dispatch, or nil.
+// A snapshot of the comments since the cursor may miss the answer to a dispatch that is
+// redelivered days later, so then the comments of the last dispatchLookBack are read.
+func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, mark string) (*github.IssueComment, error) {
+	for _, c := range snap.comments {
+		if b.carries(c, mark) {
+			return c, nil
+		}
+	}
+	if !snap.partial {
+		return nil, nil
+	}
+	since := b.Now().Add(-dispatchLookBack)
+	recent, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
+			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
+	}
+	for _, c := range recent {
+		if b.carries(c, mark) {
+			return c, nil
+		}
+	}
+	return nil, nil
+}
+
+// dispatchOutsider reports whether the sender is one whose command Apply would ignore
+// without a word, looking up only what that takes: a bot, a login the ledger knows or one
+// with write access is none.
+func (b *Base) dispatchOutsider(ctx context.Context, lookups *actorLookups, d *dispatchRequest, l clarify.Ledger, p clarify.Policy) (bool, error) {
+	act, err := lookups.actor(ctx, b, d.Sender, d.Command, l, p)
+	if err != nil || !clarify.IsOutsider(l, p, act) {
+		return false, err
+	}
+	if act.Permission == "" {
+		if act.Permission, err = lookups.permission(ctx, act.Login); err != nil {
+			return false, err
+		}
+	}
+	if act.Teams == nil {
+		act.Teams = lookups.teams(ctx, l, p, act.Login)
+	}
+	return clarify.IsOutsider(l, p, act), nil
+}

@@ -1,0 +1,174 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/fakegithub"
+)
+
+// openPR opens pull request number with body and sends its pull_request.opened delivery.
+func (w *world) openPR(number int, body string) {
+	w.t.Helper()
+	if st := w.send(w.h.Fake.OpenPullRequestWithBody(repo, number, "Rate-limit per API key", "coder-agent", body)); st != http.StatusOK {
+		w.t.Fatalf("pull_request.opened answered %d", st)
+	}
+}
+
+// check returns the one check run named after issue on the head of pull request pr, or
+// fails the test when there is not exactly one.
+func (w *world) check(pr, issue int) fakegithub.CheckRun {
+	w.t.Helper()
+	var found []fakegithub.CheckRun
+	for _, cr := range w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, pr)) {
+		if cr.Name == handlers.CheckName(issue) {
+			found = append(found, cr)
+		}
+	}
+	if len(found) != 1 {
+		w.t.Fatalf("%d check runs %q on the head of #%d, want 1: %+v", len(found), handlers.CheckName(issue), pr, found)
+	}
+	return found[0]
+}
+
+func checkRequests(h interface{ Requests() []fakegithub.Request }) (pulls, checks int) {
+	for _, r := range h.Requests() {
+		switch r.Route {
+		case fakegithub.RouteListPulls:
+			pulls++
+		case fakegithub.RouteCreateCheckRun, fakegithub.RouteUpdateCheckRun, fakegithub.RouteListCheckRuns:
+			checks++
+		}
+	}
+	return pulls, checks
+}
+
+func TestABlockingClarificationFailsTheLinkedPullRequestUntilResolved(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.openPR(7, "Rate-limit the public API.\n\nFixes #42")
+	if runs := w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, 7)); len(runs) != 0 {
+		t.Fatalf("a pull request linking an issue with nothing open got check runs: %+v", runs)
+	}
+
+	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
+	cr := w.check(7, 42)
+	if cr.Conclusion != "failure" || !strings.Contains(cr.Title, "CLR-42-001") || !strings.Contains(cr.Summary, "CLR-42-001") {
+		t.Fatalf("while CLR-42-001 blocks: %+v", cr)
+	}
+
+	w.comment("maria", "Per API key.")
+	if cr := w.check(7, 42); cr.Conclusion != "failure" {
+		t.Errorf("an answer settles nothing, the check should still fail: %+v", cr)
+	}
+
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
+	if cr := w.check(7, 42); cr.Conclusion != "success" || strings.Contains(cr.Title, "CLR-42-001") {
+		t.Fatalf("after the resolve: %+v", cr)
+	}
+	w.replayAll()
+}
+
+func TestAPullRequestOpenedWhileAClarificationBlocksFailsAtOnce(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
+	w.openPR(8, "Closes octo/widgets#42")
+	if cr := w.check(8, 42); cr.Conclusion != "failure" || !strings.Contains(cr.Title, "CLR-42-001") {
+		t.Fatalf("the new pull request's check: %+v", cr)
+	}
+
+	// A push moves the head: the new commit fails too.
+	old := w.h.Fake.PullHead(repo, 8)
+	w.send(w.h.Fake.PushToPullRequest(repo, 8, "coder-agent"))
+	if w.h.Fake.PullHead(repo, 8) == old {
+		t.Fatal("the push did not move the head")
+	}
+	if cr := w.check(8, 42); cr.Conclusion != "failure" {
+		t.Fatalf("the pushed head's check: %+v", cr)
+	}
+
+	// The description no longer closes #42: its check passes.
+	w.send(w.h.Fake.EditPullRequestBody(repo, 8, "coder-agent", "Refs #42 (does not close it)"))
+	if cr := w.check(8, 42); cr.Conclusion != "success" {
+		t.Fatalf("after the link was edited away: %+v", cr)
+	}
+	w.replayAll()
+}
+
+func TestANonBlockingClarificationFailsNothing(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.openPR(7, "Fixes #42")
+	w.h.Fake.ResetRequests()
+	w.comment("coder-agent", "/clarify @maria --non-blocking Should the limit apply per API key or per client IP?")
+	w.comment("maria", "Per API key.")
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
+	if runs := w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, 7)); len(runs) != 0 {
+		t.Errorf("a non-blocking clarification wrote check runs: %+v", runs)
+	}
+	if pulls, checks := checkRequests(w.h.Fake); pulls+checks != 0 {
+		t.Errorf("a non-blocking lifecycle made %d pull request and %d check requests, want none", pulls, checks)
+	}
+}
+
+func TestAPullRequestsOwnBlockingClarificationFailsItsCheck(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.openPR(9, "A refactoring that closes nothing.")
+	d, _ := w.h.Fake.Comment(repo, 9, "coder-agent", "/clarify @maria Keep the old endpoint?")
+	w.send(d)
+	if cr := w.check(9, 9); cr.Conclusion != "failure" {
+		t.Fatalf("the pull request's own check: %+v", cr)
+	}
+	d, _ = w.h.Fake.Comment(repo, 9, "maria", "/clarify resolve CLR-9-001 Keep it one release.")
+	w.send(d)
+	if cr := w.check(9, 9); cr.Conclusion != "success" {
+		t.Fatalf("after the resolve: %+v", cr)
+	}
+}
+
+// TestChecksCostOfALifecycleWithoutPullRequests measures what the checks add to a
+// one-round lifecycle in an issue no pull request links: `go test ./handlers -run
+// TestChecksCost -v` prints it.
+func TestChecksCostOfALifecycleWithoutPullRequests(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.h.Fake.ResetRequests()
+	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
+	w.comment("maria", "Per API key.")
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
+	pulls, checks := checkRequests(w.h.Fake)
+	notModified := 0
+	for _, r := range w.h.Fake.Requests() {
+		if r.Route == fakegithub.RouteListPulls && r.Status == http.StatusNotModified {
+			notModified++
+		}
+	}
+	t.Logf("checks add %d reads to a one-round lifecycle (%d of them 304s), %d check requests", pulls, notModified, checks)
+	if pulls > 2 || checks != 0 {
+		t.Errorf("%d pull request lists and %d check requests, want at most 2 lists (the ask, the resolve) and none", pulls, checks)
+	}
+}
+
+// TestTheSweepSettlingAClarificationPassesTheCheck: a clarification that times out to its
+// fallback on the sweep settles like a resolve, and the check follows.
+func TestTheSweepSettlingAClarificationPassesTheCheck(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.openPR(7, "Fixes #42")
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?\nOptions:\na) per key\nb) per IP\nFallback: a")
+	if cr := w.check(7, 42); cr.Conclusion != "failure" {
+		t.Fatalf("while it blocks: %+v", cr)
+	}
+	for i := 0; i < 2; i++ { // stale, then timed out to the fallback
+		w.h.Fake.Advance(31 * time.Minute)
+		if _, err := w.h.Sweep(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status.Open() {
+		t.Fatalf("CLR-42-001 is still %s after two SLAs", c.Status)
+	}
+	if cr := w.check(7, 42); cr.Conclusion != "success" {
+		t.Fatalf("after the sweep settled it: %+v", cr)
+	}
+}

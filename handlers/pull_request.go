@@ -1,0 +1,128 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/palantir/go-githubapp/githubapp"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/render"
+)
+
+// PullRequest handles pull_request events: a pull request opened, reopened, pushed to, or
+// whose description or base changed gets the check runs of the issues it links (see
+// checks.go), so that one opened while a clarification blocks its issue fails at once.
+// Its conversation's comments arrive as issue_comment and are IssueComment's.
+// Payload: https://docs.github.com/en/webhooks/webhook-events-and-payloads#pull_request
+type PullRequest struct {
+	*Base
+}
+
+var _ githubapp.EventHandler = (*PullRequest)(nil)
+
+// Handles lists the events this handler takes.
+func (h *PullRequest) Handles() []string { return []string{"pull_request"} }
+
+// Validate decodes the payload before the delivery is accepted, so a malformed one gets 400.
+func (h *PullRequest) Validate(eventType string, payload []byte) error {
+	_, err := decodePullRequest(payload)
+	return err
+}
+
+func decodePullRequest(payload []byte) (*github.PullRequestEvent, error) {
+	var ev github.PullRequestEvent
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return nil, err
+	}
+	if ev.GetRepo().GetOwner().GetLogin() == "" || ev.GetRepo().GetName() == "" || ev.GetPullRequest().GetNumber() == 0 {
+		return nil, errors.New("pull_request payload lacks repository or pull request")
+	}
+	return &ev, nil
+}
+
+// Handle writes the check runs of the issues a pull request links on its head commit.
+func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, payload []byte) error {
+	ev, err := decodePullRequest(payload)
+	if err != nil {
+		return githubapp.ValidationError{EventType: eventType, DeliveryID: deliveryID, Cause: err}
+	}
+	pr := ev.GetPullRequest()
+	switch ev.GetAction() {
+	case "opened", "reopened", "synchronize":
+	case "edited":
+		if ev.GetChanges().GetBody() == nil && ev.GetChanges().GetBase() == nil {
+			return nil // a new title links nothing
+		}
+	default:
+		return nil
+	}
+	if pr.GetState() != "open" {
+		return nil
+	}
+	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
+	self := issueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
+	linked := linkedIssues(pr, owner, repo)
+	if !slices.Contains(linked, self.Number) && (h.hasOurLabel(owner, repo, pr.Labels) || h.active.has(self.key())) {
+		// Its own conversation holds clarifications: they hold it up like a linked issue's.
+		linked = append(linked, self.Number)
+	}
+	var unlinked []int
+	if ev.GetAction() == "edited" {
+		for _, n := range linkedIssues(before(pr, ev.GetChanges()), owner, repo) {
+			if !slices.Contains(linked, n) {
+				unlinked = append(unlinked, n)
+			}
+		}
+	}
+	if len(linked) == 0 && len(unlinked) == 0 {
+		return nil // links no issue: no request
+	}
+
+	ctx, logger := githubapp.PrepareRepoContext(ctx, ev.GetInstallation().GetID(), ev.GetRepo())
+	logger = logger.With().Int("github_pull_request", pr.GetNumber()).Str(LogKeyAction, ev.GetAction()).
+		Str(LogKeySender, ev.GetSender().GetLogin()).Ints("linked_issues", linked).Logger()
+	ctx = logger.WithContext(ctx)
+	ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
+	if err != nil {
+		return err
+	}
+	sha := pr.GetHead().GetSHA()
+	var errs []error
+	for _, n := range linked {
+		ref := issueRef{Owner: owner, Repo: repo, Number: n}
+		if err := h.checkIssue(ctx, client, ref, sha, ev.GetAction() == "reopened"); err != nil {
+			errs = append(errs, fmt.Errorf("check of %s on pull request #%d: %w", ref.key(), pr.GetNumber(), err))
+		}
+	}
+	for _, n := range unlinked {
+		conclusion, title, summary := render.CheckUnlinked(n)
+		want := checkWant{name: CheckName(n), conclusion: conclusion, title: title, summary: summary}
+		if err := h.putCheck(ctx, client, owner, repo, sha, want); err != nil {
+			errs = append(errs, fmt.Errorf("check of #%d on pull request #%d: %w", n, pr.GetNumber(), err))
+		}
+	}
+	if len(errs) > 0 {
+		zerolog.Ctx(ctx).Debug().Int("failed", len(errs)).Msg("Some checks of the pull request were not written")
+	}
+	return errors.Join(errs...)
+}
+
+// before is the pull request as it was before an edit: its former description and base.
+func before(pr *github.PullRequest, ch *github.EditChange) *github.PullRequest {
+	old := *pr
+	if from := ch.GetBody().GetFrom(); ch.GetBody() != nil {
+		old.Body = &from
+	}
+	if ch.GetBase().GetRef() != nil && pr.Base != nil {
+		base := *pr.Base
+		from := ch.GetBase().GetRef().GetFrom()
+		base.Ref = &from
+		old.Base = &base
+	}
+	return &old
+}
