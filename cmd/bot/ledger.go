@@ -121,6 +121,17 @@ func newLedgerFlags(name, usage string, stderr io.Writer, online bool) ledgerFla
 	return lf
 }
 
+// online returns what reading through the API takes: the keys to check ledgers under,
+// and the client.
+func (lf ledgerFlags) online() (ledgerKeys, *github.Client, error) {
+	keys, err := loadLedgerKeys(*lf.key)
+	if err != nil {
+		return ledgerKeys{}, nil, err
+	}
+	client, err := ledgerClient(*lf.api)
+	return keys, client, err
+}
+
 // parse parses flags given before and after the positional arguments: people type
 // `bot ledger octo/widgets#42 -json`, and the flag package stops at the first argument.
 func (lf ledgerFlags) parse(args []string) ([]string, error) {
@@ -243,11 +254,7 @@ func ledgerExport(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return fmt.Errorf("%q: write the issue as OWNER/REPO#N", pos[0])
 	}
-	keys, err := loadLedgerKeys(*lf.key)
-	if err != nil {
-		return err
-	}
-	client, err := ledgerClient(*lf.api)
+	keys, client, err := lf.online()
 	if err != nil {
 		return err
 	}

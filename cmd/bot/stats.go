@@ -44,11 +44,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	if !ok || owner == "" || name == "" || strings.ContainsAny(name, "/#") {
 		return fmt.Errorf("%q: write OWNER/REPO", pos[0])
 	}
-	keys, err := loadLedgerKeys(*lf.key)
-	if err != nil {
-		return err
-	}
-	client, err := ledgerClient(*lf.api)
+	keys, client, err := lf.online()
 	if err != nil {
 		return err
 	}
