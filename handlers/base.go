@@ -54,6 +54,8 @@ type Base struct {
 	revs revMemory
 	// labelsSet remembers the app's own labels this process last set on each issue.
 	labelsSet labelMemory
+	// runFailures counts each issue's failed runs in a row, to space their retries.
+	runFailures failureCounts
 	// members remembers team memberships across runs.
 	members membershipCache
 	// waitsChanged is the repositories where a run saved wait-for edges since the sweep

@@ -171,9 +171,10 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 // failed leaves the command in the issue; the next event's fold takes it as the sender's.
 func TestAMirrorLeftUnappliedIsFoldedInAsTheSenders(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
-	// Every attempt of the dispatch's run fails after the mirror, at the pull request list
-	// (4 runs, 4 tries each).
-	w.h.Fake.FailNext(fakegithub.RouteListPulls, http.StatusInternalServerError, 16)
+	// Every run of the dispatch fails after the mirror, at the status comment: the mirror
+	// goes through, then each of the 4 runs tries the status comment 3 times.
+	w.h.Fake.PassNext(postCommentRoute, 1)
+	w.h.Fake.FailNext(postCommentRoute, http.StatusInternalServerError, 4*3)
 	w.dispatch("coder-agent", handlers.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key or per IP?"})
 	if len(w.mirrors()) != 1 || w.botComments("Clarification needed") != 0 {
 		t.Fatalf("want the mirror and nothing else:\n%s", w.h.Fake.Transcript(repo, 42))

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -81,5 +82,24 @@ func TestRebuildOfAClosedIssueKeepsWhatTheCloseAbandoned(t *testing.T) {
 	w.send(w.h.Fake.DeleteComment(repo, id, "maria"))
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Abandoned {
 		t.Errorf("after rebuilding a closed issue: %s, want abandoned", c.Status)
+	}
+}
+
+func TestALedgerRebuiltAfterADeletionIsSavedAboveTheDeletedOne(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	w.comment("maria", "Per key.")
+	w.comment("coder-agent", "/clarify followup CLR-42-001 Which limit?")
+	deleted := w.ledger().Rev
+	id, _ := w.statusComment()
+	// The deletion reaches a fresh process, one that never saw the issue (another replica,
+	// or after a restart): only the deletion's payload tells it how far the ledger had got.
+	w.h.Stop()
+	if _, err := w.h.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	w.send(w.h.Fake.DeleteComment(repo, id, "maria"))
+	if got := w.ledger().Rev; got <= deleted {
+		t.Errorf("rebuilt ledger saved at revision %d, want above the deleted one's %d", got, deleted)
 	}
 }

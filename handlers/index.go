@@ -130,6 +130,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
 		Due: clarify.NextDeadline(saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p)}
 	b.savedAt.put(ref.key(), savedMark{At: b.Now(), Put: !e.Due.IsZero()})
+	b.runFailures.clear(ref.key())
 	var err error
 	if e.Due.IsZero() {
 		err = b.Index.Remove(ctx, e)
@@ -144,15 +145,22 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	}
 }
 
-// indexFailed makes an issue whose run failed due at once, so that the next sweep runs it
-// again instead of the next walk: what the failed run was to apply is in the issue's
-// comments, and the fold takes it in. A run that then succeeds records the real deadline.
+// indexFailed makes an issue whose run failed due soon, so that a sweep runs it again
+// before the next walk: what the failed run was to apply is in the issue's comments, and
+// the fold takes it in. A run that then succeeds records the real deadline. Past a few
+// failures in a row (a delivery's own tries count), each doubles the wait, up to an hour,
+// so that an issue that cannot succeed (its installation gone, a ledger of a newer
+// version) costs little.
 func (b *Base) indexFailed(ctx context.Context, ref issueRef) {
 	inst, ok := installationOf(ctx)
 	if b.Index == nil || !ok {
 		return
 	}
-	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number, Due: b.Now()}
+	var wait time.Duration
+	if n := b.runFailures.add(ref.key()) - failuresBeforeBackoff; n >= 0 {
+		wait = min(time.Minute<<min(n, 6), time.Hour)
+	}
+	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number, Due: b.Now().Add(wait)}
 	if err := b.Index.Put(context.WithoutCancel(ctx), e); err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated after a failed run; the sweep's walk will find the issue")
 	}
@@ -209,7 +217,8 @@ type savedMark struct {
 func (m *savedMemory) put(key string, s savedMark) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.m == nil {
+	if m.m == nil || len(m.m) >= maxRemembered {
+		// Forgetting costs a walk one read of each issue, as after a restart.
 		m.m = map[string]savedMark{}
 	}
 	m.m[key] = s
@@ -220,4 +229,32 @@ func (m *savedMemory) get(key string) (savedMark, bool) {
 	defer m.mu.Unlock()
 	s, ok := m.m[key]
 	return s, ok
+}
+
+// failuresBeforeBackoff is how many failed runs in a row an issue gets retried at every
+// sweep: two deliveries' worth of tries.
+const failuresBeforeBackoff = 2 * (1 + DefaultRunRetries)
+
+// failureCounts counts each issue's runs that failed in a row, for indexFailed's back-off.
+type failureCounts struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+// add counts one more failure and returns how many came before it.
+func (f *failureCounts) add(key string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil || len(f.m) >= maxRemembered {
+		f.m = map[string]int{}
+	}
+	n := f.m[key]
+	f.m[key] = n + 1
+	return n
+}
+
+func (f *failureCounts) clear(key string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.m, key)
 }

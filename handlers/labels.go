@@ -217,12 +217,3 @@ func (m *labelMemory) put(key string, names []string) {
 	}
 	m.m[key] = names
 }
-
-// carriesDefaultActive says whether an issue carries the active label under its default
-// name, which only the app puts on: a sign it was at work there. A name the repository
-// chose may be one people use too, so it is no such sign.
-func carriesDefaultActive(issue *github.Issue) bool {
-	return slices.ContainsFunc(labelsOn(issue), func(lb *github.Label) bool {
-		return lb.GetName() == DefaultLabelActive.Name
-	})
-}

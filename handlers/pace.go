@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -48,10 +47,9 @@ type Pacer struct {
 	// app's metrics: waits that grow say the installation writes near GitHub's limits.
 	OnWait func(write bool, d time.Duration)
 
-	// local keeps the windows of requests made for no installation, which are one
-	// client's own and mean nothing to another replica; and every window when Store is nil.
-	local   MemoryPaceStore
-	unnamed atomic.Int64
+	// local keeps the window of requests made for no installation, the app's own, which
+	// means nothing to another replica; and every window when Store is nil.
+	local MemoryPaceStore
 }
 
 // PaceLimits is what a PaceStore needs to know of the pacer's settings, defaults applied.
@@ -109,17 +107,22 @@ func WithInstallation(ctx context.Context, id int64) context.Context {
 	return context.WithValue(ctx, installationKey{}, id)
 }
 
+// appWindow is the window of requests made for no installation; installation ids are
+// positive.
+const appWindow = -1
+
 // Middleware returns the client middleware that paces requests through p. go-githubapp
 // builds it once per client; clients of one installation share its window through the
 // context their requests carry (WithInstallation), and a request without one is paced
 // on its client's own window.
 func (p *Pacer) Middleware() githubapp.ClientMiddleware {
 	return func(next http.RoundTripper) http.RoundTripper {
-		own := -1 - p.unnamed.Add(1) // installation ids are positive
 		return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
 			inst, ok := r.Context().Value(installationKey{}).(int64)
 			if !ok {
-				inst = own
+				// The app's own requests (installations, deliveries): one window for
+				// them all, as they are one app's, and one window is all they leave.
+				inst = appWindow
 			}
 			write := r.Method != http.MethodGet && r.Method != http.MethodHead
 			if err := p.wait(r.Context(), inst, write); err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -76,8 +77,11 @@ type deadlockBreak struct {
 
 // run is the one path every event and every sweep takes. It returns the ledger as saved.
 func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (_ clarify.Ledger, err error) {
+	// A run that fails before its save leaves the issue due, so the next sweep runs it
+	// again; after the save, the index already holds the issue's real deadline.
+	savedOK := false
 	defer func() {
-		if err != nil {
+		if err != nil && !savedOK {
 			b.indexFailed(ctx, ref)
 		}
 	}()
@@ -97,7 +101,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	snap.recoverHead(ctx, trig.Replaced)
-	snap.lostStatus(trig, carriesDefaultActive(trig.Issue))
+	snap.lostStatus(trig)
 	// 2. The fold: what is new, then time, then a deadlock break.
 	lookups := newActorLookups(client, ref, &b.members)
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
@@ -118,10 +122,12 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
 		return clarify.Ledger{}, err
 	}
-	// The checks of linked pull requests, before the save: a run that fails here is run
-	// again from the unsaved ledger, so it sees the change again (checks.go).
+	// The checks of linked pull requests, before the save, best effort: a pull request's
+	// check must never hold up the issue's ledger. One that fails is logged; the next
+	// change of the issue's blocking clarifications, or the pull request's next event,
+	// puts it right.
 	if err := b.syncChecks(ctx, client, ref, snap.ledger, f.ledger); err != nil {
-		return clarify.Ledger{}, err
+		zerolog.Ctx(ctx).Error().Err(err).Msg("Checks of the pull requests linking the issue not updated")
 	}
 	// 4. The save: the status comment, and archives when it grows too big. The labels are
 	// decided first, so that the ledger saved records those the app puts on.
@@ -131,6 +137,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
+	savedOK = true
 	if b.OnSaved != nil {
 		b.OnSaved(snap.ledger, saved)
 	}

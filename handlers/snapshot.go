@@ -310,11 +310,15 @@ func (m *issueMemories) forget(key string) {
 // payload carries it, verified like any ledger), which holds after a restart too.
 func (b *Base) revFloor(ref issueRef, trig trigger) int64 {
 	floor := b.revs.get(ref.key())
-	if trig.Replaced == "" {
-		return floor
-	}
-	if l, err := b.decodeLedger(ref, trig.Replaced); err == nil {
-		floor = max(floor, l.Rev)
+	for _, body := range []string{trig.Replaced, trig.Deleted.GetBody()} {
+		if body == "" {
+			continue
+		}
+		// A deleted body counts too: the rebuild it starts must save above it, or a replica
+		// that saw the newer ledger would take the rebuilt one for an older one.
+		if l, err := b.decodeLedger(ref, body); err == nil {
+			floor = max(floor, l.Rev)
+		}
 	}
 	return floor
 }
@@ -374,23 +378,15 @@ func (s *snapshot) headRoom() int {
 	return render.HeadRoom(len(s.head))
 }
 
-// lostStatus starts a rebuild when the issue has no status comment but shows that the app
-// was at work in it: the deletion's payload names the status comment, or the issue carries
-// one of the app's labels. The round the status comment was created with may have been
-// the app's only comment, so the app's other comments are no sign of their own.
-func (s *snapshot) lostStatus(trig trigger, labelled bool) {
-	if s.hasLedger || s.damaged {
+// lostStatus starts a rebuild when the issue has no status comment but the deletion's
+// payload names the one it had: the round the status comment was created with may have
+// been the app's only comment, so the app's other comments are no sign of their own. A
+// deletion whose delivery was lost comes back through redelivery. A label is no such
+// sign: one put on by hand on an old issue would replay commands from before the app.
+func (s *snapshot) lostStatus(trig trigger) {
+	if s.hasLedger || s.damaged || trig.Deleted == nil {
 		return
 	}
-	var from time.Time
-	switch {
-	case trig.Deleted != nil:
-		from = trig.Deleted.GetCreatedAt().Time
-	case labelled && trig.Issue != nil:
-		from = trig.Issue.GetCreatedAt().Time
-	default:
-		return
-	}
-	s.rebuildFrom = from.Add(-firstRunWindow)
+	s.rebuildFrom = trig.Deleted.GetCreatedAt().Time.Add(-firstRunWindow)
 	s.hasLedger, s.damaged = true, true
 }

@@ -275,6 +275,12 @@ func (s *Server) FailNextAfterApply(route string, status int, n int) {
 	s.addFault(route, &fault{status: status, left: n, applied: true})
 }
 
+// PassNext lets the next n requests matching the route through untouched, so that faults
+// queued after it (FailNext) hit the requests after them: "the second post fails".
+func (s *Server) PassNext(route string, n int) {
+	s.addFault(route, &fault{left: n})
+}
+
 func (s *Server) addFault(route string, f *fault) {
 	known := false
 	for _, r := range s.routes {
@@ -370,6 +376,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		authErr := s.authenticateLocked(c)
 		rec.Installation = c.installation
 		f := s.takeFaultLocked(rt.template)
+		if f != nil && f.status == 0 {
+			f = nil // PassNext: served as it comes, ahead of the faults queued behind it
+		}
 		if f == nil {
 			f = s.chaosFaultLocked()
 		}
