@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-app/clarify/internal/fakegithub"
@@ -132,11 +134,30 @@ func issueOf(d fakegithub.Delivery) (string, bool) {
 		Issue struct {
 			Number int `json:"number"`
 		} `json:"issue"`
+		PullRequest struct {
+			Number int `json:"number"`
+		} `json:"pull_request"`
+		// A repository_dispatch names its issue in the agent's own payload.
+		ClientPayload struct {
+			Issue any `json:"issue"`
+		} `json:"client_payload"`
 	}
-	if json.Unmarshal(d.Body, &p) != nil || p.Repository.FullName == "" || p.Issue.Number == 0 {
+	if json.Unmarshal(d.Body, &p) != nil || p.Repository.FullName == "" {
 		return "", false
 	}
-	return fmt.Sprintf("%s#%d", p.Repository.FullName, p.Issue.Number), true
+	n := cmp.Or(p.Issue.Number, p.PullRequest.Number)
+	switch v := p.ClientPayload.Issue.(type) {
+	case float64:
+		n = cmp.Or(n, int(v))
+	case string:
+		if i, err := strconv.Atoi(strings.TrimPrefix(v, "#")); err == nil {
+			n = cmp.Or(n, i)
+		}
+	}
+	if n <= 0 {
+		return "", false
+	}
+	return fmt.Sprintf("%s#%d", p.Repository.FullName, n), true
 }
 
 // PrintWorld writes each issue the app was told about as a reader would see it, then the
