@@ -229,6 +229,10 @@ func (p *Pacer) observe(ctx context.Context, inst int64, resp *http.Response) {
 	if resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests {
 		if d, ok := retryAfter(resp.Header, now); ok {
 			until = now.Add(d)
+		} else if resp.Header.Get("X-RateLimit-Remaining") != "0" && isRateLimit(resp) {
+			// A secondary limit that names no time: GitHub asks for at least a minute, and
+			// every client of the installation must keep to it, not only the one refused.
+			until = now.Add(hintlessLimitWait)
 		}
 	}
 	if left, ok := headerInt(resp.Header, "X-RateLimit-Remaining"); ok && left < spreadBelow {

@@ -2,9 +2,11 @@ package handlers
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -115,5 +117,26 @@ func TestPacerSpreadsTheLastRequestsBeforeThePrimaryLimitResets(t *testing.T) {
 	send(t, mw, 1, http.MethodGet)
 	if !slices.Equal(c.waits, []time.Duration{time.Minute}) {
 		t.Errorf("waits %v: 9 requests left for 10 minutes should come a minute apart", c.waits)
+	}
+}
+
+func TestPacerHoldsTheInstallationAfterASecondaryLimitThatNamesNoTime(t *testing.T) {
+	var c pacedClock
+	p := c.pacer()
+	limited := p.Middleware()(roundTripperFunc(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: http.StatusForbidden, Header: http.Header{},
+			Body: io.NopCloser(strings.NewReader(`{"message":"You have exceeded a secondary rate limit."}`))}, nil
+	}))
+	refused := p.Middleware()(roundTripperFunc(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: http.StatusForbidden, Header: http.Header{},
+			Body: io.NopCloser(strings.NewReader(`{"message":"Resource not accessible by integration"}`))}, nil
+	}))
+	other := p.Middleware()(answer(http.Header{}, http.StatusOK))
+	send(t, refused, 2, http.MethodPost) // a refusal holds nothing
+	send(t, other, 2, http.MethodGet)
+	send(t, limited, 1, http.MethodPost)
+	send(t, other, 1, http.MethodGet)
+	if !slices.Equal(c.waits, []time.Duration{time.Minute}) {
+		t.Errorf("waits %v: want the installation's next request, from another client, held a minute", c.waits)
 	}
 }
