@@ -202,10 +202,7 @@ func (s *repoSet) take() map[repoRef]bool {
 // savedMemory remembers when this process last saved each issue's ledger and whether that
 // left an entry in the index, so that the sweep's walk can tell the issues it may leave to
 // the index (nothing happened in them since) from those it must read.
-type savedMemory struct {
-	mu sync.Mutex
-	m  map[string]savedMark
-}
+type savedMemory = memory[savedMark]
 
 // savedMark is one issue's last save by this process.
 type savedMark struct {
@@ -214,47 +211,16 @@ type savedMark struct {
 	Put bool
 }
 
-func (m *savedMemory) put(key string, s savedMark) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || len(m.m) >= maxRemembered {
-		// Forgetting costs a walk one read of each issue, as after a restart.
-		m.m = map[string]savedMark{}
-	}
-	m.m[key] = s
-}
-
-func (m *savedMemory) get(key string) (savedMark, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.m[key]
-	return s, ok
-}
-
 // failuresBeforeBackoff is how many failed runs in a row an issue gets retried at every
 // sweep: two deliveries' worth of tries.
 const failuresBeforeBackoff = 2 * (1 + DefaultRunRetries)
 
 // failureCounts counts each issue's runs that failed in a row, for indexFailed's back-off.
-type failureCounts struct {
-	mu sync.Mutex
-	m  map[string]int
-}
+type failureCounts struct{ m memory[int] }
 
 // add counts one more failure and returns how many came before it.
 func (f *failureCounts) add(key string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.m == nil || len(f.m) >= maxRemembered {
-		f.m = map[string]int{}
-	}
-	n := f.m[key]
-	f.m[key] = n + 1
-	return n
+	return f.m.update(key, func(n int) int { return n + 1 })
 }
 
-func (f *failureCounts) clear(key string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.m, key)
-}
+func (f *failureCounts) clear(key string) { f.m.forget(key) }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/google/go-github/v60/github"
 
@@ -194,26 +193,17 @@ func (b *Base) setLabelKnown(repo, name string) {
 }
 
 // labelMemory remembers the app's own labels as this process last set them on each issue.
-type labelMemory struct {
-	mu sync.Mutex
-	m  map[string][]string
+type labelMemory struct{ m memory[[]string] }
+
+func (l *labelMemory) get(key string) []string {
+	names, _ := l.m.get(key)
+	return names
 }
 
-func (m *labelMemory) get(key string) []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.m[key]
-}
-
-func (m *labelMemory) put(key string, names []string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || len(m.m) >= maxRemembered {
-		m.m = map[string][]string{}
-	}
+func (l *labelMemory) put(key string, names []string) {
 	if len(names) == 0 {
-		delete(m.m, key)
+		l.m.forget(key)
 		return
 	}
-	m.m[key] = names
+	l.m.put(key, names)
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -263,9 +262,6 @@ func (b *Base) remember(ref issueRef, snap *snapshot, cursor int64) {
 	})
 }
 
-// maxRemembered bounds the issues a process remembers; past it, it starts afresh.
-const maxRemembered = 10_000
-
 // issueMemory is what a process remembers of an issue between runs.
 type issueMemory struct {
 	statusID   int64
@@ -278,32 +274,7 @@ type issueMemory struct {
 }
 
 // issueMemories holds the issueMemory of each issue this process ran.
-type issueMemories struct {
-	mu sync.Mutex
-	m  map[string]issueMemory
-}
-
-func (m *issueMemories) get(key string) (issueMemory, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.m[key]
-	return e, ok
-}
-
-func (m *issueMemories) put(key string, e issueMemory) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || len(m.m) >= maxRemembered {
-		m.m = map[string]issueMemory{}
-	}
-	m.m[key] = e
-}
-
-func (m *issueMemories) forget(key string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.m, key)
-}
+type issueMemories = memory[issueMemory]
 
 // revFloor is the newest revision of an issue's ledger this run knows of: the one this
 // process last wrote or read, or the one in the status body an edit replaced (the edit's
@@ -326,24 +297,15 @@ func (b *Base) revFloor(ref issueRef, trig trigger) int64 {
 // revMemory remembers the newest revision of each issue's ledger this process wrote or
 // read. It outlives issueMemory, which is dropped whenever the status comment changes
 // under the app, since that is just when it is needed.
-type revMemory struct {
-	mu sync.Mutex
-	m  map[string]int64
+type revMemory struct{ m memory[int64] }
+
+func (r *revMemory) get(key string) int64 {
+	rev, _ := r.m.get(key)
+	return rev
 }
 
-func (m *revMemory) get(key string) int64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.m[key]
-}
-
-func (m *revMemory) raise(key string, rev int64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || len(m.m) >= maxRemembered {
-		m.m = map[string]int64{}
-	}
-	m.m[key] = max(m.m[key], rev)
+func (r *revMemory) raise(key string, rev int64) {
+	r.m.update(key, func(old int64) int64 { return max(old, rev) })
 }
 
 // keepHead takes the head of the status comment's body when it is the one the ledger

@@ -169,28 +169,17 @@ func (m *Manifests) convert(code string) reply {
 	owner := s.userJSONLocked(app.Owner)
 	s.mu.Unlock()
 	created := jtime(app.created)
+	// GitHub's app, with what only the conversion answers.
 	body := struct {
-		ID            int64             `json:"id"`
-		Slug          string            `json:"slug"`
-		NodeID        string            `json:"node_id"`
-		Owner         userJSON          `json:"owner"`
-		Name          string            `json:"name"`
-		Description   string            `json:"description"`
-		ExternalURL   string            `json:"external_url"`
-		HTMLURL       string            `json:"html_url"`
-		CreatedAt     jtime             `json:"created_at"`
-		UpdatedAt     jtime             `json:"updated_at"`
-		Permissions   map[string]string `json:"permissions"`
-		Events        []string          `json:"events"`
-		ClientID      string            `json:"client_id"`
-		ClientSecret  string            `json:"client_secret"`
-		WebhookSecret string            `json:"webhook_secret"`
-		PEM           string            `json:"pem"`
+		appJSON
+		ClientID      string `json:"client_id"`
+		ClientSecret  string `json:"client_secret"`
+		WebhookSecret string `json:"webhook_secret"`
+		PEM           string `json:"pem"`
 	}{
-		ID: app.ID, Slug: app.Slug, NodeID: nodeID("Integration", app.ID), Owner: owner,
-		Name: app.Name, ExternalURL: app.HTMLURL, HTMLURL: app.HTMLURL,
-		CreatedAt: created, UpdatedAt: created,
-		Permissions: app.Permissions, Events: app.Events,
+		appJSON: appJSON{ID: app.ID, Slug: app.Slug, NodeID: nodeID("Integration", app.ID), Owner: owner,
+			Name: app.Name, ExternalURL: app.HTMLURL, HTMLURL: app.HTMLURL,
+			CreatedAt: created, UpdatedAt: created, Permissions: app.Permissions, Events: app.Events},
 		ClientID: app.ClientID, ClientSecret: app.ClientSecret, WebhookSecret: app.WebhookSecret,
 		PEM: string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})),
 	}
