@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"context"
+
 	"strings"
 	"sync"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Log keys added to every line a handler logs, beside go-githubapp's delivery, event,
@@ -89,4 +92,11 @@ func (b *Base) BotLogin() string { return b.AppSlug + "[bot]" }
 // isSelf reports whether a user is the app itself.
 func (b *Base) isSelf(u *github.User) bool {
 	return u != nil && strings.EqualFold(u.GetLogin(), b.BotLogin())
+}
+
+// installationClient returns the installation's client, and ctx marked for it, so that
+// the pacer counts the requests made with both on the installation's window.
+func (b *Base) installationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
+	client, err := b.Clients.NewInstallationClient(id)
+	return ghtransport.WithInstallation(ctx, id), client, err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // IndexEntry is what the sweep needs to know of one issue with open clarifications without
@@ -105,13 +106,6 @@ func sortEntries(es []IndexEntry) {
 	})
 }
 
-// installationOf returns the installation a run works for, as installationClient marked
-// its context; false when nothing did.
-func installationOf(ctx context.Context) (int64, bool) {
-	id, ok := ctx.Value(installationKey{}).(int64)
-	return id, ok
-}
-
 // indexSaved records in the deadline index what the sweep needs of an issue whose ledger was
 // just saved under policy p: its next deadline and its wait-for edges, or nothing once no
 // deadline is left (what is open then is escalated, with a human, and time does nothing to
@@ -121,7 +115,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	if b.Index == nil {
 		return
 	}
-	inst, ok := installationOf(ctx)
+	inst, ok := ghtransport.InstallationOf(ctx)
 	if !ok {
 		// Every handler and the sweep get their client through installationClient; a run
 		// without it is a test's, and an entry without its installation could never be run.
@@ -152,7 +146,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 // so that an issue that cannot succeed (its installation gone, a ledger of a newer
 // version) costs little.
 func (b *Base) indexFailed(ctx context.Context, ref issueRef) {
-	inst, ok := installationOf(ctx)
+	inst, ok := ghtransport.InstallationOf(ctx)
 	if b.Index == nil || !ok {
 		return
 	}

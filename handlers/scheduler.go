@@ -10,6 +10,8 @@ import (
 
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // DefaultMaxPending bounds the deliveries accepted but not yet handled; past it a delivery
@@ -123,7 +125,7 @@ func NewScheduler(workers int) *Scheduler {
 		workers = 1
 	}
 	return &Scheduler{Timeout: DefaultHandlerTimeout, MaxPending: DefaultMaxPending, Retries: DefaultRunRetries,
-		RetryDelay: DefaultRetryDelay, sleep: sleepCtx, slots: make(chan struct{}, workers)}
+		RetryDelay: DefaultRetryDelay, sleep: ghtransport.Sleep, slots: make(chan struct{}, workers)}
 }
 
 // ErrShuttingDown is returned for deliveries that arrive after Drain began; GitHub records
@@ -251,7 +253,7 @@ func (s *Scheduler) standBy(ctx context.Context, d githubapp.Dispatch) (finish f
 	logger := zerolog.Ctx(ctx)
 	sleep := s.sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = ghtransport.Sleep
 	}
 	poll, waited, longest := standbyFirstPoll, time.Duration(0), s.longestRun()
 	for {
@@ -303,7 +305,7 @@ func (s *Scheduler) runWithRetries(ctx context.Context, d githubapp.Dispatch) er
 		zerolog.Ctx(ctx).Warn().Err(err).Int("try", try+1).Dur("retry_in", delay).Msg("Handling the delivery failed; trying again")
 		sleep := s.sleep
 		if sleep == nil {
-			sleep = sleepCtx
+			sleep = ghtransport.Sleep
 		}
 		if serr := sleep(ctx, delay); serr != nil {
 			return err

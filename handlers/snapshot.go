@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -172,7 +173,7 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 
 // listComments reads every comment of an issue, oldest first.
 func listComments(ctx context.Context, client *github.Client, ref issueRef) ([]*github.IssueComment, error) {
-	comments, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
 			&github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
@@ -195,7 +196,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		return nil, false, nil
 	}
 	since := mem.cursorAt.Add(-time.Second) // GitHub's timestamps have whole seconds
-	comments, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
 			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
@@ -207,7 +208,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 			return comments[i], true, nil
 		}
 		c, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
-		if isStatus(err, http.StatusNotFound) {
+		if ghtransport.IsStatus(err, http.StatusNotFound) {
 			return nil, false, nil
 		}
 		if err != nil {

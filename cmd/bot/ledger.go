@@ -24,6 +24,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -473,18 +474,12 @@ func ledgerClient(api string) (*github.Client, error) {
 func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys ledgerKeys, stderr io.Writer) (clarify.Ledger, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	var comments []*github.IssueComment
-	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	for {
-		page, resp, err := client.Issues.ListComments(ctx, ref.owner, ref.name, ref.number, opts)
-		if err != nil {
-			return clarify.Ledger{}, fmt.Errorf("list the comments of %s: %w%s", ref, err, tokenHint(err))
-		}
-		comments = append(comments, page...)
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+		return client.Issues.ListComments(ctx, ref.owner, ref.name, ref.number,
+			&github.IssueListCommentsOptions{ListOptions: github.ListOptions{Page: page, PerPage: 100}})
+	})
+	if err != nil {
+		return clarify.Ledger{}, fmt.Errorf("list the comments of %s: %w%s", ref, err, tokenHint(err))
 	}
 	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
 	bot := slug + "[bot]"

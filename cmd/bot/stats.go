@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -51,18 +52,12 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	from := time.Now().Add(-*since)
-	var issues []*github.Issue
-	opts := &github.IssueListByRepoOptions{State: "all", Since: from, ListOptions: github.ListOptions{PerPage: 100}}
-	for {
-		page, resp, err := client.Issues.ListByRepo(ctx, owner, name, opts)
-		if err != nil {
-			return fmt.Errorf("list the issues of %s/%s: %w%s", owner, name, err, tokenHint(err))
-		}
-		issues = append(issues, page...)
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
+		return client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Since: from,
+			ListOptions: github.ListOptions{Page: page, PerPage: 100}})
+	})
+	if err != nil {
+		return fmt.Errorf("list the issues of %s/%s: %w%s", owner, name, err, tokenHint(err))
 	}
 	if !keys.given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)

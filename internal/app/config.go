@@ -18,6 +18,7 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/redisstate"
 )
 
@@ -45,7 +46,7 @@ type Config struct {
 	Github  githubapp.Config `yaml:"github"`
 	Clarify ClarifyConfig    `yaml:"clarify"`
 	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
-	Retry handlers.RetryOptions `yaml:"-"`
+	Retry ghtransport.RetryOptions `yaml:"-"`
 	// PaceMinute is how long the pacer's minute lasts; harnesses shorten it. PaceSpacing,
 	// if set, is the least time between two writes of an installation (to compare with
 	// the limits).
@@ -195,10 +196,10 @@ func (c *Config) Defaults() {
 		c.Clarify.SweepInterval = DefaultSweepInterval
 	}
 	if c.Clarify.WritesPerMinute == 0 {
-		c.Clarify.WritesPerMinute = handlers.DefaultWritesPerMinute
+		c.Clarify.WritesPerMinute = ghtransport.DefaultWritesPerMinute
 	}
 	if c.Clarify.WritesPerHour == 0 {
-		c.Clarify.WritesPerHour = handlers.DefaultWritesPerHour
+		c.Clarify.WritesPerHour = ghtransport.DefaultWritesPerHour
 	}
 	if c.Clarify.SweepBudget == 0 {
 		c.Clarify.SweepBudget = handlers.DefaultSweepBudget
