@@ -31,21 +31,6 @@ func (e IndexEntry) Key() string {
 	return issueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}.key()
 }
 
-// DeadlineIndex keeps an IndexEntry for every issue with open clarifications, so that a
-// sweep visits only the issues whose deadline is due. One process keeps it in memory
-// (MemoryIndex); replicas share one through Redis. It is a cache of what the ledgers say:
-// the sweep's slow reconciliation pass refills it after a restart.
-type DeadlineIndex interface {
-	// Put records or replaces the issue's entry.
-	Put(ctx context.Context, e IndexEntry) error
-	// Remove forgets the issue (nothing is open in it any more).
-	Remove(ctx context.Context, e IndexEntry) error
-	// Due returns the entries whose deadline is at or before now, earliest first.
-	Due(ctx context.Context, now time.Time) ([]IndexEntry, error)
-	// Repo returns every entry of one repository of an installation.
-	Repo(ctx context.Context, installation int64, owner, repo string) ([]IndexEntry, error)
-}
-
 // MemoryIndex is the DeadlineIndex of a single process.
 type MemoryIndex struct {
 	mu      sync.Mutex

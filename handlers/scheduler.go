@@ -45,29 +45,6 @@ type Acceptor interface {
 	Accept(eventType string, payload []byte) (done func())
 }
 
-// ClaimState says where a delivery stands when a process claims it.
-type ClaimState int
-
-const (
-	// ClaimTaken: nobody has run the delivery to its end and nobody has it in hand (or
-	// whoever had it failed, or vanished and let its claim run out): this process runs it.
-	ClaimTaken ClaimState = iota
-	// ClaimDone: a run of the delivery succeeded, here or on another replica.
-	ClaimDone
-	// ClaimHeld: another run, usually on another replica, has the delivery in hand now.
-	ClaimHeld
-)
-
-// DeliveriesSeen remembers deliveries by GitHub's GUID (X-GitHub-Delivery), which a
-// redelivery keeps: replicas behind one webhook URL share it, so that a delivery sent
-// again, to whichever replica, runs once. Only a success is remembered: a delivery whose
-// run failed, or whose replica died while running it, can still be run by a redelivery.
-type DeliveriesSeen interface {
-	// Claim takes the delivery when its state is ClaimTaken; then finish must be called
-	// once with whether the run succeeded.
-	Claim(ctx context.Context, id string) (state ClaimState, finish func(ok bool), err error)
-}
-
 // Standby polling of a delivery that another run has in hand: soon at first, since a run
 // takes a second or two, then calmly.
 const (
