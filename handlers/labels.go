@@ -161,18 +161,26 @@ func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issue
 	if b.labelKnown(repo, lb.Name) {
 		return nil
 	}
-	_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
-	if isStatus(err, http.StatusNotFound) {
-		_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
-		if isStatus(err, http.StatusUnprocessableEntity) {
-			err = nil // created meanwhile by someone else
+	// The runs of a burst of asks in one repository all find the label unknown at once:
+	// one of them looks it up (and creates it), the others wait for that answer.
+	_, err, _ := b.labelFlight.Do(repo+"\x00"+lb.Name, func() (any, error) {
+		if b.labelKnown(repo, lb.Name) {
+			return nil, nil
 		}
-	}
-	if err != nil {
-		return fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
-	}
-	b.setLabelKnown(repo, lb.Name)
-	return nil
+		_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
+		if isStatus(err, http.StatusNotFound) {
+			_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
+			if isStatus(err, http.StatusUnprocessableEntity) {
+				err = nil // created meanwhile by someone else
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
+		}
+		b.setLabelKnown(repo, lb.Name)
+		return nil, nil
+	})
+	return err
 }
 
 // labelKnown reports whether a repository label was seen to exist, so each is looked up
