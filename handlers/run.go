@@ -131,7 +131,11 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	}
 	// 4. The save: the status comment, and archives when it grows too big. The labels are
 	// decided first, so that the ledger saved records those the app puts on.
-	labels := b.planLabels(ref, labelsOf(cfg.Labels), labelsOn(trig.Issue), f.ledger)
+	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
+	if err != nil {
+		return clarify.Ledger{}, err
+	}
+	labels := b.planLabels(ref, labelsOf(cfg.Labels), current, f.ledger)
 	f.ledger.Labels = labels.owned
 	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
 	if err != nil {
