@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -52,12 +50,7 @@ func (b *Base) readArchives(ref issueRef, snap *snapshot) (map[string]bool, erro
 
 // sortBySeq orders clarifications by their sequence number, the order they were asked in.
 func sortBySeq(cs []clarify.Clarification) {
-	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return seqOf(a.ID) - seqOf(b.ID) })
-}
-
-func seqOf(id string) int {
-	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
-	return n
+	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return clarify.CompareIDs(a.ID, b.ID) })
 }
 
 // mainPart is the ledger as the status comment holds it: without the archived clarifications.

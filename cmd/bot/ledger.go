@@ -539,15 +539,9 @@ func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys ledge
 	}
 	if len(archived) > 0 {
 		l.Clarifications = append(archived, l.Clarifications...)
-		slices.SortStableFunc(l.Clarifications, func(a, b clarify.Clarification) int { return cmp.Compare(ledgerSeq(a.ID), ledgerSeq(b.ID)) })
+		slices.SortStableFunc(l.Clarifications, func(a, b clarify.Clarification) int { return clarify.CompareIDs(a.ID, b.ID) })
 	}
 	return l, nil
-}
-
-// ledgerSeq is the sequence number of an id, the order clarifications were asked in.
-func ledgerSeq(id string) int {
-	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
-	return n
 }
 
 // tokenHint says what to do about a refusal that a missing token explains.
