@@ -72,7 +72,7 @@ func mainPart(l clarify.Ledger, archived map[string]bool) clarify.Ledger {
 // a run that failed afterwards is found by its marker and reused, so a retry posts
 // nothing twice.
 func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
-	block, err := render.EncodeLedger(mainPart(l, archived), b.issueKey(ref))
+	block, err := b.keys(ref).EncodeLedger(mainPart(l, archived))
 	if err != nil || len(block) <= archiveAbove {
 		return l, block, err
 	}
@@ -83,7 +83,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 		}
 		move = append(move, c)
 		archived[c.ID] = true
-		block, err = render.EncodeLedger(mainPart(l, archived), b.issueKey(ref))
+		block, err = b.keys(ref).EncodeLedger(mainPart(l, archived))
 		if err != nil {
 			return l, "", err
 		}
@@ -94,7 +94,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 	if len(move) == 0 {
 		return l, block, nil // nothing settled to move; save says so if the block no longer fits
 	}
-	ab, err := render.EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move}, b.issueKey(ref))
+	ab, err := b.keys(ref).EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move})
 	if err != nil {
 		return l, "", err
 	}
