@@ -59,7 +59,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("list the issues of %s/%s: %w%s", owner, name, err, tokenHint(err))
 	}
-	if !keys.given() {
+	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 	}
 	var ledgers []clarify.Ledger
