@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 
-	"strings"
 	"sync"
 	"time"
 
@@ -94,7 +93,7 @@ func (b *Base) BotLogin() string { return b.AppSlug + "[bot]" }
 
 // isSelf reports whether a user is the app itself.
 func (b *Base) isSelf(u *github.User) bool {
-	return u != nil && strings.EqualFold(u.GetLogin(), b.BotLogin())
+	return isLogin(u, b.BotLogin())
 }
 
 // installationClient returns the installation's client, and ctx marked for it, so that

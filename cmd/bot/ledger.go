@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,9 +20,9 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/app"
-	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -438,69 +437,23 @@ func ledgerClient(api string) (*github.Client, error) {
 func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys render.Keyring, stderr io.Writer) (clarify.Ledger, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return client.Issues.ListComments(ctx, ref.owner, ref.name, ref.number,
-			&github.IssueListCommentsOptions{ListOptions: github.ListOptions{Page: page, PerPage: 100}})
-	})
-	if err != nil {
-		return clarify.Ledger{}, fmt.Errorf("list the comments of %s: %w%s", ref, err, tokenHint(err))
-	}
-	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
 	bot := slug + "[bot]"
-	own := func(c *github.IssueComment) bool { return strings.EqualFold(c.GetUser().GetLogin(), bot) }
-	var status *github.IssueComment
-	lookalikes := 0
-	for _, c := range comments {
-		if !render.IsStatus(c.GetBody()) {
-			continue
-		}
-		switch {
-		case !own(c):
-			lookalikes++
-		case status == nil:
-			status = c
-		}
+	reader := handlers.LedgerReader{Bot: bot, Keys: keys, Unchecked: !keys.Given()}
+	got, err := reader.Read(ctx, client, ref.owner, ref.name, ref.number)
+	if got.Lookalikes > 0 {
+		fmt.Fprintf(stderr, "ignored %s that look like a status comment but are not by %s\n", counted(got.Lookalikes, "comment"), bot)
 	}
-	if lookalikes > 0 {
-		fmt.Fprintf(stderr, "ignored %s that look like a status comment but are not by %s\n", counted(lookalikes, "comment"), bot)
-	}
-	if status == nil {
+	switch {
+	case errors.Is(err, handlers.ErrNoStatus):
 		return clarify.Ledger{}, noStatusError(fmt.Sprintf("%s has no status comment by %s: Clarify has asked nothing there yet, or the app's slug is not %q (-app, CLARIFY_APP_SLUG)",
 			ref, bot, slug))
-	}
-	read := func(body string, verified func(string, []byte) (clarify.Ledger, error), unverified func(string) (clarify.Ledger, error)) (clarify.Ledger, error) {
-		if !keys.Given() {
-			return unverified(body)
-		}
-		return keys.Issue(ref.owner, ref.name, ref.number).Decode(body, verified)
+	case got.Status == nil && err != nil: // the comments could not be listed
+		return clarify.Ledger{}, fmt.Errorf("%w%s", err, tokenHint(err))
 	}
 	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 	}
-	l, err := read(status.GetBody(), render.DecodeLedger, render.DecodeLedgerUnverified)
-	if err != nil {
-		return clarify.Ledger{}, fmt.Errorf("status comment %d of %s: %w", status.GetID(), ref, err)
-	}
-	if l.Issue != ref.number {
-		return clarify.Ledger{}, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", status.GetID(), ref, l.Issue)
-	}
-	var archived []clarify.Clarification
-	for _, id := range l.Archives {
-		i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id })
-		if i < 0 || !own(comments[i]) {
-			return clarify.Ledger{}, fmt.Errorf("archive comment %d of %s, listed in its ledger, is gone", id, ref)
-		}
-		a, err := read(comments[i].GetBody(), render.DecodeArchive, render.DecodeArchiveUnverified)
-		if err != nil {
-			return clarify.Ledger{}, fmt.Errorf("archive comment %d of %s: %w", id, ref, err)
-		}
-		archived = append(archived, a.Clarifications...)
-	}
-	if len(archived) > 0 {
-		l.Clarifications = append(archived, l.Clarifications...)
-		slices.SortStableFunc(l.Clarifications, func(a, b clarify.Clarification) int { return clarify.CompareIDs(a.ID, b.ID) })
-	}
-	return l, nil
+	return got.Ledger, err
 }
 
 // tokenHint says what to do about a refusal that a missing token explains.
