@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
@@ -178,7 +177,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if *asJSON {
 			return writeAgentX(stdout, agentx.FromLedger(l, ref.repo()))
 		}
-		printLedger(stdout, ref, l)
+		fmt.Fprint(stdout, render.LedgerText(ref.String(), l))
 		return nil
 	}
 	l, ref, err := readLedgerFile(arg, stdin, *issue, keys, stderr)
@@ -265,7 +264,7 @@ func ledgerExport(args []string, stdout, stderr io.Writer) error {
 	if err := agentx.WriteFile(path, f); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s\n", path, ref, counted(len(l.Clarifications), "clarification"), counted(len(l.Assumptions), "assumption"))
+	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s\n", path, ref, render.Counted(len(l.Clarifications), "clarification"), render.Counted(len(l.Assumptions), "assumption"))
 	return nil
 }
 
@@ -338,7 +337,7 @@ func ledgerStatusBody(l clarify.Ledger, fileRepo, flagRepo, key string, stderr i
 		// The file holds the archives' clarifications too: listed again, the app would
 		// read them twice. In one comment they are whole, and the app archives them anew
 		// when it next saves.
-		fmt.Fprintf(stderr, "the clarifications of %s are written into the status body, not left to be read from them\n", counted(len(l.Archives), "archive comment"))
+		fmt.Fprintf(stderr, "the clarifications of %s are written into the status body, not left to be read from them\n", render.Counted(len(l.Archives), "archive comment"))
 		l.Archives = nil
 	}
 	// The round the app created its status comment with cannot be put back from a file.
@@ -441,7 +440,7 @@ func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys rende
 	reader := handlers.LedgerReader{Bot: bot, Keys: keys, Unchecked: !keys.Given()}
 	got, err := reader.Read(ctx, client, ref.owner, ref.name, ref.number)
 	if got.Lookalikes > 0 {
-		fmt.Fprintf(stderr, "ignored %s that look like a status comment but are not by %s\n", counted(got.Lookalikes, "comment"), bot)
+		fmt.Fprintf(stderr, "ignored %s that look like a status comment but are not by %s\n", render.Counted(got.Lookalikes, "comment"), bot)
 	}
 	switch {
 	case errors.Is(err, handlers.ErrNoStatus):
@@ -476,146 +475,4 @@ func writeAgentX(w io.Writer, f agentx.File) error {
 	}
 	_, err = w.Write(b)
 	return err
-}
-
-// printLedger prints a ledger as a person reads it: each clarification with its thread
-// and decision, then the assumption log.
-func printLedger(w io.Writer, ref ledgerIssue, l clarify.Ledger) {
-	head := fmt.Sprintf("%s · %s · %s · ledger rev %d", ref, counted(len(l.Clarifications), "clarification"), counted(len(l.Assumptions), "assumption"), l.Rev)
-	if n := len(l.Archives); n > 0 {
-		head += " · " + counted(n, "archive comment")
-	}
-	if l.Closed {
-		head += " · issue closed"
-	}
-	fmt.Fprintln(w, head)
-	for _, c := range l.Clarifications {
-		fmt.Fprintln(w)
-		title := c.ID
-		if c.Topic != "" {
-			title += " · " + oneLine(c.Topic)
-		}
-		fmt.Fprintln(w, title)
-		blocking := "non-blocking"
-		if c.Blocking {
-			blocking = "blocking"
-		}
-		round := strconv.Itoa(c.Round)
-		if c.MaxRounds > 0 {
-			round += "/" + strconv.Itoa(c.MaxRounds)
-		}
-		fmt.Fprintf(w, "  %s → %s · %s · round %s · %s\n", ledgerAsker(c.Asker), ledgerTarget(c.Target), c.Status, round, blocking)
-		var when []string
-		for _, t := range []struct {
-			what string
-			at   time.Time
-		}{{"asked", c.CreatedAt}, {"stale at", c.StaleAfter}, {"resolved", c.ResolvedAt}} {
-			if !t.at.IsZero() && (t.what != "stale at" || c.Status.Open()) {
-				when = append(when, t.what+" "+ledgerTime(t.at))
-			}
-		}
-		if len(when) > 0 {
-			fmt.Fprintf(w, "  %s\n", strings.Join(when, " · "))
-		}
-		if c.Type != "" {
-			fmt.Fprintf(w, "  type: %s\n", oneLine(c.Type))
-		}
-		for _, o := range c.Options {
-			mark := ""
-			if o.Key == c.Fallback {
-				mark = " (fallback)"
-			}
-			fmt.Fprintf(w, "  option %s) %s%s\n", oneLine(o.Key), oneLine(o.Text), mark)
-		}
-		for _, e := range c.Evidence {
-			fmt.Fprintf(w, "  evidence: %s\n", oneLine(e))
-		}
-		for _, e := range c.Thread {
-			who := cmp.Or(oneLine(e.Author), "Clarify")
-			line := fmt.Sprintf("  round %d · %s · %s · %s", e.Round, e.Kind, who, ledgerTime(e.At))
-			if e.Edited {
-				line += " · edited before it was read"
-			}
-			fmt.Fprintln(w, line)
-			fmt.Fprintln(w, indent(printable(e.Text), "      "))
-		}
-		if c.Resolution != "" {
-			fmt.Fprintf(w, "  decision: %s\n", oneLine(c.Resolution))
-		}
-	}
-	if len(l.Assumptions) == 0 {
-		return
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "assumptions")
-	for _, a := range l.Assumptions {
-		line := fmt.Sprintf("  %s · %s · %s", ledgerTime(a.At), cmp.Or(oneLine(a.Author), "Clarify"), oneLine(a.Decision))
-		if a.Confidence != "" {
-			line += " · confidence " + oneLine(a.Confidence)
-		}
-		if a.Risk != "" {
-			line += " · risk " + oneLine(a.Risk)
-		}
-		if a.Source == "timeout_assumed" {
-			line += " · fallback taken on timeout"
-		}
-		if a.Clarification != "" {
-			line += " · " + oneLine(a.Clarification)
-		}
-		fmt.Fprintln(w, line)
-	}
-}
-
-// ledgerTarget is the target as one addresses it in /clarify, and as AgentX files write it.
-func ledgerTarget(t clarify.Target) string {
-	if t.Kind == clarify.TargetLogin || t.Kind == clarify.TargetTeam {
-		return "@" + oneLine(t.Name)
-	}
-	return cmp.Or(oneLine(t.Name), "?")
-}
-
-// ledgerAsker is the asker as "role (login)", or whichever of the two it has.
-func ledgerAsker(p clarify.Party) string {
-	switch {
-	case p.Role != "" && p.Login != "":
-		return oneLine(p.Role) + " (" + oneLine(p.Login) + ")"
-	case p.Role != "":
-		return oneLine(p.Role)
-	}
-	return cmp.Or(oneLine(p.Login), "?")
-}
-
-func ledgerTime(t time.Time) string {
-	if t.IsZero() {
-		return "(no time)"
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
-func counted(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// printable replaces the control characters of text anyone could have typed into an
-// issue (an escape sequence would drive the reader's terminal; a bidi override would show
-// text in another order than it is), keeping line breaks and tabs.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || !unicode.IsControl(r) && !unicode.Is(unicode.Bidi_Control, r) {
-			return r
-		}
-		return '\uFFFD'
-	}, strings.ReplaceAll(s, "\r\n", "\n"))
-}
-
-// oneLine is printable text on one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(printable(s)), " ")
-}
-
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
 }
