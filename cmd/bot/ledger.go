@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -122,11 +122,11 @@ func newLedgerFlags(name, usage string, stderr io.Writer, online bool) ledgerFla
 // online returns what reading through the API takes: the keys to check ledgers under,
 // and the client.
 func (lf ledgerFlags) online() (render.Keyring, *github.Client, error) {
-	keys, err := loadLedgerKeys(*lf.key)
+	keys, err := app.LedgerKeyring(*lf.key)
 	if err != nil {
 		return render.Keyring{}, nil, err
 	}
-	client, err := ledgerClient(*lf.api)
+	client, err := ghtransport.TokenClient(*lf.api, os.Getenv("GITHUB_TOKEN"))
 	return keys, client, err
 }
 
@@ -157,7 +157,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if len(pos) != 1 {
 		return errors.New("give OWNER/REPO#N, or one file holding a status comment's body (- for standard input); bot ledger -h says more")
 	}
-	keys, err := loadLedgerKeys(*lf.key)
+	keys, err := app.LedgerKeyring(*lf.key)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if *issue != "" {
 			return errors.New("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
 		}
-		client, err := ledgerClient(*lf.api)
+		client, err := ghtransport.TokenClient(*lf.api, os.Getenv("GITHUB_TOKEN"))
 		if err != nil {
 			return err
 		}
@@ -326,7 +326,7 @@ func ledgerStatusBody(l clarify.Ledger, fileRepo, flagRepo, key string, stderr i
 	if !ok {
 		return "", errors.New("-status: the file names no repository: give -repo OWNER/REPO (each issue's ledger is signed with a key of its own)")
 	}
-	keys, err := loadLedgerKeys(key)
+	keys, err := app.LedgerKeyring(key)
 	if err != nil {
 		return "", err
 	}
@@ -392,42 +392,6 @@ func (e noStatusError) Error() string { return string(e) }
 // ledgerUncheckedNote is what stderr says when no key was given: the ledger printed may
 // have been written by anyone.
 const ledgerUncheckedNote = "MAC not checked: no ledger key given"
-
-// loadLedgerKeys draws the keys from flag and the environment as serve does.
-func loadLedgerKeys(flagKey string) (render.Keyring, error) {
-	var cfg app.Config
-	cfg.FromEnv()
-	// The private key as serve reads it (from GITHUB_APP_PRIVATE_KEY_FILE, \n unescaped),
-	// or the ledger key drawn from it would differ.
-	cfg.LoadPrivateKey()
-	if flagKey != "" {
-		cfg.Clarify.LedgerKey = flagKey
-	}
-	if cfg.Clarify.LedgerKey == "" && cfg.PrivateKeyFile != "" && cfg.Github.App.PrivateKey == "" {
-		// A key file named but unreadable must not turn into "no key": the ledger would be
-		// read unchecked when the operator meant it checked.
-		return render.Keyring{}, fmt.Errorf("GITHUB_APP_PRIVATE_KEY_FILE %q could not be read, or is empty", cfg.PrivateKeyFile)
-	}
-	if cfg.Clarify.LedgerKey == "" && strings.TrimSpace(cfg.Github.App.PrivateKey) == "" {
-		return render.Keyring{}, nil
-	}
-	return render.Keyring{Current: cfg.LedgerKeyBytes(), Previous: cfg.PreviousLedgerKeys()}, nil
-}
-
-// ledgerClient is a REST client for api, authenticated with GITHUB_TOKEN when it is set.
-func ledgerClient(api string) (*github.Client, error) {
-	client := github.NewClient(&http.Client{Timeout: time.Minute})
-	if token := os.Getenv("GITHUB_TOKEN"); token != "" {
-		client = client.WithAuthToken(token)
-	}
-	// As github.v3_api_url: the URL as given (GitHub Enterprise Server: https://HOST/api/v3/).
-	base, err := url.Parse(strings.TrimSuffix(api, "/") + "/")
-	if err != nil || base.Host == "" {
-		return nil, fmt.Errorf("-api %q: not a URL", api)
-	}
-	client.BaseURL = base
-	return client, nil
-}
 
 // fetchLedger reads an issue's whole ledger as the app does: from the first status
 // comment of the app's own account, with the clarifications of the archive comments it
