@@ -55,26 +55,7 @@ type App struct {
 func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, error) {
 	// A registry per app, not Prometheus's global one: tests and harnesses build many.
 	m := metrics.New()
-	// One pacer for every client: go-githubapp builds a client's middleware per client.
-	pacer := &ghtransport.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute,
-		Spacing: cfg.PaceSpacing, OnWait: m.Paced}
-	retry := cfg.Retry
-	retry.OnLimit = m.RateLimited
-	// Replicas behind one webhook URL share through Redis what one process keeps in memory.
-	var shared *redisstate.Store
-	if cfg.Clarify.RedisURL != "" {
-		var err error
-		shared, err = redisstate.New(redisstate.Options{URL: cfg.Clarify.RedisURL, Logger: logger,
-			// Per App ID, so that production and staging can share one Redis.
-			Prefix: fmt.Sprintf("clarify:%d:", cfg.Github.App.IntegrationID)})
-		if err != nil {
-			return nil, err
-		}
-		pacer.Store = shared.PaceStore()
-	}
-	clients, err := ghtransport.NewClientCreator(cfg.Github, ghtransport.Clients{Retry: retry, Pacer: pacer,
-		// The metrics innermost, so that they count what reaches GitHub, by route template.
-		Inner: m.Middleware(apiPath(cfg.Github.V3APIURL))})
+	clients, shared, err := newClients(cfg, logger, m)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +97,38 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		slug:       cfg.Clarify.AppSlug,
 		apiURL:     cfg.Github.V3APIURL,
 	}
+	a.Handler = hlog.NewHandler(logger)(a.routes(cfg, m, dispatcher))
+	return a, nil
+}
+
+// newClients builds the app's GitHub clients, paced and retried, and the state replicas
+// share through Redis when clarify.redis_url is set (nil otherwise).
+func newClients(cfg Config, logger zerolog.Logger, m *metrics.Metrics) (githubapp.ClientCreator, *redisstate.Store, error) {
+	// One pacer for every client: go-githubapp builds a client's middleware per client.
+	pacer := &ghtransport.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute,
+		Spacing: cfg.PaceSpacing, OnWait: m.Paced}
+	retry := cfg.Retry
+	retry.OnLimit = m.RateLimited
+	// Replicas behind one webhook URL share through Redis what one process keeps in memory.
+	var shared *redisstate.Store
+	if cfg.Clarify.RedisURL != "" {
+		var err error
+		shared, err = redisstate.New(redisstate.Options{URL: cfg.Clarify.RedisURL, Logger: logger,
+			// Per App ID, so that production and staging can share one Redis.
+			Prefix: fmt.Sprintf("clarify:%d:", cfg.Github.App.IntegrationID)})
+		if err != nil {
+			return nil, nil, err
+		}
+		pacer.Store = shared.PaceStore()
+	}
+	clients, err := ghtransport.NewClientCreator(cfg.Github, ghtransport.Clients{Retry: retry, Pacer: pacer,
+		// The metrics innermost, so that they count what reaches GitHub, by route template.
+		Inner: m.Middleware(apiPath(cfg.Github.V3APIURL))})
+	return clients, shared, err
+}
+
+// routes is the app's HTTP surface: the signed webhook, /metrics and the health checks.
+func (a *App) routes(cfg Config, m *metrics.Metrics, dispatcher http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(githubapp.DefaultWebhookRoute, requireSignature([]byte(cfg.Github.App.WebhookSecret), a.Bodies, m, dispatcher))
 	// On the webhook's listener, beside the health checks: one port to run and probe. Its
@@ -136,8 +149,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	a.Handler = hlog.NewHandler(logger)(mux)
-	return a, nil
+	return mux
 }
 
 // Ready reports whether GitHub has accepted the app's credentials at least once.
