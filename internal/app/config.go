@@ -247,7 +247,9 @@ func (c *Config) Validate() error {
 // problems gathers what Validate finds, so that every mistake is reported at once.
 type problems struct{ errs []error }
 
-func (v *problems) bad(format string, args ...any) { v.errs = append(v.errs, fmt.Errorf(format, args...)) }
+func (v *problems) bad(format string, args ...any) {
+	v.errs = append(v.errs, fmt.Errorf(format, args...))
+}
 
 // validateGitHub checks what the app needs to be GitHub's app: its secret, id, key and URLs.
 func (c *Config) validateGitHub(v *problems) {
