@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 
@@ -151,4 +152,30 @@ func (r LedgerReader) mergeArchives(ref issueRef, l *clarify.Ledger, comments []
 		sortBySeq(l.Clarifications)
 	}
 	return archived, nil
+}
+
+// ReadRepo reads the ledgers of a repository's issues updated since a time (bot stats):
+// the issues without a status comment by the app are skipped, and one whose ledger cannot
+// be read is told to failed and left out, so that it does not hide the rest. listed is how
+// many issues were updated since then.
+func (r LedgerReader) ReadRepo(ctx context.Context, client *github.Client, owner, repo string, since time.Time,
+	failed func(number int, err error)) (ledgers []clarify.Ledger, listed int, err error) {
+	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
+		return client.Issues.ListByRepo(ctx, owner, repo, &github.IssueListByRepoOptions{State: "all", Since: since,
+			ListOptions: github.ListOptions{Page: page, PerPage: 100}})
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list the issues of %s/%s: %w", owner, repo, err)
+	}
+	for _, is := range issues {
+		got, err := r.Read(ctx, client, owner, repo, is.GetNumber())
+		switch {
+		case errors.Is(err, ErrNoStatus):
+		case err != nil:
+			failed(is.GetNumber(), err)
+		default:
+			ledgers = append(ledgers, got.Ledger)
+		}
+	}
+	return ledgers, len(issues), nil
 }
