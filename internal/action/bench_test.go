@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,6 +40,7 @@ type bench struct {
 	settle time.Duration
 	// summary is the GITHUB_STEP_SUMMARY file.
 	summary string
+	hooks   *hooked
 }
 
 func newBench(t *testing.T) *bench {
@@ -50,11 +53,41 @@ func newBench(t *testing.T) *bench {
 	fake.AddUser("drive-by", "User")
 	fake.SetPermission(repo, "drive-by", "read")
 	fake.OpenIssue(repo, 42, "Rate-limit the public API", "maria")
-	srv := httptest.NewServer(fake)
+	hooks := &hooked{next: fake}
+	srv := httptest.NewServer(hooks)
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
 	return &bench{t: t, fake: fake, url: srv.URL, token: fake.WorkflowToken(repo), dir: dir, settle: -1,
-		summary: filepath.Join(dir, "summary.md")}
+		summary: filepath.Join(dir, "summary.md"), hooks: hooks}
+}
+
+// hooked lets a test hold a request on its way to the in-memory GitHub, or hear that one
+// was answered: how two runs are made to interleave exactly so.
+type hooked struct {
+	next          http.Handler
+	mu            sync.Mutex
+	before, after func(token string, r *http.Request)
+}
+
+func (h *hooked) set(before, after func(token string, r *http.Request)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.before, h.after = before, after
+}
+
+// ServeHTTP runs the hooks around the in-memory GitHub.
+func (h *hooked) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	before, after := h.before, h.after
+	h.mu.Unlock()
+	_, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if before != nil {
+		before(token, r)
+	}
+	h.next.ServeHTTP(w, r)
+	if after != nil {
+		after(token, r)
+	}
 }
 
 // eventFile writes a delivery's payload as the runner's event file: the webhook payload,
