@@ -44,6 +44,11 @@ type Base struct {
 	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
 	// metrics; nil costs nothing.
 	OnSaved func(before, after clarify.Ledger)
+	// Concurrent says other processes may run this issue at the same moment, with no lock
+	// shared (bot action): each save then checks that the ledger did not move (guard.go),
+	// reading its edit back after SettleDelay (zero: DefaultSettleDelay; negative: none).
+	Concurrent  bool
+	SettleDelay time.Duration
 
 	// active knows the issues with an ask in flight or an open clarification, for the
 	// cheap filters.

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -152,6 +153,8 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	b.indexSaved(ctx, ref, saved, cfg.Policy, seenOf(trig))
 	b.revs.raise(ref.key(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
-	// 5. The labels, to match what was saved.
-	return saved, b.reconcileLabels(ctx, client, ref, labels)
+	// 5. The wake-ups of agents waiting on what settled (wake.go), then the labels, to
+	// match what was saved.
+	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
+	return saved, errors.Join(woke, b.reconcileLabels(ctx, client, ref, labels))
 }
