@@ -177,7 +177,7 @@ func checkMapping(n *yaml.Node, t reflect.Type, path string) []error {
 
 // unknownKey names the key and where it is, and the setting most likely meant.
 func unknownKey(key string, line int, name string, known []string) error {
-	if guess := closest(name, known); guess != "" {
+	if guess := clarify.Nearest(name, known, 2); guess != "" {
 		return fmt.Errorf("%s (line %d) is not a setting; did you mean %s?", key, line, guess)
 	}
 	return fmt.Errorf("%s (line %d) is not a setting; the settings there are %s", key, line, strings.Join(known, ", "))
@@ -224,16 +224,4 @@ func shape(n *yaml.Node) string {
 		return "a list"
 	}
 	return fmt.Sprintf("%q", n.Value)
-}
-
-// closest returns the known key nearest to key, when it is near enough to be a typo (at
-// most two edits, ignoring case); "" otherwise.
-func closest(key string, known []string) string {
-	best, bestDist := "", 3
-	for _, k := range known {
-		if d := clarify.EditDistance(strings.ToLower(key), k); d < bestDist && d < len(key) {
-			best, bestDist = k, d
-		}
-	}
-	return best
 }
