@@ -178,19 +178,11 @@ func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issue
 // labelKnown reports whether a repository label was seen to exist, so each is looked up
 // once per process rather than once per event.
 func (b *Base) labelKnown(repo, name string) bool {
-	b.labelsMu.Lock()
-	defer b.labelsMu.Unlock()
-	return b.labelsKnown[repo+"\x00"+name]
+	known, _ := b.labelsKnown.get(repo + "\x00" + name)
+	return known
 }
 
-func (b *Base) setLabelKnown(repo, name string) {
-	b.labelsMu.Lock()
-	defer b.labelsMu.Unlock()
-	if b.labelsKnown == nil {
-		b.labelsKnown = map[string]bool{}
-	}
-	b.labelsKnown[repo+"\x00"+name] = true
-}
+func (b *Base) setLabelKnown(repo, name string) { b.labelsKnown.put(repo+"\x00"+name, true) }
 
 // labelMemory remembers the app's own labels as this process last set them on each issue.
 type labelMemory struct{ m memory[[]string] }
