@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Options are what a caller other than main tunes.
@@ -27,7 +28,7 @@ type Options struct {
 	// zero is handlers.DefaultSettleDelay, negative none.
 	SettleDelay time.Duration
 	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
-	Retry handlers.RetryOptions
+	Retry ghtransport.RetryOptions
 	// Stdout takes the workflow commands (::error::); Stderr the log.
 	Stdout, Stderr io.Writer
 }
@@ -117,7 +118,7 @@ func newRunner(env Env, opts Options) *runner {
 		githubapp.WithClientUserAgent("clarify-action"),
 		githubapp.WithClientTimeout(2*time.Minute),
 		// As the App's: retries outermost, so that every attempt is counted and paced.
-		githubapp.WithClientMiddleware(handlers.RetryTransient(opts.Retry), count.middleware, (&handlers.Pacer{}).Middleware()))
+		githubapp.WithClientMiddleware(ghtransport.RetryTransient(opts.Retry), count.middleware, (&ghtransport.Pacer{}).Middleware()))
 	clients := tokenClients{ClientCreator: cc, token: env.Token}
 	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
 	// No lock is shared with the other runs of the issue (the scheduled run is in another
