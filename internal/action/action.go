@@ -28,6 +28,9 @@ type Options struct {
 	SettleDelay time.Duration
 	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
 	Retry handlers.RetryOptions
+	// PaceMinute is how long the write pacer's minute lasts (zero: a minute); tests
+	// shorten it.
+	PaceMinute time.Duration
 	// Stdout takes the workflow commands (::error::); Stderr the log.
 	Stdout, Stderr io.Writer
 }
@@ -117,7 +120,7 @@ func newRunner(env Env, opts Options) *runner {
 		githubapp.WithClientUserAgent("clarify-action"),
 		githubapp.WithClientTimeout(2*time.Minute),
 		// As the App's: retries outermost, so that every attempt is counted and paced.
-		githubapp.WithClientMiddleware(handlers.RetryTransient(opts.Retry), count.middleware, (&handlers.Pacer{}).Middleware()))
+		githubapp.WithClientMiddleware(handlers.RetryTransient(opts.Retry), count.middleware, (&handlers.Pacer{Minute: opts.PaceMinute}).Middleware()))
 	clients := tokenClients{ClientCreator: cc, token: env.Token}
 	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
 	// No lock is shared with the other runs of the issue (the scheduled run is in another
