@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -73,6 +74,8 @@ type Base struct {
 	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
 	// process rather than once per event.
 	labelsKnown map[string]bool
+	// labelFlight makes the runs that find a label unknown at the same moment share one look-up.
+	labelFlight singleflight.Group
 }
 
 // NewBase returns a Base with the default labels and policy.

@@ -65,7 +65,7 @@ func (b *Base) statusBody(ctx context.Context, client *github.Client, ref issueR
 	}
 	main := mainPart(l, snap.archived)
 	if block == "" {
-		if block, err = render.EncodeLedger(main, b.issueKey(ref)); err != nil {
+		if block, err = b.keys(ref).EncodeLedger(main); err != nil {
 			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
 		}
 	}
