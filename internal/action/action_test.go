@@ -182,8 +182,11 @@ func TestSameEventFileTwiceChangesTheLedgerOnce(t *testing.T) {
 	b.ok("issue_comment", path)
 	first := b.fake.Fingerprint()
 	rev := b.ledger(42).Rev
-	b.ok("issue_comment", path)
+	r := b.ok("issue_comment", path)
 	if b.ledger(42).Rev != rev || b.fake.Fingerprint() != first {
 		t.Fatalf("the same event run twice changed the issue:\n%s", b.fake.Transcript(repo, 42))
+	}
+	if !strings.Contains(r.stdout, "Nothing to do") {
+		t.Errorf("the second run does not say it had nothing to do: %q", r.stdout)
 	}
 }
