@@ -190,3 +190,14 @@ func TestSameEventFileTwiceChangesTheLedgerOnce(t *testing.T) {
 		t.Errorf("the second run does not say it had nothing to do: %q", r.stdout)
 	}
 }
+
+func TestPullRequestEventThroughBotAction(t *testing.T) {
+	b := newBench(t)
+	b.comment("coder-agent", askWithFallback)
+	d := b.fake.OpenPullRequestWithBody(repo, 8, "Add the limiter", "coder-agent", "Fixes #42")
+	b.ok("pull_request", b.eventFile(d))
+	runs := b.fake.CheckRuns(repo, b.fake.PullHead(repo, 8))
+	if len(runs) != 1 || runs[0].Conclusion != "failure" {
+		t.Fatalf("check runs on the pull request linking #42 with a blocking question: %+v", runs)
+	}
+}
