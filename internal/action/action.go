@@ -2,6 +2,8 @@ package action
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,7 +93,7 @@ func run(ctx context.Context, env Env, opts Options) Outcome {
 	}
 	out := Outcome{What: describe(env.EventName, owner, repo, payload)}
 	out.Err = retryMoved(ctx, func() error {
-		return h.Handle(r.ctx(ctx), env.EventName, r.deliveryID(), payload)
+		return h.Handle(r.ctx(ctx), env.EventName, r.deliveryID(payload), payload)
 	})
 	return r.finish(out)
 }
@@ -140,16 +142,22 @@ func newRunner(env Env, opts Options) *runner {
 
 func (r *runner) ctx(ctx context.Context) context.Context { return r.logger.WithContext(ctx) }
 
-// deliveryID names the run where the App has the delivery's GUID: a re-run of the same
-// run keeps its id and counts its attempt.
-func (r *runner) deliveryID() string {
-	return "run-" + r.env.RunID + "-" + r.env.RunAttempt
+// deliveryID stands where the App has the delivery's GUID, which a redelivery keeps: the
+// run's id, which a re-run of the run keeps too (a new attempt), so that a command sent
+// through repository_dispatch is mirrored once however often its run is re-run. Outside a
+// workflow (no GITHUB_RUN_ID) the payload's digest stands for it.
+func (r *runner) deliveryID(payload []byte) string {
+	if r.env.RunID != "" {
+		return "run-" + r.env.RunID
+	}
+	sum := sha256.Sum256(payload)
+	return "event-" + hex.EncodeToString(sum[:12])
 }
 
 func (r *runner) finish(out Outcome) Outcome {
 	out.Requests, out.Writes = int(r.count.all.Load()), int(r.count.writes.Load())
 	if out.Err == nil && out.Writes == 0 {
-		out.Note = "Nothing to do: nothing in the issue called for a change."
+		out.Note = "Nothing to do: nothing called for a change."
 	}
 	return out
 }

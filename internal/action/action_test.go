@@ -134,9 +134,17 @@ func TestRepositoryDispatchThroughBotAction(t *testing.T) {
 	b := newBench(t)
 	d := b.fake.Dispatch(repo, "coder-agent", "clarify", map[string]any{"issue": 42, "action": "ask",
 		"target": "@maria", "question": "Per key or per IP?"})
-	b.ok("repository_dispatch", b.eventFile(d))
+	env := b.env("repository_dispatch", b.eventFile(d))
+	if r := b.runEnv(env); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stdout)
+	}
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending || c.Asker.Login != "coder-agent" {
 		t.Fatalf("after the dispatch: %+v", c)
+	}
+	before := b.fake.Fingerprint()
+	env.RunAttempt = "2" // the run re-run from the Actions tab
+	if r := b.runEnv(env); r.code != 0 || b.fake.Fingerprint() != before {
+		t.Fatalf("re-running the dispatch's run changed the issue (exit %d):\n%s", r.code, b.fake.Transcript(repo, 42))
 	}
 }
 
