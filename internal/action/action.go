@@ -211,8 +211,6 @@ func (c *counter) middleware(next http.RoundTripper) http.RoundTripper {
 	})
 }
 
-func (c *counter) spent() bool { return c.budget > 0 && c.all.Load() >= c.budget }
-
 type roundTripper func(*http.Request) (*http.Response, error)
 
 // RoundTrip calls the function.
