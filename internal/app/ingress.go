@@ -2,122 +2,110 @@ package app
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
-	"sync"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
+	"github.com/rs/zerolog"
 	"github.com/rs/zerolog/hlog"
 
 	"github.com/clarify-app/clarify/internal/metrics"
 )
 
-// BodyBudget bounds the bytes held, all connections together, for delivery bodies whose
-// signature is not checked yet. Anyone can send those: without a bound, unsigned 25 MB
-// bodies trickled in on many connections would hold as much memory as there are
-// connections, for as long as the read timeout.
-type BodyBudget struct {
-	mu   sync.Mutex
-	max  int64
-	held int64
-	peak int64
-}
+// The ingress: what stands between anyone on the internet and the dispatcher. Anyone can
+// open a connection to the webhook and announce 25 MB; only GitHub can sign one. So an
+// unverified body holds only the bytes that actually arrived (in chunks of bodyChunk,
+// reserved as they come, never by Content-Length up front), each body must keep up a
+// minimum rate, and when the budget is spent the slowest body in flight is dropped to make
+// room for the newcomer rather than the newcomer refused: stalled and trickling senders
+// hold next to nothing and cannot keep GitHub's deliveries out, whatever address they come
+// from (behind a proxy, everyone shares one).
 
-// NewBodyBudget returns a budget of limit bytes.
-func NewBodyBudget(limit int64) *BodyBudget { return &BodyBudget{max: limit} }
-
-// TryReserve takes n bytes if they fit, and never waits: a delivery that waited for room
-// would hold its connection (and GitHub's 10 s) for nothing, while one refused now is
-// redelivered later.
-func (b *BodyBudget) TryReserve(n int64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.held+n > b.max {
-		return false
-	}
-	b.held += n
-	b.peak = max(b.peak, b.held)
-	return true
-}
-
-// Release gives back n bytes that TryReserve took.
-func (b *BodyBudget) Release(n int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.held -= n
-}
-
-// Held is the bytes reserved now.
-func (b *BodyBudget) Held() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.held
-}
-
-// Peak is the most ever reserved at once: what shows that the bound held.
-func (b *BodyBudget) Peak() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.peak
-}
-
-// Max is the budget's bound.
-func (b *BodyBudget) Max() int64 { return b.max }
-
-// retryAfterBusy is the Retry-After of a delivery refused for want of room. GitHub does not
+// retryAfterBusy is the Retry-After of a delivery dropped for want of room. GitHub does not
 // retry by itself; the app's redelivery, after the next sweep, asks for it again.
 const retryAfterBusy = "60"
 
 // requireSignature reads a delivery's body within the budget, then answers 401 to one
 // without a valid X-Hub-Signature-256 before anything else sees it; go-githubapp would
 // answer 400, which hides an attack or a misconfigured secret among malformed payloads.
-// The body's room is reserved from Content-Length before a byte is read, and refused
-// outright when there is none: waiting would let slow senders hold the rest.
 func requireSignature(secret []byte, budget *BodyBudget, m *metrics.Metrics, next http.Handler) http.Handler {
+	refusals := newRefusalLog(refusalLogInterval)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		logger := hlog.FromRequest(r).With().Str(githubapp.LogKeyDeliveryID, r.Header.Get("X-GitHub-Delivery")).Logger()
+		refused := func(outcome string, status int, msg string, ev *zerolog.Event) {
+			m.Delivery(metrics.EventUnverified, outcome)
+			refusals.log(clientOf(r), ev)
+			if status == http.StatusServiceUnavailable {
+				w.Header().Set("Retry-After", retryAfterBusy)
+			}
+			refuse(w, status, msg)
+		}
 		n := r.ContentLength
+		sig, sigOK := parseSignature(r.Header.Get(github.SHA256SignatureHeader))
 		switch {
 		case n < 0:
-			// GitHub always sends Content-Length; without it the room to reserve is unknown.
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
-			refuse(w, http.StatusLengthRequired, "Content-Length is required")
+			// GitHub always sends Content-Length; without it the body's end is unknown.
+			refused(metrics.OutcomeBadRequest, http.StatusLengthRequired, "Content-Length is required",
+				logger.Warn().Str("reason", "no Content-Length"))
 			return
 		case n > MaxWebhookBody:
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
-			refuse(w, http.StatusRequestEntityTooLarge, "request body too large: GitHub sends at most 25 MB")
+			refused(metrics.OutcomeBadRequest, http.StatusRequestEntityTooLarge, "request body too large: GitHub sends at most 25 MB",
+				logger.Warn().Int64("content_length", n).Str("reason", "over GitHub's payload cap"))
 			return
-		case !budget.TryReserve(n):
-			logger.Warn().Int64("content_length", n).Int64("held", budget.Held()).
-				Msg("Refused a delivery: the bytes held for unverified bodies are at clarify.max_unverified_body_bytes; it will be redelivered")
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBusy)
-			w.Header().Set("Retry-After", retryAfterBusy)
-			refuse(w, http.StatusServiceUnavailable, "busy: too many deliveries being read; try again later")
+		case !sigOK:
+			// Nothing without a well-formed signature can be GitHub's: refused unread.
+			refused(metrics.OutcomeBadSignature, http.StatusUnauthorized, "missing or invalid X-Hub-Signature-256",
+				logger.Warn().Str("reason", "no well-formed signature"))
 			return
 		}
-		defer budget.Release(n)
-		// Exactly n bytes: what is held never exceeds what was reserved.
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r.Body, body); err != nil {
-			logger.Warn().Err(err).Int64("content_length", n).Msg("Dropped a delivery whose body stalled or ended early")
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
-			refuse(w, http.StatusBadRequest, "the body ended before its Content-Length or came too slowly")
+		body, ok, err := budget.read(w, r, n, hmac.New(sha256.New, secret), sig)
+		switch {
+		case errors.Is(err, errDropped):
+			refused(metrics.OutcomeBusy, http.StatusServiceUnavailable, "busy: too many deliveries being read; try again later",
+				logger.Warn().Int64("content_length", n).Int64("held", budget.Held()).
+					Str("reason", "dropped to make room: the bytes held for unverified bodies are at clarify.max_unverified_body_bytes; it will be redelivered"))
+			return
+		case err != nil:
+			refused(metrics.OutcomeBadRequest, http.StatusBadRequest, "the body ended before its Content-Length or came too slowly",
+				logger.Warn().Err(err).Int64("content_length", n).Str("reason", "body stalled, too slow or ended early"))
+			return
+		case !ok:
+			refused(metrics.OutcomeBadSignature, http.StatusUnauthorized, "missing or invalid X-Hub-Signature-256",
+				logger.Warn().Str("reason", "signature does not match"))
 			return
 		}
-		sig := r.Header.Get(github.SHA256SignatureHeader)
-		if sig == "" || github.ValidateSignature(sig, body, secret) != nil {
-			logger.Warn().Msg("Refused a delivery without a valid signature")
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadSignature)
-			http.Error(w, "missing or invalid X-Hub-Signature-256", http.StatusUnauthorized)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = io.NopCloser(body)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// parseSignature reads "sha256=<64 hex digits>".
+func parseSignature(h string) ([]byte, bool) {
+	hexSig, ok := strings.CutPrefix(h, "sha256=")
+	if !ok || len(hexSig) != 2*sha256.Size {
+		return nil, false
+	}
+	sig, err := hex.DecodeString(hexSig)
+	return sig, err == nil
+}
+
+// clientOf is the address a refusal is logged under: the peer's IP without its port, so
+// that a client reconnecting from new ports is still one client.
+func clientOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // refuse answers status and closes the connection, so that the server does not read on
@@ -129,8 +117,9 @@ func refuse(w http.ResponseWriter, status int, msg string) {
 
 // Timeouts of NewServer. GitHub sends a delivery whole and gives up after 10 s: a
 // connection that trickles its headers or body, or idles, is closed rather than held.
+// The body is also held to BodyBudget's minimum rate, which cuts a stalled one far sooner.
 const (
-	serverReadHeaderTimeout = 10 * time.Second
+	serverReadHeaderTimeout = 5 * time.Second
 	serverReadTimeout       = 30 * time.Second
 	serverWriteTimeout      = 30 * time.Second
 	serverIdleTimeout       = 2 * time.Minute
@@ -140,8 +129,8 @@ const (
 )
 
 // NewServer returns the HTTP server `bot serve` runs h with, at cfg's address. ReadTimeout
-// runs from the first byte of a request to the last of its body, so it is what closes a
-// connection whose body stalls; the fields are the server's, and tests shorten them.
+// bounds a request from its first byte to the last of its body, whatever its rate; the
+// fields are the server's, and tests shorten them.
 func NewServer(cfg Config, h http.Handler) *http.Server {
 	return &http.Server{
 		Addr:              net.JoinHostPort(cfg.Server.Address, strconv.Itoa(cfg.Server.Port)),
@@ -152,4 +141,16 @@ func NewServer(cfg Config, h http.Handler) *http.Server {
 		IdleTimeout:       serverIdleTimeout,
 		MaxHeaderBytes:    serverMaxHeaderBytes,
 	}
+}
+
+// errDropped is a body given up to make room for another.
+var errDropped = errors.New("dropped to make room for another delivery")
+
+// chunkedBody is a verified body read back from its chunks, without copying them together.
+func chunkedBody(chunks [][]byte) io.Reader {
+	rs := make([]io.Reader, len(chunks))
+	for i, c := range chunks {
+		rs[i] = bytes.NewReader(c)
+	}
+	return io.MultiReader(rs...)
 }
