@@ -102,7 +102,7 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 		return fmt.Errorf("list open pull requests of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
 	for _, pr := range pulls {
-		if pr.GetNumber() != ref.Number && !slices.Contains(linkedIssues(pr, ref.Owner, ref.Repo), ref.Number) {
+		if !links(pr, ref) {
 			continue
 		}
 		if err := b.putCheck(ctx, client, ref.Owner, ref.Repo, pr.GetHead().GetSHA(), want); err != nil {
@@ -110,6 +110,29 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 		}
 	}
 	return nil
+}
+
+// links reports whether an open pull request holds up an issue's check: it closes the
+// issue, or is the issue (its own conversation's clarifications).
+func links(pr *github.PullRequest, ref issueRef) bool {
+	return pr.GetNumber() == ref.Number || slices.Contains(linkedIssues(pr, ref.Owner, ref.Repo), ref.Number)
+}
+
+// openPullsAt lists the open pull requests whose head is the commit sha. Check runs belong
+// to a commit, so every one of them has a say in its checks. GitHub's "pull requests of a
+// commit" (GET /repos/{owner}/{repo}/commits/{sha}/pulls) answers nothing for a commit that
+// is only in a fork (github.com/google/go-github/issues/2241, and the fixes of
+// quarkusio/pt.quarkus.io#389 and nerva-project/nerva#79), and the list's head filter takes
+// a branch, not a commit: so the open ones are listed (one request per 100) and filtered.
+func openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
+	pulls, err := allPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
+		return client.PullRequests.List(ctx, owner, repo,
+			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list open pull requests of %s/%s: %w", owner, repo, err)
+	}
+	return slices.DeleteFunc(pulls, func(pr *github.PullRequest) bool { return pr.GetHead().GetSHA() != sha }), nil
 }
 
 // putCheck makes the app's check run of that name on the commit read as wanted: the one
