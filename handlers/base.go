@@ -63,6 +63,8 @@ type Base struct {
 	waitsChanged repoSet
 	// savedAt remembers this process's last save of each issue, for the sweep's walk.
 	savedAt savedMemory
+	// blocked remembers each issue's open blocking clarifications, for outsiders' checks.
+	blocked memory[blockedAt]
 
 	labelsMu sync.Mutex
 	// labelsKnown remembers repository labels seen to exist, so each is looked up once per

@@ -85,6 +85,7 @@ func wantFor(issue int, blocking []clarify.Clarification) checkWant {
 // syncChecks brings the checks of the pull requests linking an issue in line with its
 // ledger, when the run changed its open blocking clarifications.
 func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) error {
+	b.blocked.put(ref.key(), blockedAt{blocking: blockingOpen(after), at: b.Now()})
 	if slices.Equal(blockingIDs(before), blockingIDs(after)) {
 		return nil
 	}
@@ -103,6 +104,12 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 	}
 	for _, pr := range pulls {
 		if !links(pr, ref) {
+			continue
+		}
+		if isOutsider(pr) {
+			if err := b.linksCheck(ctx, client, ref.Owner, ref.Repo, pr, b.linksNow(pr, ref.Owner, ref.Repo)); err != nil {
+				return fmt.Errorf("check of pull request #%d: %w", pr.GetNumber(), err)
+			}
 			continue
 		}
 		if err := b.putCheck(ctx, client, ref.Owner, ref.Repo, pr.GetHead().GetSHA(), want); err != nil {
@@ -153,17 +160,11 @@ func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo,
 	if err != nil {
 		return err
 	}
-	var ours *github.CheckRun
-	for _, r := range res.CheckRuns {
-		if strings.EqualFold(r.GetApp().GetSlug(), b.AppSlug) && (ours == nil || r.GetID() > ours.GetID()) {
-			ours = r
-		}
-	}
+	ours := b.newestOurs(res.CheckRuns)
 	output := &github.CheckRunOutput{Title: &want.title, Summary: &want.summary}
 	done := &github.Timestamp{Time: b.Now().UTC().Truncate(time.Second)}
 	switch {
-	case ours != nil && ours.GetStatus() == "completed" && ours.GetConclusion() == want.conclusion &&
-		ours.GetOutput().GetTitle() == want.title && ours.GetOutput().GetSummary() == want.summary:
+	case ours != nil && want.readBy(ours):
 		return nil
 	case ours != nil:
 		_, _, err = client.Checks.UpdateCheckRun(ctx, owner, repo, ours.GetID(), github.UpdateCheckRunOptions{Name: want.name,
@@ -182,6 +183,23 @@ func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo,
 		logger.Info().Str("conclusion", want.conclusion).Msg("Check run written")
 	}
 	return err
+}
+
+// newestOurs is the newest of the check runs that the app wrote, nil when none.
+func (b *Base) newestOurs(runs []*github.CheckRun) *github.CheckRun {
+	var ours *github.CheckRun
+	for _, r := range runs {
+		if strings.EqualFold(r.GetApp().GetSlug(), b.AppSlug) && (ours == nil || r.GetID() > ours.GetID()) {
+			ours = r
+		}
+	}
+	return ours
+}
+
+// readBy reports whether a check run already reads as wanted: then nothing is written.
+func (want checkWant) readBy(r *github.CheckRun) bool {
+	return r.GetStatus() == "completed" && r.GetConclusion() == want.conclusion &&
+		r.GetOutput().GetTitle() == want.title && r.GetOutput().GetSummary() == want.summary
 }
 
 // courtesyRefused reports whether GitHub refused a request of the checks for good: no

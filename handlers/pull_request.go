@@ -54,7 +54,8 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	pr := ev.GetPullRequest()
 	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
 	linked, unlinked := h.links(ev)
-	if len(linked) == 0 && len(unlinked) == 0 {
+	outsider := isOutsider(pr)
+	if (len(linked) == 0 && len(unlinked) == 0) || (outsider && ev.GetAction() == "closed") {
 		return nil // links no issue, or nothing that changes one: no request
 	}
 
@@ -65,6 +66,9 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
 	if err != nil {
 		return err
+	}
+	if outsider {
+		return h.linksCheck(ctx, client, owner, repo, pr, linked)
 	}
 	sha := pr.GetHead().GetSHA()
 	var errs []error
@@ -116,10 +120,10 @@ func (h *PullRequest) links(ev *github.PullRequestEvent) (linked, unlinked []int
 
 // linksNow is the issues a pull request holds up: those its description closes, and its
 // own number while its own conversation holds clarifications.
-func (h *PullRequest) linksNow(pr *github.PullRequest, owner, repo string) []int {
+func (b *Base) linksNow(pr *github.PullRequest, owner, repo string) []int {
 	linked := linkedIssues(pr, owner, repo)
 	self := issueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
-	if !slices.Contains(linked, self.Number) && (h.hasOurLabel(owner, repo, pr.Labels) || h.active.has(self.key())) {
+	if !slices.Contains(linked, self.Number) && (b.hasOurLabel(owner, repo, pr.Labels) || b.active.has(self.key())) {
 		linked = append(linked, self.Number)
 	}
 	return linked
