@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -52,12 +50,7 @@ func (b *Base) readArchives(ref issueRef, snap *snapshot) (map[string]bool, erro
 
 // sortBySeq orders clarifications by their sequence number, the order they were asked in.
 func sortBySeq(cs []clarify.Clarification) {
-	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return seqOf(a.ID) - seqOf(b.ID) })
-}
-
-func seqOf(id string) int {
-	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
-	return n
+	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return clarify.CompareIDs(a.ID, b.ID) })
 }
 
 // mainPart is the ledger as the status comment holds it: without the archived clarifications.
@@ -79,7 +72,7 @@ func mainPart(l clarify.Ledger, archived map[string]bool) clarify.Ledger {
 // a run that failed afterwards is found by its marker and reused, so a retry posts
 // nothing twice.
 func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
-	block, err := render.EncodeLedger(mainPart(l, archived), b.issueKey(ref))
+	block, err := b.keys(ref).EncodeLedger(mainPart(l, archived))
 	if err != nil || len(block) <= archiveAbove {
 		return l, block, err
 	}
@@ -90,7 +83,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 		}
 		move = append(move, c)
 		archived[c.ID] = true
-		block, err = render.EncodeLedger(mainPart(l, archived), b.issueKey(ref))
+		block, err = b.keys(ref).EncodeLedger(mainPart(l, archived))
 		if err != nil {
 			return l, "", err
 		}
@@ -101,7 +94,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 	if len(move) == 0 {
 		return l, block, nil // nothing settled to move; save says so if the block no longer fits
 	}
-	ab, err := render.EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move}, b.issueKey(ref))
+	ab, err := b.keys(ref).EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move})
 	if err != nil {
 		return l, "", err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -43,6 +44,11 @@ type Base struct {
 	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
 	// metrics; nil costs nothing.
 	OnSaved func(before, after clarify.Ledger)
+	// Concurrent says other processes may run this issue at the same moment, with no lock
+	// shared (bot action): each save then checks that the ledger did not move (guard.go),
+	// reading its edit back after SettleDelay (zero: DefaultSettleDelay; negative: none).
+	Concurrent  bool
+	SettleDelay time.Duration
 
 	// active knows the issues with an ask in flight or an open clarification, for the
 	// cheap filters.
@@ -70,6 +76,8 @@ type Base struct {
 	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
 	// process rather than once per event.
 	labelsKnown map[string]bool
+	// labelFlight makes the runs that find a label unknown at the same moment share one look-up.
+	labelFlight singleflight.Group
 }
 
 // NewBase returns a Base with the default labels and policy.

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/appconfig"
 	"github.com/rs/zerolog"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/repoconfig"
 )
@@ -72,6 +73,9 @@ type ConfigLoader struct {
 
 	mu    sync.Mutex
 	cache map[string]cachedConfig
+	// flight makes the runs that need one repository's config at the same moment (a
+	// planning agent's burst of asks) share one read of it.
+	flight singleflight.Group
 }
 
 type cachedConfig struct {
@@ -94,13 +98,43 @@ func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
 // gives the defaults and a Problem; only a failure to reach GitHub is an error.
 func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
 	key := owner + "/" + repo
+	if cfg, ok := l.cached(key); ok {
+		return cfg, nil
+	}
+	read := false
+	v, err, _ := l.flight.Do(key, func() (any, error) {
+		read = true
+		// A run that lost the race to start the flight may find the read already done.
+		if cfg, ok := l.cached(key); ok {
+			return cfg, nil
+		}
+		return l.read(ctx, client, owner, repo)
+	})
+	cfg := v.(RepoConfig)
+	if !read {
+		cfg.Fresh = false // the run that read it reports its problems, the others do not
+	}
+	return cfg, err
+}
+
+// cached returns the repository's config read less than the loader's ttl ago.
+func (l *ConfigLoader) cached(key string) (RepoConfig, bool) {
+	l.mu.Lock()
+	last, ok := l.cache[key]
+	l.mu.Unlock()
+	if ok && l.now().Before(last.expires) {
+		last.cfg.Fresh = false
+		return last.cfg, true
+	}
+	return RepoConfig{}, false
+}
+
+// read fetches the repository's config from GitHub and keeps it for the loader's ttl.
+func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
+	key := owner + "/" + repo
 	l.mu.Lock()
 	last, cached := l.cache[key]
 	l.mu.Unlock()
-	if cached && l.now().Before(last.expires) {
-		last.cfg.Fresh = false
-		return last.cfg, nil
-	}
 
 	out := RepoConfig{Config: repoconfig.Default(), Fresh: true}
 	raw, err := l.loader.LoadConfig(ctx, client, owner, repo, "")

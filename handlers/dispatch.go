@@ -3,9 +3,6 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -418,70 +415,18 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 // its refusal.
 func dispatchKey(guid string) string { return "dispatch:" + guid }
 
-// mirrorCopy is the signed copy of a dispatched command that its mirror hides.
-type mirrorCopy struct {
-	V        int    `json:"v"`
-	Delivery string `json:"delivery"`
-	Login    string `json:"login"`
-	Type     string `json:"type"`
-	Command  string `json:"command"`
-}
-
-// The hidden block of a mirror: "<!-- clarify:dispatch PAYLOAD.MAC -->", both base64url.
-const (
-	mirrorOpen    = "<!-- clarify:dispatch "
-	mirrorClose   = " -->"
-	mirrorVersion = 1
-)
-
-// mirrorMAC signs a mirror's payload under a key of the issue: a block pasted from
-// another issue, or typed by anyone, does not verify.
-func mirrorMAC(key []byte, payload string) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("clarify dispatch mirror v1\x00" + payload))
-	return m.Sum(nil)
-}
-
 // mirrorBlock is the hidden, signed copy of a dispatched command.
-func (b *Base) mirrorBlock(ref issueRef, m mirrorCopy) (string, error) {
-	js, err := json.Marshal(m)
-	if err != nil {
-		return "", err
-	}
-	payload := base64.RawURLEncoding.EncodeToString(js)
-	return mirrorOpen + payload + "." + base64.RawURLEncoding.EncodeToString(mirrorMAC(b.issueKey(ref), payload)) + mirrorClose, nil
+func (b *Base) mirrorBlock(ref issueRef, m render.DispatchCopy) (string, error) {
+	return b.keys(ref).EncodeDispatch(m)
 }
 
 // readMirror takes the signed copy out of one of the app's comments; false when there is
-// none, or it does not verify under the issue's key (or a key before a rotation).
-func (b *Base) readMirror(ref issueRef, c *github.IssueComment) (mirrorCopy, bool) {
-	body := c.GetBody()
-	i := strings.Index(body, mirrorOpen)
-	if !b.isSelf(c.User) || i < 0 {
-		return mirrorCopy{}, false
+// none, or it does not verify under the issue's keys.
+func (b *Base) readMirror(ref issueRef, c *github.IssueComment) (render.DispatchCopy, bool) {
+	if !b.isSelf(c.User) {
+		return render.DispatchCopy{}, false
 	}
-	block, _, ok := strings.Cut(body[i+len(mirrorOpen):], mirrorClose)
-	if !ok {
-		return mirrorCopy{}, false
-	}
-	payload, sig64, _ := strings.Cut(block, ".")
-	sig, err := base64.RawURLEncoding.DecodeString(sig64)
-	if err != nil {
-		return mirrorCopy{}, false
-	}
-	keys := [][]byte{b.issueKey(ref)}
-	for _, prev := range b.PreviousKeys {
-		keys = append(keys, IssueLedgerKey(prev, ref.Owner, ref.Repo, ref.Number))
-	}
-	if !slices.ContainsFunc(keys, func(k []byte) bool { return hmac.Equal(sig, mirrorMAC(k, payload)) }) {
-		return mirrorCopy{}, false
-	}
-	js, err := base64.RawURLEncoding.DecodeString(payload)
-	var m mirrorCopy
-	if err != nil || json.Unmarshal(js, &m) != nil || m.V != mirrorVersion || m.Login == "" {
-		return mirrorCopy{}, false
-	}
-	return m, true
+	return b.keys(ref).DecodeDispatch(c.GetBody())
 }
 
 // mirrorInput is what a mirror stands for: the sender's comment, with the mirror's id. An
@@ -553,7 +498,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(r, snap.ledger, dispatchKey(d.GUID)))
 		return tick, err
 	}
-	block, err := b.mirrorBlock(ref, mirrorCopy{V: mirrorVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
+	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
 		Type: d.Sender.GetType(), Command: d.Command})
 	if err != nil {
 		return trig, err

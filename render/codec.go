@@ -157,7 +157,7 @@ func decodeBlock(open, body string, key []byte) (clarify.Ledger, error) {
 	}
 	// Base64 leaves a few bits of the last character unused; an edit to them decodes to
 	// the same bytes. Re-encoding catches it, so that any changed character is an edit.
-	if !hmac.Equal(sum, mac(open, key, data)) || b64.EncodeToString(data) != enc || b64.EncodeToString(sum) != encMAC {
+	if !macEqual(sum, mac(open, key, data)) || b64.EncodeToString(data) != enc || b64.EncodeToString(sum) != encMAC {
 		return l, ErrTampered
 	}
 	r := inflaters.Get().(io.ReadCloser)
@@ -184,11 +184,21 @@ func decodeBlock(open, body string, key []byte) (clarify.Ledger, error) {
 // mac signs the compressed ledger. The version tag is part of the signed bytes, so a
 // block cannot be relabelled as another version without the key.
 func mac(open string, key, data []byte) []byte {
+	return sign(key, []byte(open+ledgerTag+"\x00"), data)
+}
+
+// sign is the one MAC of render: HMAC-SHA256 of the parts, in order, under key. Every
+// signed block and every key drawn from another goes through it.
+func sign(key []byte, parts ...[]byte) []byte {
 	h := hmac.New(sha256.New, key)
-	h.Write([]byte(open + ledgerTag + "\x00"))
-	h.Write(data)
+	for _, p := range parts {
+		h.Write(p)
+	}
 	return h.Sum(nil)
 }
+
+// macEqual compares two MACs in constant time, so that timing tells nothing of the right one.
+func macEqual(a, b []byte) bool { return hmac.Equal(a, b) }
 
 func isVersionTag(s string) bool {
 	if len(s) < 2 || s[0] != 'v' {

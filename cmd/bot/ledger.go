@@ -21,7 +21,6 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/render"
@@ -123,10 +122,10 @@ func newLedgerFlags(name, usage string, stderr io.Writer, online bool) ledgerFla
 
 // online returns what reading through the API takes: the keys to check ledgers under,
 // and the client.
-func (lf ledgerFlags) online() (ledgerKeys, *github.Client, error) {
+func (lf ledgerFlags) online() (render.Keyring, *github.Client, error) {
 	keys, err := loadLedgerKeys(*lf.key)
 	if err != nil {
-		return ledgerKeys{}, nil, err
+		return render.Keyring{}, nil, err
 	}
 	client, err := ledgerClient(*lf.api)
 	return keys, client, err
@@ -196,7 +195,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 
 // readLedgerFile reads the ledger in a status comment's body saved to a file: the form of
 // `bot ledger` that needs no API.
-func readLedgerFile(name string, stdin io.Reader, issue string, keys ledgerKeys, stderr io.Writer) (clarify.Ledger, ledgerIssue, error) {
+func readLedgerFile(name string, stdin io.Reader, issue string, keys render.Keyring, stderr io.Writer) (clarify.Ledger, ledgerIssue, error) {
 	var ref ledgerIssue
 	if issue != "" {
 		var ok bool
@@ -217,7 +216,7 @@ func readLedgerFile(name string, stdin io.Reader, issue string, keys ledgerKeys,
 	if err != nil {
 		return clarify.Ledger{}, ref, err
 	}
-	if !keys.given() {
+	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 		l, err := render.DecodeLedgerUnverified(string(body))
 		if err == nil && issue != "" && l.Issue != ref.number {
@@ -226,17 +225,13 @@ func readLedgerFile(name string, stdin io.Reader, issue string, keys ledgerKeys,
 		return l, ref, err
 	}
 	if issue == "" {
-		// Without the issue only the plain keys can be tried, which sign only ledgers
-		// older than the per-issue keys.
-		for _, k := range keys.all() {
-			if l, err := render.DecodeLedger(string(body), k); err == nil || errors.Is(err, render.ErrVersion) {
-				return l, ref, err
-			}
+		l, err := keys.DecodeUnbound(string(body))
+		if err != nil {
+			err = fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
 		}
-		_, err := render.DecodeLedger(string(body), keys.current)
-		return clarify.Ledger{}, ref, fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
+		return l, ref, err
 	}
-	l, err := keys.decode(ref, string(body), render.DecodeLedger)
+	l, err := keys.Issue(ref.owner, ref.name, ref.number).DecodeLedger(string(body))
 	return l, ref, err
 }
 
@@ -336,7 +331,7 @@ func ledgerStatusBody(l clarify.Ledger, fileRepo, flagRepo, key string, stderr i
 	if err != nil {
 		return "", err
 	}
-	if !keys.given() {
+	if !keys.Given() {
 		return "", errors.New("-status signs the ledger: give -key, or set CLARIFY_LEDGER_KEY, GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE as serve has them")
 	}
 	if len(l.Archives) > 0 {
@@ -348,7 +343,7 @@ func ledgerStatusBody(l clarify.Ledger, fileRepo, flagRepo, key string, stderr i
 	}
 	// The round the app created its status comment with cannot be put back from a file.
 	l.Head = ""
-	block, err := render.EncodeLedger(l, handlers.IssueLedgerKey(keys.current, ref.owner, ref.name, ref.number))
+	block, err := keys.Issue(ref.owner, ref.name, ref.number).EncodeLedger(l)
 	if err != nil {
 		return "", err
 	}
@@ -399,14 +394,8 @@ func (e noStatusError) Error() string { return string(e) }
 // have been written by anyone.
 const ledgerUncheckedNote = "MAC not checked: no ledger key given"
 
-// ledgerKeys are the keys serve checks a ledger under; none means the MAC is not checked.
-type ledgerKeys struct {
-	current  []byte
-	previous [][]byte
-}
-
 // loadLedgerKeys draws the keys from flag and the environment as serve does.
-func loadLedgerKeys(flagKey string) (ledgerKeys, error) {
+func loadLedgerKeys(flagKey string) (render.Keyring, error) {
 	var cfg app.Config
 	cfg.FromEnv()
 	// The private key as serve reads it (from GITHUB_APP_PRIVATE_KEY_FILE, \n unescaped),
@@ -418,37 +407,12 @@ func loadLedgerKeys(flagKey string) (ledgerKeys, error) {
 	if cfg.Clarify.LedgerKey == "" && cfg.PrivateKeyFile != "" && cfg.Github.App.PrivateKey == "" {
 		// A key file named but unreadable must not turn into "no key": the ledger would be
 		// read unchecked when the operator meant it checked.
-		return ledgerKeys{}, fmt.Errorf("GITHUB_APP_PRIVATE_KEY_FILE %q could not be read, or is empty", cfg.PrivateKeyFile)
+		return render.Keyring{}, fmt.Errorf("GITHUB_APP_PRIVATE_KEY_FILE %q could not be read, or is empty", cfg.PrivateKeyFile)
 	}
 	if cfg.Clarify.LedgerKey == "" && strings.TrimSpace(cfg.Github.App.PrivateKey) == "" {
-		return ledgerKeys{}, nil
+		return render.Keyring{}, nil
 	}
-	return ledgerKeys{current: cfg.LedgerKeyBytes(), previous: cfg.PreviousLedgerKeys()}, nil
-}
-
-func (k ledgerKeys) given() bool { return k.current != nil }
-
-func (k ledgerKeys) all() [][]byte { return append([][]byte{k.current}, k.previous...) }
-
-// decode reads a ledger (or archive) block under the keys serve tries, in its order
-// (handlers' verifyUnder): the issue's key, the previous keys' for the issue, then a plain
-// key for a ledger older than per-issue keys that names this issue.
-func (k ledgerKeys) decode(ref ledgerIssue, body string, decode func(string, []byte) (clarify.Ledger, error)) (clarify.Ledger, error) {
-	l, first := decode(body, handlers.IssueLedgerKey(k.current, ref.owner, ref.name, ref.number))
-	if first == nil || errors.Is(first, render.ErrVersion) {
-		return l, first
-	}
-	for _, prev := range k.previous {
-		if l, err := decode(body, handlers.IssueLedgerKey(prev, ref.owner, ref.name, ref.number)); err == nil {
-			return l, nil
-		}
-	}
-	for _, plain := range k.all() {
-		if l, err := decode(body, plain); err == nil && l.Issue == ref.number {
-			return l, nil
-		}
-	}
-	return clarify.Ledger{}, first
+	return render.Keyring{Current: cfg.LedgerKeyBytes(), Previous: cfg.PreviousLedgerKeys()}, nil
 }
 
 // ledgerClient is a REST client for api, authenticated with GITHUB_TOKEN when it is set.
@@ -470,7 +434,7 @@ func ledgerClient(api string) (*github.Client, error) {
 // comment of the app's own account, with the clarifications of the archive comments it
 // lists merged in. A missing archive or one that does not verify is an error, as it makes
 // the app rebuild the ledger.
-func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys ledgerKeys, stderr io.Writer) (clarify.Ledger, error) {
+func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys render.Keyring, stderr io.Writer) (clarify.Ledger, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var comments []*github.IssueComment
@@ -510,12 +474,12 @@ func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys ledge
 			ref, bot, slug))
 	}
 	read := func(body string, verified func(string, []byte) (clarify.Ledger, error), unverified func(string) (clarify.Ledger, error)) (clarify.Ledger, error) {
-		if !keys.given() {
+		if !keys.Given() {
 			return unverified(body)
 		}
-		return keys.decode(ref, body, verified)
+		return keys.Issue(ref.owner, ref.name, ref.number).Decode(body, verified)
 	}
-	if !keys.given() {
+	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 	}
 	l, err := read(status.GetBody(), render.DecodeLedger, render.DecodeLedgerUnverified)
@@ -539,15 +503,9 @@ func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys ledge
 	}
 	if len(archived) > 0 {
 		l.Clarifications = append(archived, l.Clarifications...)
-		slices.SortStableFunc(l.Clarifications, func(a, b clarify.Clarification) int { return cmp.Compare(ledgerSeq(a.ID), ledgerSeq(b.ID)) })
+		slices.SortStableFunc(l.Clarifications, func(a, b clarify.Clarification) int { return clarify.CompareIDs(a.ID, b.ID) })
 	}
 	return l, nil
-}
-
-// ledgerSeq is the sequence number of an id, the order clarifications were asked in.
-func ledgerSeq(id string) int {
-	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
-	return n
 }
 
 // tokenHint says what to do about a refusal that a missing token explains.

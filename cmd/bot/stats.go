@@ -64,7 +64,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		opts.Page = resp.NextPage
 	}
-	if !keys.given() {
+	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 	}
 	var ledgers []clarify.Ledger

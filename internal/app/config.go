@@ -2,8 +2,6 @@ package app
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/redisstate"
+	"github.com/clarify-app/clarify/render"
 )
 
 // Defaults of the app's own settings; config.example.yml documents each.
@@ -387,9 +386,7 @@ func (c *Config) PreviousLedgerKeys() [][]byte {
 	if c.Clarify.LedgerKey == "" && canonicalPEM(c.Github.App.PrivateKey) != c.Github.App.PrivateKey {
 		out = append(out, privateKeyLedgerKey(c.Github.App.PrivateKey))
 	}
-	m := hmac.New(sha256.New, []byte(c.Github.App.WebhookSecret))
-	m.Write([]byte("clarify ledger key v1"))
-	return append(out, m.Sum(nil))
+	return append(out, render.DeriveKey([]byte(c.Github.App.WebhookSecret), "clarify ledger key v1"))
 }
 
 // canonicalPEM is the key without the whitespace around it and with Unix line breaks: the
@@ -400,7 +397,5 @@ func canonicalPEM(key string) string {
 }
 
 func privateKeyLedgerKey(key string) []byte {
-	m := hmac.New(sha256.New, []byte(key))
-	m.Write([]byte("clarify ledger key v2"))
-	return m.Sum(nil)
+	return render.DeriveKey([]byte(key), "clarify ledger key v2")
 }
