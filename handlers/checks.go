@@ -85,7 +85,7 @@ func wantFor(issue int, blocking []clarify.Clarification) checkWant {
 // syncChecks brings the checks of the pull requests linking an issue in line with its
 // ledger, when the run changed its open blocking clarifications.
 func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) error {
-	b.blocked.put(ref.key(), blockedAt{blocking: blockingOpen(after), at: b.Now()})
+	b.blocked.put(ref.key(), blockingOpen(after))
 	if slices.Equal(blockingIDs(before), blockingIDs(after)) {
 		return nil
 	}

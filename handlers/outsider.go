@@ -28,12 +28,6 @@ import (
 // request before the issue is read again.
 const outsiderTrust = 10 * time.Minute
 
-// blockedAt is what an issue's ledger said of its open blocking clarifications, and when.
-type blockedAt struct {
-	blocking []clarify.Clarification
-	at       time.Time
-}
-
 // LinksCheckName is the name of the one check run an outsider's pull request gets for all
 // the issues it links; it carries the pull request's number, so that another pull request
 // of the same commit never overwrites it.
@@ -79,12 +73,12 @@ func (b *Base) linksCheck(ctx context.Context, client *github.Client, owner, rep
 // blockingRemembered is blockingNow, answered from memory when this process read or
 // changed the issue less than outsiderTrust ago.
 func (b *Base) blockingRemembered(ctx context.Context, client *github.Client, ref issueRef) ([]clarify.Clarification, bool, error) {
-	if m, ok := b.blocked.get(ref.key()); ok && b.Now().Sub(m.at) < outsiderTrust {
-		return m.blocking, true, nil
+	if blocking, ok := b.blocked.get(ref.key()); ok {
+		return blocking, true, nil
 	}
 	blocking, known, err := b.blockingNow(ctx, client, ref)
 	if err == nil && known {
-		b.blocked.put(ref.key(), blockedAt{blocking: blocking, at: b.Now()})
+		b.blocked.put(ref.key(), blocking)
 	}
 	return blocking, known, err
 }
