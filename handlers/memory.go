@@ -3,6 +3,8 @@ package handlers
 import (
 	"sync"
 	"time"
+
+	"github.com/clarify-app/clarify/clarify"
 )
 
 // maxRemembered bounds the keys a memory holds; past it, it starts afresh.
@@ -34,11 +36,14 @@ type memories struct {
 	waitsChanged repoSet
 	// savedAt remembers this process's last save of each issue, for the sweep's walk.
 	savedAt savedMemory
+	// blocked remembers each issue's open blocking clarifications, for outsiders' checks.
+	blocked memory[[]clarify.Clarification]
 }
 
 // newMemories returns the memories of a process whose clock is now.
 func newMemories(now func() time.Time) memories {
-	return memories{members: membershipCache{ttl: membershipTTL, now: now}}
+	return memories{members: membershipCache{ttl: membershipTTL, now: now},
+		blocked: memory[[]clarify.Clarification]{ttl: outsiderTrust, now: now}}
 }
 
 // memory is a map a process keeps between runs, safe for concurrent use. It is bounded:
