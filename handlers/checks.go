@@ -133,7 +133,7 @@ func links(pr *github.PullRequest, ref issueRef) bool {
 // quarkusio/pt.quarkus.io#389 and nerva-project/nerva#79), and the list's head filter takes
 // a branch, not a commit: so the open ones are listed (one request per 100) and filtered.
 func openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
-	pulls, err := allPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
+	pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
 		return client.PullRequests.List(ctx, owner, repo,
 			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
