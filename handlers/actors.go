@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -108,43 +107,6 @@ func (a *actorLookups) member(ctx context.Context, team, login string) bool {
 // team, and a change of membership takes effect within minutes.
 const membershipTTL = 10 * time.Minute
 
-// maxMemberships bounds the cache; past it, it starts afresh.
-const maxMemberships = 10_000
-
-// membershipCache remembers team memberships across runs and issues.
-type membershipCache struct {
-	now func() time.Time
-	mu  sync.Mutex
-	m   map[string]membership
-}
-
-type membership struct {
-	member  bool
-	expires time.Time
-}
-
-func (c *membershipCache) get(key string) (member, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[key]
-	if !ok || !c.clock().Before(e.expires) {
-		return false, false
-	}
-	return e.member, true
-}
-
-func (c *membershipCache) put(key string, member bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxMemberships {
-		c.m = map[string]membership{}
-	}
-	c.m[key] = membership{member: member, expires: c.clock().Add(membershipTTL)}
-}
-
-func (c *membershipCache) clock() time.Time {
-	if c.now == nil {
-		return time.Now()
-	}
-	return c.now()
-}
+// membershipCache remembers team memberships across runs and issues, each for
+// membershipTTL (newMemories sets it).
+type membershipCache = memory[bool]

@@ -37,7 +37,7 @@
 //   - Codec: the signed hidden blocks are render's (codec.go).
 //   - Reader: reader.go, LedgerReader, reads an issue's ledger from its comments (the app's
 //     status comment, its archives), for the runs, bot ledger and bot stats alike.
-//   - Pagination: ghtransport.AllPages, the only reader of NextPage.
+//   - Pagination: ghtransport.AllPages (and FirstPages), the one reader of GitHub's Link pagination.
 //   - Rate limits: ghtransport.ReadLimit reads GitHub's signals once; the pacer holds the
 //     installation (one hold, shared by replicas through the pacer store).
 //   - Memory: memory.go, one bounded memory; base.go groups what Base remembers.

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -132,8 +133,10 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	}
 	savedOK = true
 	b.noteSaved(ctx, ref, snap, f, saved, cfg.Policy, trig)
-	// 5. The labels, to match what was saved.
-	return saved, b.reconcileLabels(ctx, client, ref, labels)
+	// 5. The wake-ups of agents waiting on what settled (wake.go), then the labels, to
+	// match what was saved.
+	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
+	return saved, errors.Join(woke, b.reconcileLabels(ctx, client, ref, labels))
 }
 
 // foldIssue folds into the snapshot's ledger what is new (a dispatch's command first),

@@ -152,6 +152,9 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 		snap.damaged, snap.older = true, true
 		return nil
 	}
+	if b.distrusted(ctx, snap, l, c) {
+		return nil
+	}
 	snap.ledger, snap.hasLedger = l, true
 	snap.keepHead(c.GetBody())
 	archived, err := b.readArchives(ref, snap)

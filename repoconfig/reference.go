@@ -23,8 +23,8 @@ var reference = []keyDoc{
 		fmt.Sprintf("Rounds of question and answer before a blocking clarification escalates (%d to %d).", minRounds, maxRounds)},
 	{"max_rounds.non_blocking", fmt.Sprint(clarify.DefaultMaxRoundsNonBlocking),
 		fmt.Sprintf("The same for a non-blocking clarification (%d to %d).", minRounds, maxRounds)},
-	{"sla", fmtDuration(clarify.DefaultSLA),
-		fmt.Sprintf("How long a question may wait before it goes stale; a second wait resolves it with its fallback, or escalates it. A Go duration (`30m`, `2h`) from %s to %s.", fmtDuration(minSLA), fmtDuration(maxSLA))},
+	{"sla", clarify.FormatDuration(clarify.DefaultSLA),
+		fmt.Sprintf("How long a question may wait before it goes stale; a second wait resolves it with its fallback, or escalates it. A Go duration (`30m`, `2h`) from %s to %s.", clarify.FormatDuration(minSLA), clarify.FormatDuration(maxSLA))},
 	{"priority", "[" + strings.Join(clarify.DefaultPriority, ", ") + "]",
 		"Roles, highest first, used to break a deadlock. With `roles` given, each must be one of them."},
 	{"escalation.mention", "none",
@@ -39,6 +39,8 @@ var reference = []keyDoc{
 		"Clarifications one issue may have; `0` is no quota, `1` the one-clarification hard cap (a further ask is refused and pointed to `/assume`)."},
 	{"require", "none",
 		"Fields every ask must carry: any of `" + strings.Join(requireChoices, "`, `") + "` (`fallback` names one of the options, so it needs `options` too)."},
+	{"notify.dispatch", "false",
+		"`true` sends a `repository_dispatch` (`clarify-answered`, `clarify-resolved`, `clarify-fallback`, `clarify-abandoned`) with the clarification's record as `client_payload` whenever one settles, so that an agent's workflow resumes without polling."},
 }
 
 // Reference renders every key of the config file as a Markdown table (key | default |

@@ -9,14 +9,20 @@ import (
 // AllPages follows GitHub's Link pagination: list fetches one page (0 is the first) and
 // the items of every page are returned together. It is the one place that reads NextPage.
 func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, error) {
+	return FirstPages(0, list)
+}
+
+// FirstPages is AllPages that stops after at most limit pages (0: no limit), for lists
+// whose tail is not worth its requests.
+func FirstPages[T any](limit int, list func(page int) ([]T, *github.Response, error)) ([]T, error) {
 	var all []T
-	for page := 0; ; {
+	for page, n := 0, 1; ; n++ {
 		items, resp, err := list(page)
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, items...)
-		if resp.NextPage == 0 {
+		if resp.NextPage == 0 || limit > 0 && n >= limit {
 			return all, nil
 		}
 		page = resp.NextPage
