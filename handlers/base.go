@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -42,9 +43,16 @@ type Base struct {
 	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
 	// metrics; nil costs nothing.
 	OnSaved func(before, after clarify.Ledger)
+	// Concurrent says other processes may run this issue at the same moment, with no lock
+	// shared (bot action): each save then checks that the ledger did not move (guard.go),
+	// reading its edit back after SettleDelay (zero: DefaultSettleDelay; negative: none).
+	Concurrent  bool
+	SettleDelay time.Duration
 
 	// memories are what this process remembers between runs (memory.go).
 	memories
+	// labelFlight makes the runs that find a label unknown at the same moment share one look-up.
+	labelFlight singleflight.Group
 }
 
 // NewBase returns a Base with the default labels and policy.

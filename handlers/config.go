@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/appconfig"
 	"github.com/rs/zerolog"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/repoconfig"
 )
@@ -69,6 +70,9 @@ type ConfigLoader struct {
 	// cache keeps each repository's config for the loader's ttl, and the last one read
 	// after that, for when GitHub cannot be reached.
 	cache memory[RepoConfig]
+	// flight makes the runs that need one repository's config at the same moment (a
+	// planning agent's burst of asks) share one read of it.
+	flight singleflight.Group
 }
 
 // NewConfigLoader returns a loader that reuses a repository's config for ttl.
@@ -84,11 +88,39 @@ func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
 // gives the defaults and a Problem; only a failure to reach GitHub is an error.
 func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
 	key := owner + "/" + repo
-	last, fresh, cached := l.cache.lookup(key)
-	if fresh {
-		last.Fresh = false
-		return last, nil
+	if cfg, ok := l.cached(key); ok {
+		return cfg, nil
 	}
+	read := false
+	v, err, _ := l.flight.Do(key, func() (any, error) {
+		read = true
+		// A run that lost the race to start the flight may find the read already done.
+		if cfg, ok := l.cached(key); ok {
+			return cfg, nil
+		}
+		return l.read(ctx, client, owner, repo)
+	})
+	cfg := v.(RepoConfig)
+	if !read {
+		cfg.Fresh = false // the run that read it reports its problems, the others do not
+	}
+	return cfg, err
+}
+
+// cached returns the repository's config read less than the loader's ttl ago.
+func (l *ConfigLoader) cached(key string) (RepoConfig, bool) {
+	cfg, fresh, _ := l.cache.lookup(key)
+	if !fresh {
+		return RepoConfig{}, false
+	}
+	cfg.Fresh = false
+	return cfg, true
+}
+
+// read fetches the repository's config from GitHub and keeps it for the loader's ttl.
+func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
+	key := owner + "/" + repo
+	last, _, cached := l.cache.lookup(key)
 
 	out := RepoConfig{Config: repoconfig.Default(), Fresh: true}
 	raw, err := l.loader.LoadConfig(ctx, client, owner, repo, "")

@@ -44,6 +44,34 @@ func (b *Base) hasOurLabel(owner, repo string, labels []*github.Label) bool {
 	})
 }
 
+// currentLabels returns the labels the issue carries as far as the run can tell. The
+// payload says, unless it predates an earlier run's labelling: a comment the ledger had
+// already applied before this run (a redelivery, a replay, a run that lost the race to a
+// sibling) comes with the labels of the moment it was written, and trusting them would put
+// on again a label that is on, or take off again one already gone. Then what this process
+// last set stands, and a process that set nothing here (a restart, another replica) reads
+// the issue's labels: a read, where a stale payload would cost a write.
+func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref issueRef, trig trigger, before clarify.Ledger) ([]*github.Label, error) {
+	stale := trig.Kind == triggerComment && trig.Comment != nil && trig.Comment.GetID() <= before.Cursor
+	if !stale {
+		return labelsOn(trig.Issue), nil
+	}
+	if names, ok := b.labelsSet.known(ref.key()); ok {
+		out := make([]*github.Label, 0, len(names))
+		for _, n := range names {
+			out = append(out, &github.Label{Name: github.String(n)})
+		}
+		return out, nil
+	}
+	labels, err := allPages(func(page int) ([]*github.Label, *github.Response, error) {
+		return client.Issues.ListLabelsByIssue(ctx, ref.Owner, ref.Repo, ref.Number, &github.ListOptions{PerPage: 100, Page: page})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list labels of %s: %w", ref.key(), err)
+	}
+	return labels, nil
+}
+
 // labelsOn returns the labels an issue carries, none for no issue.
 func labelsOn(issue *github.Issue) []*github.Label {
 	if issue == nil {
@@ -182,18 +210,26 @@ func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issue
 	if b.labelKnown(repo, lb.Name) {
 		return nil
 	}
-	_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
-	if isStatus(err, http.StatusNotFound) {
-		_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
-		if isStatus(err, http.StatusUnprocessableEntity) {
-			err = nil // created meanwhile by someone else
+	// The runs of a burst of asks in one repository all find the label unknown at once:
+	// one of them looks it up (and creates it), the others wait for that answer.
+	_, err, _ := b.labelFlight.Do(repo+"\x00"+lb.Name, func() (any, error) {
+		if b.labelKnown(repo, lb.Name) {
+			return nil, nil
 		}
-	}
-	if err != nil {
-		return fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
-	}
-	b.setLabelKnown(repo, lb.Name)
-	return nil
+		_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
+		if isStatus(err, http.StatusNotFound) {
+			_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
+			if isStatus(err, http.StatusUnprocessableEntity) {
+				err = nil // created meanwhile by someone else
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
+		}
+		b.setLabelKnown(repo, lb.Name)
+		return nil, nil
+	})
+	return err
 }
 
 // labelKnown reports whether a repository label was seen to exist, so each is looked up
@@ -213,10 +249,8 @@ func (l *labelMemory) get(key string) []string {
 	return names
 }
 
-func (l *labelMemory) put(key string, names []string) {
-	if len(names) == 0 {
-		l.m.forget(key)
-		return
-	}
-	l.m.put(key, names)
-}
+// known returns the app's own labels as this process last set them on the issue, and
+// whether it set them at all.
+func (l *labelMemory) known(key string) ([]string, bool) { return l.m.get(key) }
+
+func (l *labelMemory) put(key string, names []string) { l.m.put(key, names) }

@@ -249,7 +249,7 @@ func sweepTrigger(is *github.Issue) trigger {
 	if is.GetState() == "closed" {
 		return trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Issue: is, IssueClosed: true}
 	}
-	return trigger{Kind: triggerTick, Issue: is}
+	return trigger{Kind: triggerTick, Issue: is, Listed: true}
 }
 
 // visitEntry runs an issue the index names. The issue is read first (one request): a run
@@ -457,14 +457,14 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 	for _, is := range issues {
 		num := is.GetNumber()
 		ref := issueRef{Owner: owner, Repo: name, Number: num}
-		_, indexed := known[num]
+		entry, indexed := known[num]
 		delete(known, num)
 		if num < from || p.visited[ref.key()] {
 			continue
 		}
 		saved, ok := s.savedAt.get(ref.key())
-		vouched := ok && !indexDown && !changed && is.GetState() != "closed" &&
-			!is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put)
+		vouched := !indexDown && !changed && is.GetState() != "closed" &&
+			(entry.unchangedSince(is) || ok && !is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put))
 		if vouched {
 			continue
 		}

@@ -33,6 +33,7 @@ type Labels struct {
 type Config struct {
 	Policy clarify.Policy
 	Labels Labels
+	Notify Notify
 }
 
 // DefaultLabels returns clarification:active, clarification:stale and clarification:escalated.

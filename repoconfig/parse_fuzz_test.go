@@ -171,6 +171,7 @@ func encode(t *testing.T, cfg Config) []byte {
 		m["escalation"] = map[string][]string{"mention": p.EscalationMention}
 	}
 	m["labels"] = map[string]string{"active": cfg.Labels.Active, "stale": cfg.Labels.Stale, "escalated": cfg.Labels.Escalated}
+	m["notify"] = map[string]bool{"dispatch": cfg.Notify.Dispatch}
 	m["answer_from"] = p.AnswerFrom
 	m["max_per_issue"] = p.MaxPerIssue
 	if p.Require != nil {

@@ -39,6 +39,8 @@ var reference = []keyDoc{
 		"Clarifications one issue may have; `0` is no quota, `1` the one-clarification hard cap (a further ask is refused and pointed to `/assume`)."},
 	{"require", "none",
 		"Fields every ask must carry: any of `" + strings.Join(requireChoices, "`, `") + "` (`fallback` names one of the options, so it needs `options` too)."},
+	{"notify.dispatch", "false",
+		"`true` sends a `repository_dispatch` (`clarify-answered`, `clarify-resolved`, `clarify-fallback`, `clarify-abandoned`) with the clarification's record as `client_payload` whenever one settles, so that an agent's workflow resumes without polling."},
 }
 
 // Reference renders every key of the config file as a Markdown table (key | default |

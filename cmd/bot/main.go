@@ -43,6 +43,8 @@ commands:
                         GITHUB_TOKEN also looks up label names people already use)
   stats  OWNER/REPO [-since 720h]
                         a digest of a repository's clarifications, read with GITHUB_TOKEN
+  action                one GitHub Actions workflow event, from the step's environment
+                        (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_TOKEN, CLARIFY_LEDGER_KEY…)
   sweep  -c FILE        run one sweep of every installation's deadlines and exit
                         (for an external scheduler, with clarify.sweep_interval negative)
   setup  -webhook-url URL  register the app on GitHub from app.yml (in a browser) and write config.yml
@@ -65,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = configCmd(args[1:], stdout)
 	case "sweep":
 		err = sweepCmd(args[1:], stdout, stderr)
+	case "action":
+		return actionCmd(args[1:], stdout, stderr)
 	case "stats":
 		err = statsCmd(args[1:], stdout, stderr)
 	case "setup":

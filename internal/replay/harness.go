@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -48,7 +49,16 @@ type Harness struct {
 	logs    io.Writer
 	// down says the app is stopped: deliveries fail as GitHub logs them, unanswered.
 	down bool
+	// skew is how far the app's clock is from GitHub's (SetAppClockSkew).
+	skew atomic.Int64
 }
+
+// SetAppClockSkew sets the app's clock d away from GitHub's (negative: the app is behind),
+// as two machines' clocks are: GitHub's timestamps then disagree with the app's.
+func (h *Harness) SetAppClockSkew(d time.Duration) { h.skew.Store(int64(d)) }
+
+// appNow is the app's clock: GitHub's, moved by the skew.
+func (h *Harness) appNow() time.Time { return h.Fake.Now().Add(time.Duration(h.skew.Load())) }
 
 // harnessAppID is the App id the harness registers with the in-memory GitHub.
 const harnessAppID = 4242
@@ -100,7 +110,7 @@ func NewHarnessWith(logs io.Writer, tune func(*app.Config)) (*Harness, error) {
 
 // startApp assembles a fresh app, with nothing in memory, as a new process would.
 func (h *Harness) startApp() error {
-	a, err := app.NewApp(h.Config, app.NewLogger(h.logs, "debug"), h.Fake.Now)
+	a, err := app.NewApp(h.Config, app.NewLogger(h.logs, "debug"), h.appNow)
 	if err != nil {
 		return err
 	}
