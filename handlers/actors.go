@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // actorLookups answers who an actor is for one run, asking GitHub at most once per login
@@ -69,7 +70,7 @@ func (a *actorLookups) permission(ctx context.Context, login string) (string, er
 	lvl, _, err := a.client.Repositories.GetPermissionLevel(ctx, a.ref.Owner, a.ref.Repo, login)
 	perm := "none"
 	switch {
-	case isStatus(err, http.StatusNotFound):
+	case ghtransport.IsStatus(err, http.StatusNotFound):
 	case err != nil:
 		return "", fmt.Errorf("permission of %s on %s/%s: %w", login, a.ref.Owner, a.ref.Repo, err)
 	default:
@@ -93,7 +94,7 @@ func (a *actorLookups) member(ctx context.Context, team, login string) bool {
 	case err == nil:
 		a.members.put(key, ms.GetState() == "active")
 		return ms.GetState() == "active"
-	case isStatus(err, http.StatusNotFound):
+	case ghtransport.IsStatus(err, http.StatusNotFound):
 		a.members.put(key, false)
 	default:
 		zerolog.Ctx(ctx).Warn().Err(err).Str("team", team).Msg("Team membership look-up failed; treating as not a member")

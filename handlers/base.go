@@ -1,7 +1,7 @@
 package handlers
 
 import (
-	"strings"
+	"context"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Log keys added to every line a handler logs, beside go-githubapp's delivery, event,
@@ -73,5 +74,12 @@ func (b *Base) BotLogin() string { return b.AppSlug + "[bot]" }
 
 // isSelf reports whether a user is the app itself.
 func (b *Base) isSelf(u *github.User) bool {
-	return u != nil && strings.EqualFold(u.GetLogin(), b.BotLogin())
+	return isLogin(u, b.BotLogin())
+}
+
+// installationClient returns the installation's client, and ctx marked for it, so that
+// the pacer counts the requests made with both on the installation's window.
+func (b *Base) installationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
+	client, err := b.Clients.NewInstallationClient(id)
+	return ghtransport.WithInstallation(ctx, id), client, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -91,7 +92,7 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 	}
 	logger := zerolog.Ctx(ctx)
 	want := wantFor(ref.Number, blockingOpen(after))
-	pulls, err := allPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
+	pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
 		return client.PullRequests.List(ctx, ref.Owner, ref.Repo,
 			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
@@ -132,7 +133,7 @@ func links(pr *github.PullRequest, ref issueRef) bool {
 // quarkusio/pt.quarkus.io#389 and nerva-project/nerva#79), and the list's head filter takes
 // a branch, not a commit: so the open ones are listed (one request per 100) and filtered.
 func openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
-	pulls, err := allPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
+	pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
 		return client.PullRequests.List(ctx, owner, repo,
 			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
@@ -206,7 +207,7 @@ func (want checkWant) readBy(r *github.CheckRun) bool {
 // permission (an installation that has not accepted a new one yet), gone, or not
 // acceptable. Trying again would not help, and the ledger must not wait on it.
 func courtesyRefused(err error) bool {
-	return isStatus(err, http.StatusForbidden) || isStatus(err, http.StatusNotFound) || isStatus(err, http.StatusUnprocessableEntity)
+	return ghtransport.IsStatus(err, http.StatusForbidden) || ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusUnprocessableEntity)
 }
 
 // closingRef matches GitHub's closing keywords before an issue of a repository:

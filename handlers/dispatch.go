@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -500,7 +501,7 @@ func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issu
 		return nil, nil
 	}
 	since := b.Now().Add(-dispatchLookBack)
-	recent, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+	recent, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
 			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})

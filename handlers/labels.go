@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/repoconfig"
 )
 
@@ -63,7 +64,7 @@ func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref iss
 		}
 		return out, nil
 	}
-	labels, err := allPages(func(page int) ([]*github.Label, *github.Response, error) {
+	labels, err := ghtransport.AllPages(func(page int) ([]*github.Label, *github.Response, error) {
 		return client.Issues.ListLabelsByIssue(ctx, ref.Owner, ref.Repo, ref.Number, &github.ListOptions{PerPage: 100, Page: page})
 	})
 	if err != nil {
@@ -190,7 +191,7 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 	}
 	for _, name := range p.remove {
 		_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, name)
-		if err != nil && !isStatus(err, http.StatusNotFound) {
+		if err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
 			return fmt.Errorf("remove label %q from %s: %w", name, ref.key(), err)
 		}
 	}
@@ -217,9 +218,9 @@ func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issue
 			return nil, nil
 		}
 		_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
-		if isStatus(err, http.StatusNotFound) {
+		if ghtransport.IsStatus(err, http.StatusNotFound) {
 			_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
-			if isStatus(err, http.StatusUnprocessableEntity) {
+			if ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
 				err = nil // created meanwhile by someone else
 			}
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/repoconfig"
 )
 
@@ -107,24 +108,6 @@ type SweepStats struct {
 	Failed int
 }
 
-type budgetKey struct{}
-
-// CountRequests is a client middleware that counts requests against the budget carried in
-// the request's context, so the sweep knows what it spent whatever code made the call.
-func CountRequests(next http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
-		if n, ok := r.Context().Value(budgetKey{}).(*atomic.Int64); ok {
-			n.Add(1)
-		}
-		return next.RoundTrip(r)
-	})
-}
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-// RoundTrip calls the function, so a plain function can be a transport.
-func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 // Run sweeps once: the issues that are due, a walk when one is due or under way, then the
 // deadlocks of the repositories where edges changed or the walk passed. One issue,
 // repository or installation that fails is logged and skipped; the error returned after
@@ -200,7 +183,7 @@ func (p *sweepPass) installation(ctx context.Context, id int64) *instSweep {
 	}
 	spent := new(atomic.Int64)
 	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, id).Logger()
-	ictx := logger.WithContext(context.WithValue(ctx, budgetKey{}, spent))
+	ictx := logger.WithContext(ghtransport.WithRequestCount(ctx, spent))
 	ictx, client, err := p.s.installationClient(ictx, id)
 	in := &instSweep{id: id, ctx: ictx, client: client, spent: spent, err: err}
 	p.insts[id] = in
@@ -332,7 +315,7 @@ func (p *sweepPass) reconcile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	installs, err := allPages(func(page int) ([]*github.Installation, *github.Response, error) {
+	installs, err := ghtransport.AllPages(func(page int) ([]*github.Installation, *github.Response, error) {
 		return app.Apps.ListInstallations(ctx, &github.ListOptions{PerPage: 100, Page: page})
 	})
 	if err != nil {
@@ -392,7 +375,7 @@ func (p *sweepPass) walkInstallation(in *instSweep) (stopped bool) {
 }
 
 func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository, error) {
-	repos, err := allPages(func(page int) ([]*github.Repository, *github.Response, error) {
+	repos, err := ghtransport.AllPages(func(page int) ([]*github.Repository, *github.Response, error) {
 		list, resp, err := client.Apps.ListRepos(ctx, &github.ListOptions{PerPage: 100, Page: page})
 		if err != nil {
 			return nil, resp, err
@@ -429,7 +412,7 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 	// Closed issues too: one closed while its close went undelivered still carries the
 	// active label, and is settled here. Pull requests too: their conversations take
 	// commands like issues, so they time out like issues.
-	issues, err := allPages(func(page int) ([]*github.Issue, *github.Response, error) {
+	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
 		return in.client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Labels: []string{labels.Active},
 			Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})

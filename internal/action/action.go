@@ -2,6 +2,8 @@ package action
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Options are what a caller other than main tunes.
@@ -27,7 +30,10 @@ type Options struct {
 	// zero is handlers.DefaultSettleDelay, negative none.
 	SettleDelay time.Duration
 	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
-	Retry handlers.RetryOptions
+	Retry ghtransport.RetryOptions
+	// PaceMinute is how long the write pacer's minute lasts (zero: a minute); tests
+	// shorten it.
+	PaceMinute time.Duration
 	// Stdout takes the workflow commands (::error::); Stderr the log.
 	Stdout, Stderr io.Writer
 }
@@ -88,7 +94,7 @@ func run(ctx context.Context, env Env, opts Options) Outcome {
 	}
 	out := Outcome{What: describe(env.EventName, owner, repo, payload)}
 	out.Err = retryMoved(ctx, func() error {
-		return h.Handle(r.ctx(ctx), env.EventName, r.deliveryID(), payload)
+		return h.Handle(r.ctx(ctx), env.EventName, r.deliveryID(payload), payload)
 	})
 	return r.finish(out)
 }
@@ -117,7 +123,7 @@ func newRunner(env Env, opts Options) *runner {
 		githubapp.WithClientUserAgent("clarify-action"),
 		githubapp.WithClientTimeout(2*time.Minute),
 		// As the App's: retries outermost, so that every attempt is counted and paced.
-		githubapp.WithClientMiddleware(handlers.RetryTransient(opts.Retry), count.middleware, (&handlers.Pacer{}).Middleware()))
+		githubapp.WithClientMiddleware(ghtransport.RetryTransient(opts.Retry), count.middleware, (&ghtransport.Pacer{Minute: opts.PaceMinute}).Middleware()))
 	clients := tokenClients{ClientCreator: cc, token: env.Token}
 	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
 	// No lock is shared with the other runs of the issue (the scheduled run is in another
@@ -137,16 +143,22 @@ func newRunner(env Env, opts Options) *runner {
 
 func (r *runner) ctx(ctx context.Context) context.Context { return r.logger.WithContext(ctx) }
 
-// deliveryID names the run where the App has the delivery's GUID: a re-run of the same
-// run keeps its id and counts its attempt.
-func (r *runner) deliveryID() string {
-	return "run-" + r.env.RunID + "-" + r.env.RunAttempt
+// deliveryID stands where the App has the delivery's GUID, which a redelivery keeps: the
+// run's id, which a re-run of the run keeps too (a new attempt), so that a command sent
+// through repository_dispatch is mirrored once however often its run is re-run. Outside a
+// workflow (no GITHUB_RUN_ID) the payload's digest stands for it.
+func (r *runner) deliveryID(payload []byte) string {
+	if r.env.RunID != "" {
+		return "run-" + r.env.RunID
+	}
+	sum := sha256.Sum256(payload)
+	return "event-" + hex.EncodeToString(sum[:12])
 }
 
 func (r *runner) finish(out Outcome) Outcome {
 	out.Requests, out.Writes = int(r.count.all.Load()), int(r.count.writes.Load())
 	if out.Err == nil && out.Writes == 0 {
-		out.Note = "Nothing to do: nothing in the issue called for a change."
+		out.Note = "Nothing to do: nothing called for a change."
 	}
 	return out
 }
@@ -199,8 +211,6 @@ func (c *counter) middleware(next http.RoundTripper) http.RoundTripper {
 		return next.RoundTrip(req)
 	})
 }
-
-func (c *counter) spent() bool { return c.budget > 0 && c.all.Load() >= c.budget }
 
 type roundTripper func(*http.Request) (*http.Response, error)
 

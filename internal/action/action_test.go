@@ -134,9 +134,17 @@ func TestRepositoryDispatchThroughBotAction(t *testing.T) {
 	b := newBench(t)
 	d := b.fake.Dispatch(repo, "coder-agent", "clarify", map[string]any{"issue": 42, "action": "ask",
 		"target": "@maria", "question": "Per key or per IP?"})
-	b.ok("repository_dispatch", b.eventFile(d))
+	env := b.env("repository_dispatch", b.eventFile(d))
+	if r := b.runEnv(env); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stdout)
+	}
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending || c.Asker.Login != "coder-agent" {
 		t.Fatalf("after the dispatch: %+v", c)
+	}
+	before := b.fake.Fingerprint()
+	env.RunAttempt = "2" // the run re-run from the Actions tab
+	if r := b.runEnv(env); r.code != 0 || b.fake.Fingerprint() != before {
+		t.Fatalf("re-running the dispatch's run changed the issue (exit %d):\n%s", r.code, b.fake.Transcript(repo, 42))
 	}
 }
 
@@ -182,8 +190,22 @@ func TestSameEventFileTwiceChangesTheLedgerOnce(t *testing.T) {
 	b.ok("issue_comment", path)
 	first := b.fake.Fingerprint()
 	rev := b.ledger(42).Rev
-	b.ok("issue_comment", path)
+	r := b.ok("issue_comment", path)
 	if b.ledger(42).Rev != rev || b.fake.Fingerprint() != first {
 		t.Fatalf("the same event run twice changed the issue:\n%s", b.fake.Transcript(repo, 42))
+	}
+	if !strings.Contains(r.stdout, "Nothing to do") {
+		t.Errorf("the second run does not say it had nothing to do: %q", r.stdout)
+	}
+}
+
+func TestPullRequestEventThroughBotAction(t *testing.T) {
+	b := newBench(t)
+	b.comment("coder-agent", askWithFallback)
+	d := b.fake.OpenPullRequestWithBody(repo, 8, "Add the limiter", "coder-agent", "Fixes #42")
+	b.ok("pull_request", b.eventFile(d))
+	runs := b.fake.CheckRuns(repo, b.fake.PullHead(repo, 8))
+	if len(runs) != 1 || runs[0].Conclusion != "failure" {
+		t.Fatalf("check runs on the pull request linking #42 with a blocking question: %+v", runs)
 	}
 }

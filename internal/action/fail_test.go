@@ -1,10 +1,13 @@
 package action_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/action"
 )
 
@@ -82,5 +85,37 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("exit %d, stdout %q; want exit %d and %q", r.code, r.stdout, tc.code, tc.says)
 			}
 		})
+	}
+}
+
+// TestScheduledRunOverBudgetFailsAndTheNextTakesTheRest: a scheduled run whose budget
+// cannot cover every active issue stops, fails saying how many it left, and the next
+// run (another run number) starts elsewhere, so that every issue gets its turn.
+func TestScheduledRunOverBudgetFailsAndTheNextTakesTheRest(t *testing.T) {
+	b := newBench(t)
+	for n := 100; n < 106; n++ {
+		b.fake.OpenIssue(repo, n, "Issue", "maria")
+		d, _ := b.fake.Comment(repo, n, "coder-agent", "/clarify @maria Per key or per IP?")
+		b.ok("issue_comment", b.eventFile(d))
+	}
+	b.fake.Advance(31 * time.Minute)
+	stale := func() (n int) {
+		for i := 100; i < 106; i++ {
+			if c, _ := b.ledger(i).Find(fmt.Sprintf("CLR-%d-001", i)); c.Status == clarify.Stale {
+				n++
+			}
+		}
+		return n
+	}
+	for runs := 1; stale() < 6; runs++ {
+		if runs > 6 {
+			t.Fatalf("six scheduled runs left %d issues not stale", 6-stale())
+		}
+		env := b.env("schedule", b.writeEvent(map[string]string{"schedule": "*/15 * * * *"}))
+		env.Budget = 40
+		r := b.runEnv(env)
+		if stale() < 6 && (r.code != action.ExitFailed || !strings.Contains(r.stdout, "issues left for the next scheduled run")) {
+			t.Fatalf("a run that left issues: exit %d, %q", r.code, r.stdout)
+		}
 	}
 }

@@ -12,19 +12,15 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/gregjones/httpcache"
-	lru "github.com/hashicorp/golang-lru"
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
 	"github.com/rs/zerolog/hlog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/metrics"
 	"github.com/clarify-app/clarify/internal/redisstate"
 )
-
-// cacheEntries bounds each installation client's HTTP cache (go-githubapp keeps 64 clients).
-const cacheEntries = 512
 
 // App is the assembled GitHub App: its HTTP handler, the scheduler to drain on shutdown,
 // and the sweep that a ticker or an external scheduler runs.
@@ -55,36 +51,7 @@ type App struct {
 func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, error) {
 	// A registry per app, not Prometheus's global one: tests and harnesses build many.
 	m := metrics.New()
-	// One pacer for every client: go-githubapp builds a client's middleware per client.
-	pacer := &handlers.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute,
-		Spacing: cfg.PaceSpacing, OnWait: m.Paced}
-	retry := cfg.Retry
-	retry.OnLimit = m.RateLimited
-	// Replicas behind one webhook URL share through Redis what one process keeps in memory.
-	var shared *redisstate.Store
-	if cfg.Clarify.RedisURL != "" {
-		var err error
-		shared, err = redisstate.New(redisstate.Options{URL: cfg.Clarify.RedisURL, Logger: logger,
-			// Per App ID, so that production and staging can share one Redis.
-			Prefix: fmt.Sprintf("clarify:%d:", cfg.Github.App.IntegrationID)})
-		if err != nil {
-			return nil, err
-		}
-		pacer.Store = shared.PaceStore()
-	}
-	clients, err := githubapp.NewDefaultCachingClientCreator(cfg.Github,
-		githubapp.WithClientUserAgent("clarify-app"),
-		// One deadline covers a request and its retries, with room for a secondary
-		// limit's minute-long wait.
-		githubapp.WithClientTimeout(2*time.Minute),
-		// alwaysValidate: a cached ledger must never be trusted without asking GitHub.
-		githubapp.WithClientCaching(true, newHTTPCache),
-		// Retry outermost, so that every attempt counts against the sweep's budget and
-		// every write sent again is paced; the metrics innermost, so that they count what
-		// reaches GitHub, by route template.
-		githubapp.WithClientMiddleware(handlers.RetryTransient(retry), handlers.CountRequests,
-			pacer.Middleware(), m.Middleware(apiPath(cfg.Github.V3APIURL))),
-	)
+	clients, shared, err := newClients(cfg, logger, m)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +93,38 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		slug:       cfg.Clarify.AppSlug,
 		apiURL:     cfg.Github.V3APIURL,
 	}
+	a.Handler = hlog.NewHandler(logger)(a.routes(cfg, m, dispatcher))
+	return a, nil
+}
+
+// newClients builds the app's GitHub clients, paced and retried, and the state replicas
+// share through Redis when clarify.redis_url is set (nil otherwise).
+func newClients(cfg Config, logger zerolog.Logger, m *metrics.Metrics) (githubapp.ClientCreator, *redisstate.Store, error) {
+	// One pacer for every client: go-githubapp builds a client's middleware per client.
+	pacer := &ghtransport.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute,
+		Spacing: cfg.PaceSpacing, OnWait: m.Paced}
+	retry := cfg.Retry
+	retry.OnLimit = m.RateLimited
+	// Replicas behind one webhook URL share through Redis what one process keeps in memory.
+	var shared *redisstate.Store
+	if cfg.Clarify.RedisURL != "" {
+		var err error
+		shared, err = redisstate.New(redisstate.Options{URL: cfg.Clarify.RedisURL, Logger: logger,
+			// Per App ID, so that production and staging can share one Redis.
+			Prefix: fmt.Sprintf("clarify:%d:", cfg.Github.App.IntegrationID)})
+		if err != nil {
+			return nil, nil, err
+		}
+		pacer.Store = shared.PaceStore()
+	}
+	clients, err := ghtransport.NewClientCreator(cfg.Github, ghtransport.Clients{Retry: retry, Pacer: pacer,
+		// The metrics innermost, so that they count what reaches GitHub, by route template.
+		Inner: m.Middleware(apiPath(cfg.Github.V3APIURL))})
+	return clients, shared, err
+}
+
+// routes is the app's HTTP surface: the signed webhook, /metrics and the health checks.
+func (a *App) routes(cfg Config, m *metrics.Metrics, dispatcher http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(githubapp.DefaultWebhookRoute, requireSignature([]byte(cfg.Github.App.WebhookSecret), a.Bodies, m, dispatcher))
 	// On the webhook's listener, beside the health checks: one port to run and probe. Its
@@ -146,8 +145,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	a.Handler = hlog.NewHandler(logger)(mux)
-	return a, nil
+	return mux
 }
 
 // Ready reports whether GitHub has accepted the app's credentials at least once.
@@ -246,26 +244,3 @@ func NewLogger(w io.Writer, level string) zerolog.Logger {
 	}
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
 }
-
-// lruCache is a bounded httpcache.Cache, so ETags save rate limit without growing forever.
-type lruCache struct{ c *lru.Cache }
-
-func newHTTPCache() httpcache.Cache {
-	c, _ := lru.New(cacheEntries) // fails only for a size below 1
-	return lruCache{c}
-}
-
-// Get returns a cached response, as httpcache.Cache asks.
-func (l lruCache) Get(key string) ([]byte, bool) {
-	v, ok := l.c.Get(key)
-	if !ok {
-		return nil, false
-	}
-	return v.([]byte), true
-}
-
-// Set caches a response, evicting the least recently used past the bound.
-func (l lruCache) Set(key string, b []byte) { l.c.Add(key, b) }
-
-// Delete drops a cached response.
-func (l lruCache) Delete(key string) { l.c.Remove(key) }

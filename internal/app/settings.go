@@ -7,6 +7,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Setting is one key of the server configuration as an operator reads it: in the README's
@@ -44,9 +45,9 @@ var Settings = []Setting{
 	{"clarify.sweep_budget", "", code(strconv.Itoa(handlers.DefaultSweepBudget)), "GitHub requests one sweep may spend per installation"},
 	{"clarify.walk_interval", "", code(clarify.FormatDuration(handlers.DefaultReconcileEvery)),
 		"how often a sweep also walks every installation for issues its deadline index does not know (a process's first sweep always walks)"},
-	{"clarify.writes_per_minute", "", code(strconv.Itoa(handlers.DefaultWritesPerMinute)),
+	{"clarify.writes_per_minute", "", code(strconv.Itoa(ghtransport.DefaultWritesPerMinute)),
 		"the most writes one installation sends in any minute, GitHub's secondary limit on content; more wait their turn (negative: no bound)"},
-	{"clarify.writes_per_hour", "", code(strconv.Itoa(handlers.DefaultWritesPerHour)), "the same in any hour (negative: no bound)"},
+	{"clarify.writes_per_hour", "", code(strconv.Itoa(ghtransport.DefaultWritesPerHour)), "the same in any hour (negative: no bound)"},
 	{"clarify.max_unverified_body_bytes", "", fmt.Sprintf("`%d` (%d MiB)", DefaultMaxUnverifiedBodyBytes, DefaultMaxUnverifiedBodyBytes>>20),
 		fmt.Sprintf("bytes held at once, all connections together, for deliveries whose signature is not checked yet; at least %d (%d MiB)", MaxWebhookBody, MaxWebhookBody>>20)},
 	{"clarify.redis_url", "REDIS_URL", "none (one process, state in memory)",
