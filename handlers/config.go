@@ -85,13 +85,11 @@ type cachedConfig struct {
 
 // NewConfigLoader returns a loader that reuses a repository's config for ttl.
 func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
-	return &ConfigLoader{
-		loader: appconfig.NewLoader([]string{ConfigPath},
-			appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath})),
-		ttl:   ttl,
-		now:   now,
-		cache: map[string]cachedConfig{},
-	}
+	return newConfigLoader(ttl, now, appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath}))
+}
+
+func newConfigLoader(ttl time.Duration, now func() time.Time, opts ...appconfig.Option) *ConfigLoader {
+	return &ConfigLoader{loader: appconfig.NewLoader([]string{ConfigPath}, opts...), ttl: ttl, now: now, cache: map[string]cachedConfig{}}
 }
 
 // Load returns the repository's config. A missing file gives the defaults; a broken one
