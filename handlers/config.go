@@ -77,11 +77,11 @@ type ConfigLoader struct {
 
 // NewConfigLoader returns a loader that reuses a repository's config for ttl.
 func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
-	return &ConfigLoader{
-		loader: appconfig.NewLoader([]string{ConfigPath},
-			appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath})),
-		cache: memory[RepoConfig]{ttl: ttl, now: now},
-	}
+	return newConfigLoader(ttl, now, appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath}))
+}
+
+func newConfigLoader(ttl time.Duration, now func() time.Time, opts ...appconfig.Option) *ConfigLoader {
+	return &ConfigLoader{loader: appconfig.NewLoader([]string{ConfigPath}, opts...), cache: memory[RepoConfig]{ttl: ttl, now: now}}
 }
 
 // Load returns the repository's config. A missing file gives the defaults; a broken one
