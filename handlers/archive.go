@@ -21,31 +21,10 @@ const (
 	archiveBelow = 25_000
 )
 
-// readArchives merges the clarifications of the ledger's archive comments into it and
-// returns their ids. An archive that is missing or does not verify makes the ledger
-// damaged: the caller rebuilds it from the issue's comments.
+// readArchives merges the ledger's archives into the snapshot's ledger (LedgerReader) and
+// returns their ids.
 func (b *Base) readArchives(ref issueRef, snap *snapshot) (map[string]bool, error) {
-	archived := map[string]bool{}
-	var merged []clarify.Clarification
-	for _, id := range snap.ledger.Archives {
-		i := slices.IndexFunc(snap.comments, func(c *github.IssueComment) bool { return c.GetID() == id })
-		if i < 0 || !b.isSelf(snap.comments[i].User) {
-			return nil, fmt.Errorf("archive comment %d is gone", id)
-		}
-		a, err := b.decodeArchive(ref, snap.comments[i].GetBody())
-		if err != nil {
-			return nil, fmt.Errorf("archive comment %d: %w", id, err)
-		}
-		for _, c := range a.Clarifications {
-			archived[c.ID] = true
-		}
-		merged = append(merged, a.Clarifications...)
-	}
-	if len(merged) > 0 {
-		snap.ledger.Clarifications = append(merged, snap.ledger.Clarifications...)
-		sortBySeq(snap.ledger.Clarifications)
-	}
-	return archived, nil
+	return b.reader().mergeArchives(ref, &snap.ledger, snap.comments)
 }
 
 // sortBySeq orders clarifications by their sequence number, the order they were asked in.

@@ -1,8 +1,7 @@
 package handlers
 
 import (
-	"strings"
-	"sync"
+	"context"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -10,6 +9,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Log keys added to every line a handler logs, beside go-githubapp's delivery, event,
@@ -50,30 +50,8 @@ type Base struct {
 	Concurrent  bool
 	SettleDelay time.Duration
 
-	// active knows the issues with an ask in flight or an open clarification, for the
-	// cheap filters.
-	active activeIssues
-	// memory lets a run read only what is new in an issue this process ran before.
-	memory issueMemories
-	// revs remembers the newest ledger revision of each issue, so an older one put back
-	// into the status comment is not trusted.
-	revs revMemory
-	// labelsSet remembers the app's own labels this process last set on each issue.
-	labelsSet labelMemory
-	// runFailures counts each issue's failed runs in a row, to space their retries.
-	runFailures failureCounts
-	// members remembers team memberships across runs.
-	members membershipCache
-	// waitsChanged is the repositories where a run saved wait-for edges since the sweep
-	// last looked for deadlocks.
-	waitsChanged repoSet
-	// savedAt remembers this process's last save of each issue, for the sweep's walk.
-	savedAt savedMemory
-
-	labelsMu sync.Mutex
-	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
-	// process rather than once per event.
-	labelsKnown map[string]bool
+	// memories are what this process remembers between runs (memory.go).
+	memories
 	// labelFlight makes the runs that find a label unknown at the same moment share one look-up.
 	labelFlight singleflight.Group
 }
@@ -87,7 +65,7 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 		LedgerKey: ledgerKey,
 		Configs:   NewConfigLoader(DefaultConfigTTL, now),
 		Index:     &MemoryIndex{},
-		members:   membershipCache{now: now},
+		memories:  newMemories(now),
 	}
 }
 
@@ -96,5 +74,12 @@ func (b *Base) BotLogin() string { return b.AppSlug + "[bot]" }
 
 // isSelf reports whether a user is the app itself.
 func (b *Base) isSelf(u *github.User) bool {
-	return u != nil && strings.EqualFold(u.GetLogin(), b.BotLogin())
+	return isLogin(u, b.BotLogin())
+}
+
+// installationClient returns the installation's client, and ctx marked for it, so that
+// the pacer counts the requests made with both on the installation's window.
+func (b *Base) installationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
+	client, err := b.Clients.NewInstallationClient(id)
+	return ghtransport.WithInstallation(ctx, id), client, err
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // ErrLedgerMoved says a run's save found the status comment changed since the run read it:
@@ -43,7 +45,7 @@ func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref issu
 		return nil
 	}
 	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, snap.status.GetID())
-	if isStatus(err, http.StatusNotFound) {
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return fmt.Errorf("status comment %d of %s deleted: %w", snap.status.GetID(), ref.key(), ErrLedgerMoved)
 	}
 	if err != nil {
@@ -62,7 +64,7 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 	if !b.Concurrent {
 		return nil
 	}
-	if err := sleepCtx(ctx, b.settleDelay()); err != nil {
+	if err := ghtransport.Sleep(ctx, b.settleDelay()); err != nil {
 		return err
 	}
 	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // IndexEntry is what the sweep needs to know of one issue with open clarifications without
@@ -52,21 +53,6 @@ func seenOf(trig trigger) time.Time {
 // Key names the issue as every part of the app does: owner/repo#number.
 func (e IndexEntry) Key() string {
 	return issueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}.key()
-}
-
-// DeadlineIndex keeps an IndexEntry for every issue with open clarifications, so that a
-// sweep visits only the issues whose deadline is due. One process keeps it in memory
-// (MemoryIndex); replicas share one through Redis. It is a cache of what the ledgers say:
-// the sweep's slow reconciliation pass refills it after a restart.
-type DeadlineIndex interface {
-	// Put records or replaces the issue's entry.
-	Put(ctx context.Context, e IndexEntry) error
-	// Remove forgets the issue (nothing is open in it any more).
-	Remove(ctx context.Context, e IndexEntry) error
-	// Due returns the entries whose deadline is at or before now, earliest first.
-	Due(ctx context.Context, now time.Time) ([]IndexEntry, error)
-	// Repo returns every entry of one repository of an installation.
-	Repo(ctx context.Context, installation int64, owner, repo string) ([]IndexEntry, error)
 }
 
 // MemoryIndex is the DeadlineIndex of a single process.
@@ -129,13 +115,6 @@ func sortEntries(es []IndexEntry) {
 	})
 }
 
-// installationOf returns the installation a run works for, as installationClient marked
-// its context; false when nothing did.
-func installationOf(ctx context.Context) (int64, bool) {
-	id, ok := ctx.Value(installationKey{}).(int64)
-	return id, ok
-}
-
 // indexSaved records in the deadline index what the sweep needs of an issue whose ledger was
 // just saved under policy p: its next deadline and its wait-for edges, or nothing once no
 // deadline is left (what is open then is escalated, with a human, and time does nothing to
@@ -145,7 +124,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	if b.Index == nil {
 		return
 	}
-	inst, ok := installationOf(ctx)
+	inst, ok := ghtransport.InstallationOf(ctx)
 	if !ok {
 		// Every handler and the sweep get their client through installationClient; a run
 		// without it is a test's, and an entry without its installation could never be run.
@@ -176,7 +155,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 // so that an issue that cannot succeed (its installation gone, a ledger of a newer
 // version) costs little.
 func (b *Base) indexFailed(ctx context.Context, ref issueRef) {
-	inst, ok := installationOf(ctx)
+	inst, ok := ghtransport.InstallationOf(ctx)
 	if b.Index == nil || !ok {
 		return
 	}

@@ -14,15 +14,15 @@ func IssueLedgerKey(key []byte, owner, repo string, number int) []byte {
 // keys are the issue's keys from the app's keyring: which keys sign and verify its blocks
 // is render.Keyring's rule.
 func (b *Base) keys(ref issueRef) render.IssueKeys {
-	return render.Keyring{Current: b.LedgerKey, Previous: b.PreviousKeys}.Issue(ref.Owner, ref.Repo, ref.Number)
+	return b.reader().Keys.Issue(ref.Owner, ref.Repo, ref.Number)
 }
 
 // decodeLedger verifies and decodes the ledger in a status comment of the issue.
 func (b *Base) decodeLedger(ref issueRef, body string) (clarify.Ledger, error) {
-	return b.keys(ref).DecodeLedger(body)
+	return b.reader().decodeStatus(ref, body)
 }
 
-// decodeArchive is decodeLedger for an archive comment.
-func (b *Base) decodeArchive(ref issueRef, body string) (clarify.Ledger, error) {
-	return b.keys(ref).DecodeArchive(body)
+// reader reads the issue's ledger as bot ledger does, under the app's keyring.
+func (b *Base) reader() LedgerReader {
+	return LedgerReader{Bot: b.BotLogin(), Keys: render.Keyring{Current: b.LedgerKey, Previous: b.PreviousKeys}}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // DefaultMaxPending bounds the deliveries accepted but not yet handled; past it a delivery
@@ -41,29 +43,6 @@ type Validator interface {
 // run in another order than GitHub sent them.
 type Acceptor interface {
 	Accept(eventType string, payload []byte) (done func())
-}
-
-// ClaimState says where a delivery stands when a process claims it.
-type ClaimState int
-
-const (
-	// ClaimTaken: nobody has run the delivery to its end and nobody has it in hand (or
-	// whoever had it failed, or vanished and let its claim run out): this process runs it.
-	ClaimTaken ClaimState = iota
-	// ClaimDone: a run of the delivery succeeded, here or on another replica.
-	ClaimDone
-	// ClaimHeld: another run, usually on another replica, has the delivery in hand now.
-	ClaimHeld
-)
-
-// DeliveriesSeen remembers deliveries by GitHub's GUID (X-GitHub-Delivery), which a
-// redelivery keeps: replicas behind one webhook URL share it, so that a delivery sent
-// again, to whichever replica, runs once. Only a success is remembered: a delivery whose
-// run failed, or whose replica died while running it, can still be run by a redelivery.
-type DeliveriesSeen interface {
-	// Claim takes the delivery when its state is ClaimTaken; then finish must be called
-	// once with whether the run succeeded.
-	Claim(ctx context.Context, id string) (state ClaimState, finish func(ok bool), err error)
 }
 
 // Standby polling of a delivery that another run has in hand: soon at first, since a run
@@ -123,7 +102,7 @@ func NewScheduler(workers int) *Scheduler {
 		workers = 1
 	}
 	return &Scheduler{Timeout: DefaultHandlerTimeout, MaxPending: DefaultMaxPending, Retries: DefaultRunRetries,
-		RetryDelay: DefaultRetryDelay, sleep: sleepCtx, slots: make(chan struct{}, workers)}
+		RetryDelay: DefaultRetryDelay, sleep: ghtransport.Sleep, slots: make(chan struct{}, workers)}
 }
 
 // ErrShuttingDown is returned for deliveries that arrive after Drain began; GitHub records
@@ -143,22 +122,11 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 		s.report(d.EventType, DeliveryDuplicate)
 		return nil
 	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if err := s.admit(); err != nil {
 		finish(false)
 		s.report(d.EventType, DeliveryBusy)
-		return ErrShuttingDown
+		return err
 	}
-	if s.MaxPending > 0 && s.pending >= s.MaxPending {
-		s.mu.Unlock()
-		finish(false)
-		s.report(d.EventType, DeliveryBusy)
-		return githubapp.ErrCapacityExceeded
-	}
-	s.pending++
-	s.wg.Add(1)
-	s.mu.Unlock()
 	if standby {
 		s.report(d.EventType, DeliveryDuplicate)
 	} else {
@@ -170,33 +138,51 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 	}
 
 	// Detach: the request context ends when GitHub has its answer.
-	bg := context.WithoutCancel(ctx)
-	go func() {
-		defer s.wg.Done()
-		defer done()
-		defer func() {
-			s.mu.Lock()
-			s.pending--
-			s.mu.Unlock()
-		}()
-		if standby {
-			var taken bool
-			if finish, taken = s.standBy(bg, d); !taken {
-				return
-			}
-		}
-		err := s.runWithRetries(bg, d)
-		finish(err == nil)
-		s.report(d.EventType, runOutcome(err))
-		if err != nil {
-			if s.OnError != nil {
-				s.OnError(bg, d, err)
-				return
-			}
-			zerolog.Ctx(bg).Error().Err(err).Msg("Handling the delivery failed")
-		}
-	}()
+	go s.work(context.WithoutCancel(ctx), d, finish, standby, done)
 	return nil
+}
+
+// admit takes a place for a delivery, unless the scheduler is shutting down or full.
+func (s *Scheduler) admit() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrShuttingDown
+	}
+	if s.MaxPending > 0 && s.pending >= s.MaxPending {
+		return githubapp.ErrCapacityExceeded
+	}
+	s.pending++
+	s.wg.Add(1)
+	return nil
+}
+
+// work runs an admitted delivery in the background, after standing by while another run
+// has it in hand, and reports how it ended.
+func (s *Scheduler) work(bg context.Context, d githubapp.Dispatch, finish func(bool), standby bool, done func()) {
+	defer s.wg.Done()
+	defer done()
+	defer func() {
+		s.mu.Lock()
+		s.pending--
+		s.mu.Unlock()
+	}()
+	if standby {
+		var taken bool
+		if finish, taken = s.standBy(bg, d); !taken {
+			return
+		}
+	}
+	err := s.runWithRetries(bg, d)
+	finish(err == nil)
+	s.report(d.EventType, runOutcome(err))
+	if err != nil {
+		if s.OnError != nil {
+			s.OnError(bg, d, err)
+			return
+		}
+		zerolog.Ctx(bg).Error().Err(err).Msg("Handling the delivery failed")
+	}
 }
 
 func (s *Scheduler) report(eventType, outcome string) {
@@ -251,7 +237,7 @@ func (s *Scheduler) standBy(ctx context.Context, d githubapp.Dispatch) (finish f
 	logger := zerolog.Ctx(ctx)
 	sleep := s.sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = ghtransport.Sleep
 	}
 	poll, waited, longest := standbyFirstPoll, time.Duration(0), s.longestRun()
 	for {
@@ -303,7 +289,7 @@ func (s *Scheduler) runWithRetries(ctx context.Context, d githubapp.Dispatch) er
 		zerolog.Ctx(ctx).Warn().Err(err).Int("try", try+1).Dur("retry_in", delay).Msg("Handling the delivery failed; trying again")
 		sleep := s.sleep
 		if sleep == nil {
-			sleep = sleepCtx
+			sleep = ghtransport.Sleep
 		}
 		if serr := sleep(ctx, delay); serr != nil {
 			return err

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -95,29 +95,23 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, fl
 
 // loadAll reads every comment of the issue.
 func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
-	comments, err := listComments(ctx, client, ref)
+	comments, err := ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
 	if err != nil {
 		return nil, err
 	}
 	snap := &snapshot{comments: comments, archived: map[string]bool{}, revFloor: floor}
+	status, extra, _ := b.reader().findStatus(comments)
+	for _, c := range extra {
+		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
+	}
+	if status != nil {
+		if err := b.readStatus(ctx, ref, snap, status); err != nil {
+			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.key(), status.GetID(), err)
+		}
+	}
 	var firstOwn *github.IssueComment
-	for _, c := range snap.comments {
-		if !b.isSelf(c.User) {
-			continue
-		}
-		if firstOwn == nil {
-			firstOwn = c
-		}
-		if !render.IsStatus(c.GetBody()) {
-			continue
-		}
-		if snap.status != nil {
-			zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
-			continue
-		}
-		if err := b.readStatus(ctx, ref, snap, c); err != nil {
-			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.key(), c.GetID(), err)
-		}
+	if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return b.isSelf(c.User) }); i >= 0 {
+		firstOwn = comments[i]
 	}
 	if !snap.hasLedger {
 		snap.ledger = clarify.NewLedger(ref.Number)
@@ -158,6 +152,9 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 		snap.damaged, snap.older = true, true
 		return nil
 	}
+	if b.distrusted(ctx, snap, l, c) {
+		return nil
+	}
 	snap.ledger, snap.hasLedger = l, true
 	snap.keepHead(c.GetBody())
 	archived, err := b.readArchives(ref, snap)
@@ -168,19 +165,6 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 	}
 	snap.archived = archived
 	return nil
-}
-
-// listComments reads every comment of an issue, oldest first.
-func listComments(ctx context.Context, client *github.Client, ref issueRef) ([]*github.IssueComment, error) {
-	comments, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
-			&github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list comments of %s: %w", ref.key(), err)
-	}
-	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
-	return comments, nil
 }
 
 // loadRecent reads what a run needs of an issue this process ran before and whose status
@@ -194,29 +178,11 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 	if !ok {
 		return nil, false, nil
 	}
-	since := mem.cursorAt.Add(-time.Second) // GitHub's timestamps have whole seconds
-	comments, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
-			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
-	if err != nil {
-		return nil, false, fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
+	rc := &recentComments{ctx: ctx, client: client, ref: ref}
+	if err := rc.list(mem.cursorAt.Add(-time.Second)); err != nil { // GitHub's timestamps have whole seconds
+		return nil, false, err
 	}
-	byID := func(id int64) (*github.IssueComment, bool, error) {
-		if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id }); i >= 0 {
-			return comments[i], true, nil
-		}
-		c, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
-		if isStatus(err, http.StatusNotFound) {
-			return nil, false, nil
-		}
-		if err != nil {
-			return nil, false, fmt.Errorf("read comment %d of %s: %w", id, ref.key(), err)
-		}
-		comments = append(comments, c)
-		return c, true, nil
-	}
-	status, found, err := byID(mem.statusID)
+	status, found, err := rc.byID(mem.statusID)
 	if err != nil || !found || !b.isSelf(status.User) || sha256.Sum256([]byte(status.GetBody())) != mem.statusHash {
 		// Gone, or changed by someone else (another replica, or a person): read everything.
 		return nil, false, err
@@ -226,12 +192,12 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		return nil, false, nil
 	}
 	for _, id := range l.Archives {
-		if _, found, err := byID(id); err != nil || !found {
+		if _, found, err := rc.byID(id); err != nil || !found {
 			return nil, false, err // a missing archive: the whole read finds the ledger damaged
 		}
 	}
-	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
-	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true, revFloor: floor, partial: true}
+	sortByID(rc.comments)
+	snap := &snapshot{comments: rc.comments, status: status, ledger: l, hasLedger: true, revFloor: floor, partial: true}
 	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
 		return nil, false, nil
@@ -240,6 +206,45 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 	// in it, so they need not be applied again.
 	snap.skipTo = mem.cursor
 	return snap, true, nil
+}
+
+// recentComments are the comments a partial read has: those since a time, and those
+// fetched by id on demand.
+type recentComments struct {
+	ctx      context.Context
+	client   *github.Client
+	ref      issueRef
+	comments []*github.IssueComment
+}
+
+// list reads the issue's comments updated since a time.
+func (rc *recentComments) list(since time.Time) error {
+	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+		return rc.client.Issues.ListComments(rc.ctx, rc.ref.Owner, rc.ref.Repo, rc.ref.Number,
+			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return fmt.Errorf("list comments of %s since %s: %w", rc.ref.key(), since.Format(time.RFC3339), err)
+	}
+	rc.comments = comments
+	return nil
+}
+
+// byID returns the comment of that id, read from GitHub when the list lacks it; false
+// when it is gone.
+func (rc *recentComments) byID(id int64) (*github.IssueComment, bool, error) {
+	if i := slices.IndexFunc(rc.comments, func(c *github.IssueComment) bool { return c.GetID() == id }); i >= 0 {
+		return rc.comments[i], true, nil
+	}
+	c, _, err := rc.client.Issues.GetComment(rc.ctx, rc.ref.Owner, rc.ref.Repo, id)
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read comment %d of %s: %w", id, rc.ref.key(), err)
+	}
+	rc.comments = append(rc.comments, c)
+	return c, true, nil
 }
 
 // remember notes, after a run, what the next run of the issue needs to read only what is

@@ -60,7 +60,7 @@ func Round(c clarify.Clarification, round int, mention []string, key string) str
 		"- `/respond %[1]s <answer>` answers this one by name.\n"+
 		"- The asker can follow up with `/clarify followup %[1]s <question>` "+
 		"or settle it with `/clarify resolve %[1]s <decision>`.\n", cid)
-	return finish(b.String(), key, recordOf("round", c, round))
+	return finish(b.String(), key, recordOf(RecordRound, c, round))
 }
 
 // question is the newest question entry of the given round, or nil.

@@ -113,7 +113,7 @@ func checkSensible(t *testing.T, in string, cfg Config) {
 			fail("a bad role name")
 		}
 		for _, m := range members {
-			if h, why := parseHandle(m); why != "" || h.team() != strings.HasPrefix(m, "@") {
+			if h, why := parseHandle(m); why != "" || h.Team() != strings.HasPrefix(m, "@") {
 				fail("a member that is not a login without @ or an @org/team")
 			}
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Options are what a caller other than main tunes.
@@ -29,7 +30,7 @@ type Options struct {
 	// zero is handlers.DefaultSettleDelay, negative none.
 	SettleDelay time.Duration
 	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
-	Retry handlers.RetryOptions
+	Retry ghtransport.RetryOptions
 	// PaceMinute is how long the write pacer's minute lasts (zero: a minute); tests
 	// shorten it.
 	PaceMinute time.Duration
@@ -122,7 +123,7 @@ func newRunner(env Env, opts Options) *runner {
 		githubapp.WithClientUserAgent("clarify-action"),
 		githubapp.WithClientTimeout(2*time.Minute),
 		// As the App's: retries outermost, so that every attempt is counted and paced.
-		githubapp.WithClientMiddleware(handlers.RetryTransient(opts.Retry), count.middleware, (&handlers.Pacer{Minute: opts.PaceMinute}).Middleware()))
+		githubapp.WithClientMiddleware(ghtransport.RetryTransient(opts.Retry), count.middleware, (&ghtransport.Pacer{Minute: opts.PaceMinute}).Middleware()))
 	clients := tokenClients{ClientCreator: cc, token: env.Token}
 	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
 	if env.BotSlug == DefaultBotSlug {

@@ -18,6 +18,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/action"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -138,7 +139,7 @@ func (b *bench) runEnv(env action.Env) result {
 	before := len(b.fake.Requests())
 	start := time.Now()
 	code := action.Run(context.Background(), env, action.Options{Now: b.fake.Now, SettleDelay: b.settle,
-		Retry: handlers.RetryOptions{MaxWait: time.Millisecond}, PaceMinute: 50 * time.Millisecond, Stdout: &out, Stderr: &logs})
+		Retry: ghtransport.RetryOptions{MaxWait: time.Millisecond}, PaceMinute: 50 * time.Millisecond, Stdout: &out, Stderr: &logs})
 	r := result{code: code, stdout: out.String(), requests: len(b.fake.Requests()) - before, took: time.Since(start)}
 	if testing.Verbose() {
 		var routes []string

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // A scheduled run (schedule or workflow_dispatch) is the repository's sweep. Nothing is
@@ -42,7 +43,7 @@ const (
 
 func (r *runner) sweep(ctx context.Context, owner, repo string) Outcome {
 	out := Outcome{What: fmt.Sprintf("%s sweep of %s/%s", r.env.EventName, owner, repo)}
-	ctx = handlers.WithInstallation(r.ctx(ctx), 0)
+	ctx = ghtransport.WithInstallation(r.ctx(ctx), 0)
 	client, err := r.clients.NewInstallationClient(0)
 	if err == nil {
 		var issues []*github.Issue

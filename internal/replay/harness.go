@@ -18,6 +18,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -88,7 +89,7 @@ func NewHarnessWith(logs io.Writer, tune func(*app.Config)) (*Harness, error) {
 	// wait on the real one.
 	cfg.Clarify.WritesPerMinute, cfg.Clarify.WritesPerHour = -1, -1
 	// Retries keep their order and count, without the real seconds between them.
-	cfg.Retry = handlers.RetryOptions{BaseDelay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
+	cfg.Retry = ghtransport.RetryOptions{BaseDelay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
 	if tune != nil {
 		tune(&cfg)
 	}
