@@ -7,22 +7,23 @@ import (
 )
 
 // AllPages follows GitHub's Link pagination: list fetches one page (0 is the first) and
-// the items of every page are returned together. It is the one place that reads NextPage.
+// the items of every page are returned together. With SomePages, the one place that reads
+// NextPage.
 func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, error) {
-	return FirstPages(0, list)
+	return SomePages(0, list)
 }
 
-// FirstPages is AllPages that stops after at most limit pages (0: no limit), for lists
-// whose tail is not worth its requests.
-func FirstPages[T any](limit int, list func(page int) ([]T, *github.Response, error)) ([]T, error) {
+// SomePages is AllPages for at most limit pages (0: no limit): a scan whose cost is bounded
+// takes the first pages and leaves the rest.
+func SomePages[T any](limit int, list func(page int) ([]T, *github.Response, error)) ([]T, error) {
 	var all []T
-	for page, n := 0, 1; ; n++ {
+	for page, read := 0, 1; ; read++ {
 		items, resp, err := list(page)
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, items...)
-		if resp.NextPage == 0 || limit > 0 && n >= limit {
+		if resp.NextPage == 0 || (limit > 0 && read >= limit) {
 			return all, nil
 		}
 		page = resp.NextPage
