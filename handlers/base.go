@@ -67,7 +67,10 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 }
 
 // BotLogin is the login GitHub gives the app's own comments.
-func (b *Base) BotLogin() string { return b.AppSlug + "[bot]" }
+func (b *Base) BotLogin() string { return BotLoginOf(b.AppSlug) }
+
+// BotLoginOf is the login GitHub gives the comments of the app of that slug.
+func BotLoginOf(slug string) string { return slug + "[bot]" }
 
 // isSelf reports whether a user is the app itself.
 func (b *Base) isSelf(u *github.User) bool {

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -118,15 +114,15 @@ func newLedgerFlags(name, usage string, stderr io.Writer, online bool) ledgerFla
 	return lf
 }
 
-// online returns what reading through the API takes: the keys to check ledgers under,
+// online returns what reading through the API takes: the reader, its notes to stderr,
 // and the client.
-func (lf ledgerFlags) online() (render.Keyring, *github.Client, error) {
+func (lf ledgerFlags) online(stderr io.Writer) (handlers.PeopleReader, *github.Client, error) {
 	keys, err := app.LedgerKeyring(*lf.key)
 	if err != nil {
-		return render.Keyring{}, nil, err
+		return handlers.PeopleReader{}, nil, err
 	}
 	client, err := ghtransport.TokenClient(*lf.api, os.Getenv("GITHUB_TOKEN"))
-	return keys, client, err
+	return handlers.NewPeopleReader(*lf.app, keys, stderr, tokenHint), client, err
 }
 
 // parse parses flags given before and after the positional arguments: people type
@@ -161,54 +157,34 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return err
 	}
 	arg := pos[0]
-	if ref, ok := parseLedgerIssue(arg); ok && arg != "-" && !fileExists(arg) {
-		if *issue != "" {
-			return errors.New("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
-		}
-		client, err := ghtransport.TokenClient(*lf.api, os.Getenv("GITHUB_TOKEN"))
-		if err != nil {
-			return err
-		}
-		l, err := fetchLedger(client, ref, *lf.app, keys, stderr)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			return writeAgentX(stdout, agentx.FromLedger(l, ref.repo()))
-		}
-		fmt.Fprint(stdout, render.LedgerText(ref.String(), l))
-		return nil
+	if ref, ok := clarify.ParseIssueRef(arg); ok && arg != "-" && !fileExists(arg) {
+		return ledgerReadIssue(lf, ref, *issue, *asJSON, stdout, stderr)
 	}
-	l, ref, err := readLedgerFile(arg, stdin, *issue, keys, stderr)
+	read := func() ([]byte, error) { return readInput(arg, stdin, 1<<20) }
+	l, ref, err := handlers.NewPeopleReader(*lf.app, keys, stderr, tokenHint).ReadFileBody(read, *issue)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeAgentX(stdout, agentx.FromLedger(l, ref.repo()))
+		return agentx.Write(stdout, agentx.FromLedger(l, ref.FullName()))
 	}
 	return printJSON(stdout, l)
 }
 
-// readLedgerFile reads the ledger in a status comment's body saved to a file: the form of
-// `bot ledger` that needs no API.
-func readLedgerFile(name string, stdin io.Reader, issue string, keys render.Keyring, stderr io.Writer) (clarify.Ledger, ledgerIssue, error) {
-	var ref ledgerIssue
+// ledgerReadIssue reads an issue's ledger through the API and prints it for people.
+func ledgerReadIssue(lf ledgerFlags, ref clarify.IssueRef, issue string, asJSON bool, stdout, stderr io.Writer) error {
 	if issue != "" {
-		var ok bool
-		if ref, ok = parseLedgerIssue(issue); !ok {
-			return clarify.Ledger{}, ref, fmt.Errorf("-issue %q: write OWNER/REPO#N", issue)
-		}
+		return errors.New("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
 	}
-	body, err := readInput(name, stdin, 1<<20)
+	l, err := fetchLedger(lf, ref, stderr)
 	if err != nil {
-		return clarify.Ledger{}, ref, err
+		return err
 	}
-	if !keys.Given() {
-		fmt.Fprintln(stderr, ledgerUncheckedNote)
+	if asJSON {
+		return agentx.Write(stdout, agentx.FromLedger(l, ref.FullName()))
 	}
-	reader := handlers.LedgerReader{Keys: keys, Unchecked: !keys.Given()}
-	l, err := reader.ReadBody(string(body), ref.owner, ref.name, ref.number)
-	return l, ref, err
+	fmt.Fprint(stdout, render.LedgerText(ref.String(), l))
+	return nil
 }
 
 func ledgerExport(args []string, stdout, stderr io.Writer) error {
@@ -221,28 +197,15 @@ func ledgerExport(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return errors.New("give one issue, OWNER/REPO#N; bot ledger export -h says more")
 	}
-	ref, ok := parseLedgerIssue(pos[0])
+	ref, ok := clarify.ParseIssueRef(pos[0])
 	if !ok {
 		return fmt.Errorf("%q: write the issue as OWNER/REPO#N", pos[0])
 	}
-	keys, client, err := lf.online()
+	l, err := fetchLedger(lf, ref, stderr)
 	if err != nil {
 		return err
 	}
-	l, err := fetchLedger(client, ref, *lf.app, keys, stderr)
-	if err != nil {
-		return err
-	}
-	f := agentx.FromLedger(l, ref.repo())
-	if *out == "-" {
-		return writeAgentX(stdout, f)
-	}
-	path := cmp.Or(*out, agentx.Path(ref.number))
-	if err := agentx.WriteFile(path, f); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s\n", path, ref, render.Counted(len(l.Clarifications), "clarification"), render.Counted(len(l.Assumptions), "assumption"))
-	return nil
+	return agentx.Export(stdout, *out, l, ref)
 }
 
 func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -260,21 +223,14 @@ func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	f, unknown, err := agentx.Parse(data)
+	l, f, err := agentx.Import(data, pos[0], stderr)
 	if err != nil {
 		return err
-	}
-	if len(unknown) > 0 {
-		fmt.Fprintf(stderr, "not kept: fields neither AgentX nor Clarify defines: %s\n", strings.Join(unknown, ", "))
-	}
-	l, err := agentx.ToLedger(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	if !*status {
 		return printJSON(stdout, l)
 	}
-	body, err := ledgerStatusBody(l, f.Repo(), *repo, *lf.key, stderr)
+	body, err := agentx.StatusBody(l, f.Repo(), *repo, func() (render.Keyring, error) { return app.LedgerKeyring(*lf.key) }, stderr)
 	if err != nil {
 		return err
 	}
@@ -282,116 +238,27 @@ func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	return err
 }
 
-// ledgerStatusBody renders the status comment that would hold l, signed for its issue.
-func ledgerStatusBody(l clarify.Ledger, fileRepo, flagRepo, key string, stderr io.Writer) (string, error) {
-	repo := cmp.Or(fileRepo, flagRepo)
-	if fileRepo != "" && flagRepo != "" && !strings.EqualFold(fileRepo, flagRepo) {
-		return "", fmt.Errorf("-repo %s: the file says its issue is in %s", flagRepo, fileRepo)
-	}
-	ref, ok := parseLedgerIssue(repo + "#" + strconv.Itoa(l.Issue))
-	if !ok {
-		return "", errors.New("-status: the file names no repository: give -repo OWNER/REPO (each issue's ledger is signed with a key of its own)")
-	}
-	keys, err := app.LedgerKeyring(key)
-	if err != nil {
-		return "", err
-	}
-	if !keys.Given() {
-		return "", errors.New("-status signs the ledger: give -key, or set CLARIFY_LEDGER_KEY, GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE as serve has them")
-	}
-	if len(l.Archives) > 0 {
-		fmt.Fprintf(stderr, "the clarifications of %s are written into the status body, not left to be read from them\n", render.Counted(len(l.Archives), "archive comment"))
-	}
-	return render.SignedStatus(l, keys.Issue(ref.owner, ref.name, ref.number))
-}
-
-// ledgerIssue is one issue, as OWNER/REPO#N.
-type ledgerIssue struct {
-	owner, name string
-	number      int
-}
-
-func parseLedgerIssue(s string) (ledgerIssue, bool) {
-	repo, num, ok := strings.Cut(s, "#")
-	owner, name, ok2 := strings.Cut(repo, "/")
-	n, err := strconv.Atoi(num)
-	if !ok || !ok2 || err != nil || n <= 0 || owner == "" || name == "" || strings.Contains(name, "/") {
-		return ledgerIssue{}, false
-	}
-	return ledgerIssue{owner: owner, name: name, number: n}, true
-}
-
-func (r ledgerIssue) repo() string {
-	if r.owner == "" {
-		return ""
-	}
-	return r.owner + "/" + r.name
-}
-
-func (r ledgerIssue) String() string { return fmt.Sprintf("%s#%d", r.repo(), r.number) }
-
 func fileExists(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
 }
 
-// noStatusError says an issue holds no ledger of the app's: nothing was asked there.
-type noStatusError string
+// ledgerUncheckedNote is what stderr says when no key was given.
+const ledgerUncheckedNote = handlers.UncheckedNote
 
-// Error says which issue, and what may be wrong.
-func (e noStatusError) Error() string { return string(e) }
-
-// ledgerUncheckedNote is what stderr says when no key was given: the ledger printed may
-// have been written by anyone.
-const ledgerUncheckedNote = "MAC not checked: no ledger key given"
-
-// fetchLedger reads an issue's whole ledger as the app does: from the first status
-// comment of the app's own account, with the clarifications of the archive comments it
-// lists merged in. A missing archive or one that does not verify is an error, as it makes
-// the app rebuild the ledger.
-func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys render.Keyring, stderr io.Writer) (clarify.Ledger, error) {
+// fetchLedger reads an issue's whole ledger through the API as the app does (handlers.PeopleReader).
+func fetchLedger(lf ledgerFlags, ref clarify.IssueRef, stderr io.Writer) (clarify.Ledger, error) {
+	reader, client, err := lf.online(stderr)
+	if err != nil {
+		return clarify.Ledger{}, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	bot := slug + "[bot]"
-	reader := handlers.LedgerReader{Bot: bot, Keys: keys, Unchecked: !keys.Given()}
-	got, err := reader.Read(ctx, client, ref.owner, ref.name, ref.number)
-	if got.Lookalikes > 0 {
-		fmt.Fprintf(stderr, "ignored %s that look like a status comment but are not by %s\n", render.Counted(got.Lookalikes, "comment"), bot)
-	}
-	switch {
-	case errors.Is(err, handlers.ErrNoStatus):
-		return clarify.Ledger{}, noStatusError(fmt.Sprintf("%s has no status comment by %s: Clarify has asked nothing there yet, or the app's slug is not %q (-app, CLARIFY_APP_SLUG)",
-			ref, bot, slug))
-	case got.Status == nil && err != nil: // the comments could not be listed
-		return clarify.Ledger{}, fmt.Errorf("%w%s", err, tokenHint(err))
-	}
-	if !keys.Given() {
-		fmt.Fprintln(stderr, ledgerUncheckedNote)
-	}
-	return got.Ledger, err
+	return reader.ReadIssue(ctx, client, ref)
 }
 
 // tokenHint says what to do about a refusal that a missing token explains.
-func tokenHint(err error) string {
-	var er *github.ErrorResponse
-	if !errors.As(err, &er) || er.Response == nil || os.Getenv("GITHUB_TOKEN") != "" {
-		return ""
-	}
-	switch er.Response.StatusCode {
-	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
-		return " (GITHUB_TOKEN is not set: a private repository needs a token that can read its issues)"
-	}
-	return ""
-}
-
-func writeAgentX(w io.Writer, f agentx.File) error {
-	b, err := agentx.Marshal(f)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}
+func tokenHint(err error) string { return ghtransport.TokenHint(err, os.Getenv("GITHUB_TOKEN") != "") }
 
 // readInput reads at most limit bytes of the named file, or of stdin for "-".
 func readInput(name string, stdin io.Reader, limit int64) ([]byte, error) {

@@ -99,7 +99,7 @@ func appFromFlags(name string, args []string, logs, stderr io.Writer) (app.Confi
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: bot %s [-c FILE]\n", name)
 		fs.PrintDefaults()
-		writeSettings(fs.Output())
+		app.WriteSettings(fs.Output())
 	}
 	if err := fs.Parse(args); err != nil {
 		return app.Config{}, zerolog.Logger{}, nil, err

@@ -67,10 +67,6 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer, list
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, `Registered the GitHub App %s (App ID %d) for %s: %s
-Wrote %s (App ID, webhook secret, slug) and %s (the private key), both mode 0600: keep them private.
-Next: install the app where agents ask, %s
-then run: bot serve -c %s   (GitHub sends webhooks to %s)
-`, res.Slug, res.AppID, res.Owner, res.HTMLURL, res.ConfigPath, res.KeyPath, res.InstallURL, res.ConfigPath, res.WebhookURL)
-	return nil
+	_, err = io.WriteString(stdout, res.Summary())
+	return err
 }

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
-	"github.com/clarify-app/clarify/render"
 )
 
 const statsUsage = `usage: bot stats [flags] OWNER/REPO
@@ -39,36 +36,15 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 		lf.fs.Usage()
 		return errors.New("give one repository, OWNER/REPO")
 	}
-	owner, name, ok := strings.Cut(pos[0], "/")
-	if !ok || owner == "" || name == "" || strings.ContainsAny(name, "/#") {
+	owner, name, ok := clarify.ParseRepo(pos[0])
+	if !ok {
 		return fmt.Errorf("%q: write OWNER/REPO", pos[0])
 	}
-	keys, client, err := lf.online()
+	reader, client, err := lf.online(stderr)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	from := time.Now().Add(-*since)
-	issues, err := handlers.ListUpdated(ctx, client, owner, name, from)
-	if err != nil {
-		return fmt.Errorf("%w%s", err, tokenHint(err))
-	}
-	if !keys.Given() {
-		fmt.Fprintln(stderr, ledgerUncheckedNote)
-	}
-	reader := handlers.LedgerReader{Bot: *lf.app + "[bot]", Keys: keys, Unchecked: !keys.Given()}
-	failed := 0
-	ledgers := reader.ReadIssues(ctx, client, owner, name, issues, func(number int, err error) {
-		failed++
-		fmt.Fprintf(stderr, "%s/%s#%d: %v%s\n", owner, name, number, err, tokenHint(err))
-	})
-	title := fmt.Sprintf("%s/%s since %s", owner, name, from.UTC().Format("2006-01-02"))
-	fmt.Fprint(stdout, render.Stats(title, clarify.Summarize(ledgers...)))
-	fmt.Fprintf(stdout, "\n%d issue(s) updated since then, %d with clarifications", len(issues), len(ledgers))
-	if failed > 0 {
-		fmt.Fprintf(stdout, ", %d whose ledger could not be read (see above)", failed)
-	}
-	fmt.Fprintln(stdout, ".")
-	return nil
+	return reader.Digest(ctx, client, stdout, owner, name, time.Now().Add(-*since))
 }

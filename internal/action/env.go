@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
+
+	"github.com/clarify-app/clarify/clarify"
 )
 
 // DefaultAPIURL is github.com's REST API, when GITHUB_API_URL is not set.
@@ -97,8 +98,8 @@ func (e Env) check() (owner, repo string, err error) {
 	case e.EventName == "":
 		return "", "", errors.New("GITHUB_EVENT_NAME is not set: bot action runs as a step of a GitHub Actions workflow")
 	}
-	owner, repo, ok := strings.Cut(e.Repository, "/")
-	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
+	owner, repo, ok := clarify.ParseRepo(e.Repository)
+	if !ok {
 		return "", "", fmt.Errorf("GITHUB_REPOSITORY is %q, not OWNER/REPO", e.Repository)
 	}
 	return owner, repo, nil

@@ -2,8 +2,10 @@ package app
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
@@ -67,6 +69,23 @@ func SettingsReference() string {
 		fmt.Fprintf(&b, "| `%s` |%s| %s | %s |\n", s.Key, env, s.Default, s.Meaning)
 	}
 	return b.String()
+}
+
+// WriteSettings lists every server setting with its environment variable and default,
+// from the same table, so that `bot serve -h` is all an operator with a container and no
+// checkout needs.
+func WriteSettings(w io.Writer) {
+	fmt.Fprintln(w, "\nSettings: from FILE, then the environment, which wins; config.example.yml and the README say what each is for.")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  key\tenvironment\tdefault")
+	for _, s := range Settings {
+		env := s.Env
+		if env == "" {
+			env = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Key, env, strings.ReplaceAll(s.Default, "`", ""))
+	}
+	_ = tw.Flush()
 }
 
 func code(s string) string { return "`" + s + "`" }

@@ -1,6 +1,7 @@
 package ghtransport
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -24,4 +25,18 @@ func TokenClient(api, token string) (*github.Client, error) {
 	}
 	client.BaseURL = base
 	return client, nil
+}
+
+// TokenHint says what to do about a refusal that reading without a token explains
+// (tokenSet false), for the commands that read with a person's GITHUB_TOKEN.
+func TokenHint(err error, tokenSet bool) string {
+	var er *github.ErrorResponse
+	if tokenSet || !errors.As(err, &er) || er.Response == nil {
+		return ""
+	}
+	switch er.Response.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		return " (GITHUB_TOKEN is not set: a private repository needs a token that can read its issues)"
+	}
+	return ""
 }

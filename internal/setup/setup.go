@@ -75,6 +75,15 @@ type Result struct {
 	WebhookURL string
 }
 
+// Summary tells the person who registered the app what was written and what comes next.
+func (r Result) Summary() string {
+	return fmt.Sprintf(`Registered the GitHub App %s (App ID %d) for %s: %s
+Wrote %s (App ID, webhook secret, slug) and %s (the private key), both mode 0600: keep them private.
+Next: install the app where agents ask, %s
+then run: bot serve -c %s   (GitHub sends webhooks to %s)
+`, r.Slug, r.AppID, r.Owner, r.HTMLURL, r.ConfigPath, r.KeyPath, r.InstallURL, r.ConfigPath, r.WebhookURL)
+}
+
 // Flow is the local page of one registration and its callback. It is done once GitHub's
 // credentials are written, or once writing them failed, since GitHub hands them over only
 // once.

@@ -1,0 +1,44 @@
+package clarify
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// IssueRef names one issue as people write it on the command line, OWNER/REPO#N.
+type IssueRef struct {
+	Owner, Repo string
+	Number      int
+}
+
+// ParseRepo reads OWNER/REPO; false when s is not one repository's name.
+func ParseRepo(s string) (owner, repo string, ok bool) {
+	owner, repo, ok = strings.Cut(s, "/")
+	if !ok || owner == "" || repo == "" || strings.ContainsAny(repo, "/#") {
+		return "", "", false
+	}
+	return owner, repo, true
+}
+
+// ParseIssueRef reads OWNER/REPO#N (N a positive number); false when s is not one.
+func ParseIssueRef(s string) (IssueRef, bool) {
+	repo, num, ok := strings.Cut(s, "#")
+	owner, name, ok2 := ParseRepo(repo)
+	n, err := strconv.Atoi(num)
+	if !ok || !ok2 || err != nil || n <= 0 {
+		return IssueRef{}, false
+	}
+	return IssueRef{Owner: owner, Repo: name, Number: n}, true
+}
+
+// FullName is the issue's repository as OWNER/REPO, or "" when the ref names none.
+func (r IssueRef) FullName() string {
+	if r.Owner == "" {
+		return ""
+	}
+	return r.Owner + "/" + r.Repo
+}
+
+// String writes the ref back as OWNER/REPO#N.
+func (r IssueRef) String() string { return fmt.Sprintf("%s#%d", r.FullName(), r.Number) }
