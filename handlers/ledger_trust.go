@@ -24,11 +24,42 @@ import (
 //     handed out, which nothing but a paste does: it is rebuilt from the comments like a
 //     forged one.
 
+// distrust is why a verified ledger is not trusted, and so rebuilt from the comments.
+type distrust struct {
+	// Older says the app wrote a newer revision since (the floor).
+	Older bool
+	// Why says it for a person or a log line.
+	Why string
+}
+
+// trust is the one decision of whether a verified ledger l, read from an issue whose
+// comments are comments, is trusted: the app's runs and bot ledger both make it. A
+// ledger whose revision is below floor (the newest this reader knows the app wrote; 0:
+// none) or whose sequence is below an id the issue shows is not; a trusted ledger whose
+// cursor lies past the newest comment has it brought back to it, and moved says so.
+func (r LedgerReader) trust(l *clarify.Ledger, comments []*github.IssueComment, floor int64) (no *distrust, moved bool) {
+	if l.Rev < floor {
+		// It verifies, so the app wrote it, but it wrote a newer one since: a body put back
+		// from the comment's edit history would undo what happened after it (time's
+		// effects, a deadlock broken), so it is rebuilt like a forged one.
+		return &distrust{Older: true, Why: fmt.Sprintf("its revision %d is below %d, which the app wrote since", l.Rev, floor)}, false
+	}
+	newest, seq := r.issueBounds(*l, comments)
+	if l.Seq < seq {
+		return &distrust{Why: fmt.Sprintf("its sequence %d is below %s, which it holds or the app already mirrored", l.Seq, clarify.FormatID(l.Issue, seq))}, false
+	}
+	if l.Cursor > newest {
+		l.Cursor = newest
+		return nil, true
+	}
+	return nil, false
+}
+
 // issueBounds returns the newest comment id of the issue and the highest clarification
 // sequence it shows: in the ledger l itself, or in a round the app mirrored. Only the
 // app's own round records count: an id quoted in a refusal or typed by anyone hands
 // nothing out.
-func (b *Base) issueBounds(l clarify.Ledger, comments []*github.IssueComment) (newest int64, seq int) {
+func (r LedgerReader) issueBounds(l clarify.Ledger, comments []*github.IssueComment) (newest int64, seq int) {
 	for _, c := range l.Clarifications {
 		if n, ok := clarify.SeqOf(c.ID, l.Issue); ok {
 			seq = max(seq, n)
@@ -36,11 +67,11 @@ func (b *Base) issueBounds(l clarify.Ledger, comments []*github.IssueComment) (n
 	}
 	for _, c := range comments {
 		newest = max(newest, c.GetID())
-		if !b.isSelf(c.User) {
+		if !r.own(c) {
 			continue
 		}
-		if r, ok := render.ReadRecord(c.GetBody()); ok && r.Kind == render.RecordRound {
-			if n, ok := clarify.SeqOf(r.ID, l.Issue); ok {
+		if rec, ok := render.ReadRecord(c.GetBody()); ok && rec.Kind == render.RecordRound {
+			if n, ok := clarify.SeqOf(rec.ID, l.Issue); ok {
 				seq = max(seq, n)
 			}
 		}
@@ -48,23 +79,26 @@ func (b *Base) issueBounds(l clarify.Ledger, comments []*github.IssueComment) (n
 	return newest, seq
 }
 
-// heldToIssue holds the verified ledger l of status comment c to the issue's comments: it
-// brings a cursor past the newest comment back to it, and reports whether the ledger must
-// be rebuilt instead (its sequence below an id the issue shows), marking the snapshot
-// damaged then.
+// heldToIssue makes the trust decision for the app's run on the verified ledger l of
+// status comment c, and logs it: it reports whether the ledger must be rebuilt, marking
+// the snapshot damaged (and older, below the floor) then.
 func (b *Base) heldToIssue(ctx context.Context, snap *snapshot, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
-	newest, seq := b.issueBounds(*l, snap.comments)
 	logger := zerolog.Ctx(ctx).With().Int64(LogKeyComment, c.GetID()).Logger()
-	if l.Seq < seq {
-		logger.Warn().Str("reason", fmt.Sprintf("its sequence %d is below %s, which it holds or the app already mirrored", l.Seq, clarify.FormatID(l.Issue, seq))).
+	cursor := l.Cursor
+	no, moved := b.reader().trust(l, snap.comments, snap.revFloor)
+	switch {
+	case no != nil && no.Older:
+		logger.Warn().Int64("rev", l.Rev).Int64("newest_rev", snap.revFloor).
+			Msg("Status comment holds an older ledger than the app wrote; rebuilding the ledger from the comments")
+	case no != nil:
+		logger.Warn().Str("reason", no.Why).
 			Msg("Status comment verifies but contradicts the issue (a pasted import?); rebuilding the ledger from the comments")
-		snap.damaged = true
-		return true
-	}
-	if l.Cursor > newest {
-		logger.Info().Int64("cursor", l.Cursor).Int64("newest", newest).
+	case moved:
+		logger.Info().Int64("cursor", cursor).Int64("newest", l.Cursor).
 			Msg("The ledger's cursor is past the issue's newest comment (a deleted comment, or a pasted import); it comes back to the newest")
-		l.Cursor = newest
 	}
-	return false
+	if no != nil {
+		snap.damaged, snap.older = true, no.Older
+	}
+	return no != nil
 }

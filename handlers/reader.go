@@ -41,6 +41,9 @@ type LedgerRead struct {
 	Status *github.IssueComment
 	// Lookalikes counts the comments by others that look like a status comment.
 	Lookalikes int
+	// CursorFrom is the ledger's cursor as saved when it lay past the issue's newest
+	// comment and was brought back to it, as the app's runs do; 0 otherwise.
+	CursorFrom int64
 }
 
 // ListComments reads every comment of an issue, oldest first, page by page.
@@ -63,7 +66,8 @@ func sortByID(comments []*github.IssueComment) {
 
 // Read lists the issue's comments and reads its whole ledger. Without a status comment by
 // the app the error is ErrNoStatus; a status comment or an archive that does not verify,
-// or an archive that is gone, is an error that names the comment.
+// an archive that is gone, or a ledger the app's runs would not trust (trust, knowing no
+// newer revision) is an error that names the comment.
 func (r LedgerReader) Read(ctx context.Context, client *github.Client, owner, repo string, number int) (LedgerRead, error) {
 	comments, err := ListComments(ctx, client, owner, repo, number)
 	if err != nil {
@@ -80,6 +84,12 @@ func (r LedgerReader) Read(ctx context.Context, client *github.Client, owner, re
 	}
 	if got.Ledger.Issue != number {
 		return got, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", got.Status.GetID(), ref.key(), got.Ledger.Issue)
+	}
+	cursor := got.Ledger.Cursor
+	if no, moved := r.trust(&got.Ledger, comments, 0); no != nil {
+		return got, fmt.Errorf("status comment %d of %s verifies but is not trusted: %s; the app rebuilds the ledger from the issue's comments instead", got.Status.GetID(), ref.key(), no.Why)
+	} else if moved {
+		got.CursorFrom = cursor
 	}
 	_, err = r.mergeArchives(ref, &got.Ledger, comments)
 	return got, err

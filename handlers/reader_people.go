@@ -58,6 +58,9 @@ func (p PeopleReader) ReadIssue(ctx context.Context, client *github.Client, ref 
 	case got.Status == nil && err != nil: // the comments could not be listed
 		return clarify.Ledger{}, fmt.Errorf("%w%s", err, p.Hint(err))
 	}
+	if got.CursorFrom != 0 && err == nil {
+		fmt.Fprintf(p.Notes, "the ledger's cursor, comment %d, is past the issue's newest comment: read as %d, as the app does\n", got.CursorFrom, got.Ledger.Cursor)
+	}
 	p.NoteUnchecked()
 	return got.Ledger, err
 }

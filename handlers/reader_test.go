@@ -68,7 +68,7 @@ func TestLedgerReaderReadsTheAppsStatusCommentAndItsArchives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	current := clarify.Ledger{Version: 1, Issue: 7, Rev: 3, Archives: []int64{12},
+	current := clarify.Ledger{Version: 1, Issue: 7, Rev: 3, Seq: 3, Archives: []int64{12},
 		Clarifications: []clarify.Clarification{clar("CLR-7-003")}}
 	block, err := keys.EncodeLedger(current)
 	if err != nil {

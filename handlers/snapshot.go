@@ -143,15 +143,6 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 		snap.damaged = true
 		return nil
 	}
-	if l.Rev < snap.revFloor {
-		// It verifies, so the app wrote it, but it wrote a newer one since: a body put back
-		// from the comment's edit history would undo what happened after it (time's
-		// effects, a deadlock broken), so it is rebuilt like a forged one.
-		logger.Warn().Int64(LogKeyComment, c.GetID()).Int64("rev", l.Rev).Int64("newest_rev", snap.revFloor).
-			Msg("Status comment holds an older ledger than the app wrote; rebuilding the ledger from the comments")
-		snap.damaged, snap.older = true, true
-		return nil
-	}
 	if b.heldToIssue(ctx, snap, &l, c) {
 		return nil
 	}
