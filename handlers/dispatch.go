@@ -16,7 +16,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -501,12 +500,9 @@ func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issu
 		return nil, nil
 	}
 	since := b.Now().Add(-dispatchLookBack)
-	recent, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
-			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
+	recent, err := listComments(ctx, client, ref, since, 0)
 	if err != nil {
-		return nil, fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
+		return nil, err
 	}
 	for _, c := range recent {
 		if b.carries(c, mark) {

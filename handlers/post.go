@@ -37,8 +37,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	snap.comments = append(snap.comments, c)
 
 	since := c.GetCreatedAt().Time.Add(-raceWindow)
-	recent, _, err := client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
-		&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100}})
+	recent, err := listComments(ctx, client, ref, since, 1) // a twin is among the first 100 since
 	if err != nil {
 		// Best effort: the post itself succeeded, and a twin, if any, stays.
 		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Could not look for a twin posted by another replica")
@@ -91,10 +90,7 @@ func (b *Base) create(ctx context.Context, client *github.Client, ref issueRef, 
 // or nil.
 func (b *Base) findMarked(ctx context.Context, client *github.Client, ref issueRef, mark string) (*github.IssueComment, error) {
 	since := b.Now().Add(-raceWindow)
-	recent, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
-			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
+	recent, err := listComments(ctx, client, ref, since, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -48,12 +48,25 @@ type LedgerRead struct {
 
 // ListComments reads every comment of an issue, oldest first, page by page.
 func ListComments(ctx context.Context, client *github.Client, owner, repo string, number int) ([]*github.IssueComment, error) {
-	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return client.Issues.ListComments(ctx, owner, repo, number,
-			&github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	return listComments(ctx, client, issueRef{Owner: owner, Repo: repo, Number: number}, time.Time{}, 0)
+}
+
+// listComments is the one way an issue's comments are listed: those updated since a time
+// (zero: all of them), 100 a page, at most pages pages (0: every page), oldest first.
+func listComments(ctx context.Context, client *github.Client, ref issueRef, since time.Time, pages int) ([]*github.IssueComment, error) {
+	var opts github.IssueListCommentsOptions
+	if !since.IsZero() {
+		opts.Since = &since
+	}
+	comments, err := ghtransport.SomePages(pages, func(page int) ([]*github.IssueComment, *github.Response, error) {
+		opts.ListOptions = github.ListOptions{PerPage: 100, Page: page}
+		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number, &opts)
 	})
-	if err != nil {
-		return nil, fmt.Errorf("list the comments of %s/%s#%d: %w", owner, repo, number, err)
+	switch {
+	case err != nil && since.IsZero():
+		return nil, fmt.Errorf("list the comments of %s: %w", ref.key(), err)
+	case err != nil:
+		return nil, fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
 	}
 	sortByID(comments)
 	return comments, nil

@@ -210,12 +210,9 @@ type recentComments struct {
 
 // list reads the issue's comments updated since a time.
 func (rc *recentComments) list(since time.Time) error {
-	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return rc.client.Issues.ListComments(rc.ctx, rc.ref.Owner, rc.ref.Repo, rc.ref.Number,
-			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
+	comments, err := listComments(rc.ctx, rc.client, rc.ref, since, 0)
 	if err != nil {
-		return fmt.Errorf("list comments of %s since %s: %w", rc.ref.key(), since.Format(time.RFC3339), err)
+		return err
 	}
 	rc.comments = comments
 	return nil
