@@ -42,7 +42,12 @@
 //     the app's ring for an issue.
 //   - Codec: the signed hidden blocks are render's (codec.go).
 //   - Reader: reader.go, LedgerReader, reads an issue's ledger from its comments (the app's
-//     status comment, its archives), for the runs, bot ledger and bot stats alike.
+//     status comment, its archives), for the runs, bot ledger and bot stats alike;
+//     reader_people.go words it for people (PeopleReader). listComments there is the one
+//     way an issue's comments are listed.
+//   - Trust: ledger_trust.go, LedgerReader.trust, decides whether a ledger that verifies is
+//     trusted (revision floor, sequence, cursor), for the runs and bot ledger alike.
+//   - The app's login: base.go, BotLoginOf.
 //   - Pagination: ghtransport.AllPages (and SomePages), the one reader of GitHub's Link pagination.
 //   - Rate limits: ghtransport.ReadLimit reads GitHub's signals once; the pacer holds the
 //     installation (one hold, shared by replicas through the pacer store).
