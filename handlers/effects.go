@@ -65,6 +65,7 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 			continue
 		}
 		body, ok := renderEffect(e, l, p)
+		body = snap.withOffer(e, l, body)
 		if !ok {
 			logger.Error().Str("effect", string(e.Kind)).Str("clarification", e.ClarificationID).Msg("Effect names a clarification the ledger lacks")
 			continue

@@ -115,11 +115,18 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
-	// 3. The effects: notices first, then what the fold asked for, each posted once.
+	// 3. The effects: notices first, then what the fold asked for, each posted once; a
+	// new question is offered the repository's earlier decision on its topic.
+	if snap.offers, err = b.offers(ctx, client, ref, cfg, snap, f.ledger, f.effects); err != nil {
+		return clarify.Ledger{}, err
+	}
 	if err := b.report(ctx, client, ref, snap, cfg); err != nil {
 		return clarify.Ledger{}, err
 	}
 	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
+		return clarify.Ledger{}, err
+	}
+	if err := b.rememberDecisions(ctx, client, ref, snap.ledger, f.ledger); err != nil {
 		return clarify.Ledger{}, err
 	}
 	// The checks of linked pull requests, before the save, best effort: a pull request's

@@ -94,19 +94,7 @@ func encodeBlock(open string, l clarify.Ledger, key []byte) (string, error) {
 	if len(js) > maxLedgerJSON {
 		return "", fmt.Errorf("render: ledger is %d bytes of JSON, over the %d a reader accepts", len(js), maxLedgerJSON)
 	}
-	var z bytes.Buffer
-	w := deflaters.Get().(*flate.Writer)
-	defer deflaters.Put(w)
-	w.Reset(&z)
-	if _, err := w.Write(js); err != nil {
-		return "", fmt.Errorf("render: encode ledger: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return "", fmt.Errorf("render: encode ledger: %w", err)
-	}
-	data := z.Bytes()
-	return open + ledgerTag + " " + b64.EncodeToString(data) + "." +
-		b64.EncodeToString(mac(open, key, data)) + " " + ledgerClose, nil
+	return sealJSON(open, js, key)
 }
 
 // DecodeLedger reads the ledger block of a comment body, the last one if there are

@@ -33,6 +33,8 @@ type Record struct {
 	Code string `json:"code,omitempty"`
 	// Open lists the open clarifications of a status comment.
 	Open []string `json:"open,omitempty"`
+	// Offered is the clarification whose earlier decision a round offers as advice.
+	Offered string `json:"offered,omitempty"`
 }
 
 // recordOf is the record of a comment about c.

@@ -251,7 +251,8 @@ func full() Config {
 			AnswerFrom: clarify.AnswerTargets,
 			Require:    []string{"type", "options", "fallback"},
 		},
-		Labels: Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
+		Labels:    Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
+		Decisions: Decisions{Offer: false},
 	}
 }
 
@@ -384,6 +385,8 @@ func TestReferenceCoversEveryKey(t *testing.T) {
 			keys = append(keys, prefixed(k, escalationKeys)...)
 		case "labels":
 			keys = append(keys, prefixed(k, labelKeys)...)
+		case "decisions":
+			keys = append(keys, prefixed(k, decisionKeys)...)
 		default:
 			keys = append(keys, k)
 		}

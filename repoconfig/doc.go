@@ -49,6 +49,9 @@
 //	require                  default: none
 //	    Fields every ask must carry: any of type, options, fallback, topic (fallback names one
 //	    of the options, so it needs options too).
+//	decisions.offer          default: true
+//	    Offer a new question the repository's earlier decision on the same topic (or a
+//	    near-identical question) as advice in its round comment.
 //
 // # What the Policy holds
 //

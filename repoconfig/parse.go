@@ -17,7 +17,7 @@ import (
 
 // The keys of each level of the file, in the order Reference lists them.
 var (
-	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require"}
+	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "decisions"}
 	maxRoundsKeys  = []string{"blocking", "non_blocking"}
 	escalationKeys = []string{"mention"}
 	labelKeys      = []string{"active", "stale", "escalated"}
@@ -101,6 +101,7 @@ func (p *parser) config(root *yaml.Node) Config {
 	if n := f["require"]; n != nil {
 		pol.Require = p.require(n)
 	}
+	p.decisions(f["decisions"], &cfg.Decisions)
 	return cfg
 }
 

@@ -176,6 +176,7 @@ func encode(t *testing.T, cfg Config) []byte {
 	if p.Require != nil {
 		m["require"] = p.Require
 	}
+	m["decisions"] = map[string]bool{"offer": cfg.Decisions.Offer}
 	out, err := yaml.Marshal(m)
 	if err != nil {
 		t.Fatal(err)

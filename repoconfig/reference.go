@@ -39,6 +39,8 @@ var reference = []keyDoc{
 		"Clarifications one issue may have; `0` is no quota, `1` the one-clarification hard cap (a further ask is refused and pointed to `/assume`)."},
 	{"require", "none",
 		"Fields every ask must carry: any of `" + strings.Join(requireChoices, "`, `") + "` (`fallback` names one of the options, so it needs `options` too)."},
+	{"decisions.offer", "true",
+		"Offer a new question the repository's earlier decision on the same topic (or a near-identical question) as advice in its round comment; `false` turns it off."},
 }
 
 // Reference renders every key of the config file as a Markdown table (key | default |

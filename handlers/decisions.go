@@ -1,0 +1,220 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// A repository's decisions live in comments of one issue of the app's, closed so that it
+// stays out of the way; the label DecisionsLabel stores that issue's number in its
+// description. A lookup is then one read of the label and one page of the issue's
+// comments (clarify.MaxRemembered keeps the memory to a few comments), whatever the
+// repository's history, and never a search: GitHub's search API allows 30 requests a
+// minute and lags minutes behind.
+
+// DecisionsLabel is the label whose description names the issue holding the repository's
+// decisions.
+const DecisionsLabel = "clarify:decisions"
+
+// decisionsTitle is the title of the issue the app creates for the decisions.
+const decisionsTitle = "Clarify: decisions of this repository"
+
+// decisionsWhere is the label's description: "… issue #N".
+var decisionsWhere = regexp.MustCompile(`issue #([0-9]+)$`)
+
+// memoryBook is a repository's decisions as read, with the comments that hold them.
+type memoryBook struct {
+	issue  int // 0: the repository has no decisions issue yet
+	parts  []*github.IssueComment
+	memory clarify.Memory
+}
+
+// readMemory reads the repository's decisions: the label, then the comments of the issue
+// it names. A part that does not verify (edited by hand) is skipped and logged.
+func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
+	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DecisionsLabel)
+	if isStatus(err, http.StatusNotFound) {
+		return memoryBook{}, nil
+	}
+	if err != nil {
+		return memoryBook{}, fmt.Errorf("read label %s of %s/%s: %w", DecisionsLabel, owner, repo, err)
+	}
+	m := decisionsWhere.FindStringSubmatch(label.GetDescription())
+	if m == nil {
+		return memoryBook{}, nil
+	}
+	number, _ := strconv.Atoi(m[1])
+	ref := issueRef{Owner: owner, Repo: repo, Number: number}
+	comments, err := listComments(ctx, client, ref)
+	if isStatus(err, http.StatusNotFound) || isStatus(err, http.StatusGone) {
+		return memoryBook{}, nil
+	}
+	if err != nil {
+		return memoryBook{}, err
+	}
+	book := memoryBook{issue: number}
+	byPart := map[int][]clarify.Decision{}
+	for _, c := range comments {
+		if !b.isSelf(c.GetUser()) {
+			continue
+		}
+		part, ds, err := render.DecodeDecisions(c.GetBody(), b.issueKey(ref))
+		if err != nil {
+			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Part of the decision memory not read")
+			continue
+		}
+		if part == len(book.parts) {
+			book.parts = append(book.parts, c)
+			byPart[part] = ds
+		}
+	}
+	for i := range book.parts {
+		book.memory.Decisions = append(book.memory.Decisions, byPart[i]...)
+	}
+	return book, nil
+}
+
+// rememberDecisions records the decisions people made in this run in the repository's
+// memory. It runs before the ledger is saved: a run that fails after it is run again from
+// the same ledger, and recording a decision twice changes nothing.
+func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) error {
+	ds := clarify.SettledByPeople(before, after)
+	if len(ds) == 0 {
+		return nil
+	}
+	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
+	if err != nil {
+		return fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	defer unlock()
+	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		return err
+	}
+	changed := false
+	for _, d := range ds {
+		changed = book.memory.Record(d) || changed
+	}
+	if !changed {
+		return nil
+	}
+	return b.writeMemory(ctx, client, ref, book)
+}
+
+// writeMemory writes the parts that changed, creating the decisions issue the first time.
+func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issueRef, book memoryBook) error {
+	if book.issue == 0 {
+		n, err := b.createMemoryIssue(ctx, client, ref)
+		if err != nil {
+			return err
+		}
+		book.issue = n
+	}
+	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.issue}
+	bodies, err := render.EncodeDecisions(book.memory, b.issueKey(mref))
+	if err != nil {
+		return err
+	}
+	for len(bodies) < len(book.parts) {
+		// A memory that shrank leaves its last parts empty rather than deleting them.
+		empty, err := render.EncodeDecisionsPart(len(bodies), nil, b.issueKey(mref))
+		if err != nil {
+			return err
+		}
+		bodies = append(bodies, empty)
+	}
+	for i, body := range bodies {
+		if i < len(book.parts) {
+			if book.parts[i].GetBody() == body {
+				continue
+			}
+			if _, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, book.parts[i].GetID(), &github.IssueComment{Body: &body}); err != nil {
+				return fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+			}
+			continue
+		}
+		if _, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, book.issue, &github.IssueComment{Body: &body}); err != nil {
+			return fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+		}
+	}
+	return nil
+}
+
+// createMemoryIssue opens the issue that holds the decisions, closes it (it is the app's
+// memory, not work for anyone), and stores its number in the label's description.
+func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref issueRef) (int, error) {
+	title, body := decisionsTitle, render.DecisionsIssueBody()
+	is, _, err := client.Issues.Create(ctx, ref.Owner, ref.Repo, &github.IssueRequest{Title: &title, Body: &body})
+	if err != nil {
+		return 0, fmt.Errorf("create the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	closed, reason := "closed", "not_planned"
+	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, is.GetNumber(), &github.IssueRequest{State: &closed, StateReason: &reason}); err != nil {
+		return 0, fmt.Errorf("close the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	name, color, desc := DecisionsLabel, "ededed", fmt.Sprintf("Clarify's decision memory: issue #%d", is.GetNumber())
+	label := &github.Label{Name: &name, Color: &color, Description: &desc}
+	_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, label)
+	if isStatus(err, http.StatusUnprocessableEntity) {
+		// The label is there already, naming an issue that is gone: point it at the new one.
+		_, _, err = client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, DecisionsLabel, &github.Label{Description: &desc})
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	return is.GetNumber(), nil
+}
+
+// offers finds, for each first round the effects post, the earlier decision to offer; it
+// reads the memory only when there is such a round and the repository wants offers.
+func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, cfg RepoConfig, snap *snapshot, l clarify.Ledger, effects []clarify.Effect) (map[string]clarify.Decision, error) {
+	if !cfg.Decisions.Offer {
+		return nil, nil
+	}
+	var asks []clarify.Effect
+	for _, e := range effects {
+		if e.Kind == clarify.EffectPostRound && e.Round == 1 && !snap.posted(b, e.Key) {
+			asks = append(asks, e)
+		}
+	}
+	if len(asks) == 0 {
+		return nil, nil
+	}
+	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]clarify.Decision{}
+	for _, e := range asks {
+		c, ok := l.Find(e.ClarificationID)
+		if !ok {
+			continue
+		}
+		if d, ok := book.memory.Offer(c.Topic, clarify.FirstQuestion(c)); ok {
+			out[e.Key] = d
+		}
+	}
+	return out, nil
+}
+
+// withOffer is the body of a round that has an earlier decision to offer, else body.
+func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) string {
+	d, ok := s.offers[e.Key]
+	if !ok {
+		return body
+	}
+	c, ok := l.Find(e.ClarificationID)
+	if !ok {
+		return body
+	}
+	return render.RoundWithOffer(c, e.Round, e.Mention, e.Key, d)
+}

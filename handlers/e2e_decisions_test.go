@@ -1,0 +1,215 @@
+package handlers_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/render"
+)
+
+// botText is every comment the app wrote in issue n, joined.
+func (w *world) botText(n int) string {
+	var b strings.Builder
+	for _, c := range w.h.Fake.Comments(repo, n) {
+		if c.User == "clarify[bot]" {
+			b.WriteString(c.Body + "\n")
+		}
+	}
+	return b.String()
+}
+
+// memory reads the repository's decisions as a reader with the key would: the label's
+// issue, its app comments, each part verified.
+func (w *world) memory() (int, clarify.Memory) {
+	w.t.Helper()
+	_, desc, ok := w.h.Fake.RepoLabel(repo, handlers.DecisionsLabel)
+	if !ok {
+		return 0, clarify.Memory{}
+	}
+	var n int
+	if _, err := fmt.Sscanf(desc[strings.LastIndex(desc, "#"):], "#%d", &n); err != nil {
+		w.t.Fatalf("label description %q names no issue", desc)
+	}
+	key := keyOf(w, n)
+	var m clarify.Memory
+	for _, c := range w.h.Fake.Comments(repo, n) {
+		if c.User != "clarify[bot]" {
+			continue
+		}
+		_, ds, err := render.DecodeDecisions(c.Body, key)
+		if err != nil {
+			w.t.Fatalf("part %d of the memory: %v", c.ID, err)
+		}
+		m.Decisions = append(m.Decisions, ds...)
+	}
+	return n, m
+}
+
+// settleCacheScope asks, answers and resolves a question on the topic "Cache scope" in #42.
+func settleCacheScope(w *world) int64 {
+	w.comment("coder-agent", "/clarify @maria Should the cache be per user or global?\nTopic: Cache scope")
+	w.comment("maria", "Per user: tenants must never see each other's data.")
+	return w.comment("coder-agent", "/clarify resolve CLR-42-001 Per-user cache, keyed by tenant.")
+}
+
+func TestASettledDecisionIsOfferedToAMatchingQuestionOnly(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	resolvedBy := settleCacheScope(w)
+
+	n, m := w.memory()
+	if len(m.Decisions) != 1 {
+		t.Fatalf("the memory holds %d decisions, want the one maria's answer settled: %+v", len(m.Decisions), m)
+	}
+	d := m.Decisions[0]
+	if d.ID != "CLR-42-001" || d.Issue != 42 || d.Decision != "Per-user cache, keyed by tenant." || d.By != "coder-agent" || d.CommentID != resolvedBy || !d.InForce() {
+		t.Errorf("decision recorded as %+v", d)
+	}
+	if st := w.h.Fake.IssueState(repo, n); st != "closed" {
+		t.Errorf("the decisions issue #%d is %s, want closed: it is the app's memory, not work", n, st)
+	}
+
+	// A new issue, a question on the same topic written differently: offered, still open.
+	w.h.Fake.OpenIssue(repo, 60, "Cache the search results", "maria")
+	w.commentOn(60, "coder-agent", "/clarify @maria Where should search results be cached?\nTopic: cache-scope!")
+	got := w.botText(60)
+	for _, want := range []string{"**Decided before** in CLR-42-001", "> Per-user cache, keyed by tenant.",
+		fmt.Sprintf("(../issues/42#issuecomment-%d)", resolvedBy), "by `coder-agent`", `"offered":"CLR-42-001"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the round in #60 lacks %q:\n%s", want, got)
+		}
+	}
+	if l, err := w.h.Ledger(repo, 60); err != nil || l.Clarifications[0].Status != clarify.Pending {
+		t.Errorf("the offered question is %v (%v), want it still pending: an offer is advice", l.Clarifications, err)
+	}
+
+	// A different topic and question: nothing offered.
+	w.h.Fake.OpenIssue(repo, 61, "Retries", "maria")
+	w.commentOn(61, "coder-agent", "/clarify @maria How many times should a failed upload be retried?\nTopic: Upload retries")
+	if got := w.botText(61); strings.Contains(got, "Decided before") {
+		t.Errorf("a question on another topic was offered a decision:\n%s", got)
+	}
+	w.replayAll()
+}
+
+func TestANearIdenticalQuestionIsOfferedTheDecision(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Should the rate limit apply per API key or per client IP?")
+	w.comment("maria", "Per API key.")
+	w.comment("coder-agent", "/clarify resolve CLR-42-001")
+
+	w.h.Fake.OpenIssue(repo, 60, "Limits again", "maria")
+	w.commentOn(60, "coder-agent", "/clarify @maria should the rate-limit apply per API key, or per client IP")
+	if got := w.botText(60); !strings.Contains(got, "> Per API key.") {
+		t.Errorf("a near-identical question was not offered the decision its twin settled:\n%s", got)
+	}
+}
+
+func TestOffersCanBeTurnedOff(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	settleCacheScope(w)
+	w.h.Fake.SetFile(repo, ".github/clarify.yml", "decisions:\n  offer: false\n")
+	w.h.Fake.Advance(time.Hour) // past the config cache
+	w.h.Fake.OpenIssue(repo, 60, "Cache the search results", "maria")
+	w.h.Fake.ResetRequests()
+	w.commentOn(60, "coder-agent", "/clarify @maria Where should search results be cached?\nTopic: Cache scope")
+	if got := w.botText(60); strings.Contains(got, "Decided before") {
+		t.Errorf("decisions.offer: false, and the round offered one:\n%s", got)
+	}
+	if n := w.h.Fake.CountRequests("GET /repos/{owner}/{repo}/labels/{name}"); n != 0 {
+		t.Errorf("with offers off, the ask read the memory's label %d times, want never", n)
+	}
+}
+
+func TestSettlingTheSameTopicDifferentlySupersedesTheEarlierDecision(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	settleCacheScope(w)
+	w.h.Fake.OpenIssue(repo, 60, "Cache again", "maria")
+	w.commentOn(60, "coder-agent", "/clarify @maria Per user or global, now that tenants share data?\nTopic: Cache scope")
+	w.commentOn(60, "maria", "Global now.")
+	w.commentOn(60, "coder-agent", "/clarify resolve CLR-60-001 One global cache.")
+
+	_, m := w.memory()
+	if len(m.Decisions) != 2 || m.Decisions[0].SupersededBy != "CLR-60-001" || !m.Decisions[1].InForce() {
+		t.Fatalf("memory after a different decision on the same topic: %+v", m.Decisions)
+	}
+	w.h.Fake.OpenIssue(repo, 61, "Cache a third time", "maria")
+	w.commentOn(61, "coder-agent", "/clarify @maria Which cache scope?\nTopic: cache scope")
+	got := w.botText(61)
+	if strings.Contains(got, "Per-user cache") || !strings.Contains(got, "> One global cache.") {
+		t.Errorf("want the decision in force offered and the superseded one never:\n%s", got)
+	}
+}
+
+func TestAFallbackTakenOnTimeoutIsNoDecision(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Which cache scope?\nTopic: Cache scope\nOptions:\na) per user\nb) global\nFallback: a")
+	for i := 0; i < 2; i++ {
+		w.h.Fake.Advance(31 * time.Minute)
+		if _, err := w.h.Sweep(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := w.ledger().Clarifications[0]; c.Status != clarify.Resolved {
+		t.Fatalf("the clarification is %s after two SLAs, want resolved with its fallback", c.Status)
+	}
+	if _, m := w.memory(); len(m.Decisions) != 0 {
+		t.Errorf("a fallback taken on timeout was remembered as a decision: %+v", m.Decisions)
+	}
+}
+
+// TestADecisionLookupCostsTheSameWhateverTheHistory seeds the memory with 10 and with
+// 1,000 decisions and counts what the lookup of one new question costs. `go test
+// ./handlers -run TestADecisionLookupCosts -v` prints the figures.
+func TestADecisionLookupCostsTheSameWhateverTheHistory(t *testing.T) {
+	for _, size := range []int{10, 1000} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			seedMemory(t, w, 500, size)
+			w.h.Fake.ResetRequests()
+			w.comment("coder-agent", fmt.Sprintf("/clarify @maria What about topic %d?\nTopic: Topic %d", size-1, size-1))
+			lookup, search := 0, 0
+			for _, r := range w.h.Fake.Requests() {
+				switch {
+				case strings.HasPrefix(r.Route, "GET /search"):
+					search++
+				case r.Route == "GET /repos/{owner}/{repo}/labels/{name}" && strings.HasSuffix(r.Path, "/"+handlers.DecisionsLabel),
+					r.Route == "GET /repos/{owner}/{repo}/issues/{issue_number}/comments" && strings.Contains(r.Path, "/issues/500/"):
+					lookup++
+				}
+			}
+			t.Logf("%d decisions: the lookup cost %d requests, %d of them search; the whole ask %d", size, lookup, search, len(w.h.Fake.Requests()))
+			if !strings.Contains(w.botText(42), fmt.Sprintf("> Decision %d", size-1)) {
+				t.Errorf("the newest decision of %d was not offered", size)
+			}
+			if lookup > 2 || search != 0 {
+				t.Errorf("lookup cost %d requests and %d searches, want at most 2 and none", lookup, search)
+			}
+		})
+	}
+}
+
+// seedMemory writes n decisions into a decisions issue numbered at, as the app would.
+func seedMemory(t *testing.T, w *world, at, n int) {
+	t.Helper()
+	var m clarify.Memory
+	base := w.h.Fake.Now().Add(-time.Duration(n) * time.Hour)
+	for i := 0; i < n; i++ {
+		m.Record(clarify.Decision{ID: fmt.Sprintf("CLR-%d-001", 1000+i), Issue: 1000 + i, Topic: fmt.Sprintf("Topic %d", i),
+			Question: fmt.Sprintf("What about topic %d, and how should it work in the long run?", i),
+			Decision: fmt.Sprintf("Decision %d: do it the way the team agreed in the design review.", i), By: "maria", At: base.Add(time.Duration(i) * time.Hour)})
+	}
+	bodies, err := render.EncodeDecisions(m, keyOf(w, at))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.h.Fake.OpenIssue(repo, at, "Clarify: decisions of this repository", "clarify[bot]")
+	for _, b := range bodies {
+		w.h.Fake.Comment(repo, at, "clarify[bot]", b)
+	}
+	w.h.Fake.SetLabel(repo, handlers.DecisionsLabel, "ededed", fmt.Sprintf("Clarify's decision memory: issue #%d", at))
+	t.Logf("%d decisions take %d comments", n, len(bodies))
+}

@@ -1,0 +1,211 @@
+package render
+
+import (
+	"bytes"
+	"compress/flate"
+	"crypto/hmac"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// decisionsOpen opens the signed block of one part of a repository's decision memory; its
+// own tag keeps a part from passing for a ledger or an archive, and the other way round.
+const decisionsOpen = "<!-- clarify:decisions "
+
+// DecisionsMarker marks the app's comments that hold the repository's decisions.
+const DecisionsMarker = "<!-- clarify:decisions-part -->"
+
+// maxPartBytes caps one part's comment well under GitHub's 65,536 characters: Renovate
+// found the accepted length about a thousand characters shy of the limit.
+const maxPartBytes = 58_000
+
+// The caps on a remembered decision's text: a decision is offered as a short quote, and
+// short texts keep a repository's whole memory within one page of comments.
+const (
+	capMemoryQuestion = 500
+	capMemoryDecision = 1000
+)
+
+// decisionsPart is the payload of one part.
+type decisionsPart struct {
+	V         int                `json:"v"`
+	Part      int                `json:"part"`
+	Decisions []clarify.Decision `json:"decisions"`
+}
+
+// EncodeDecisions splits m into comment bodies, each under the comment limit, each
+// holding a signed block of its part; part i belongs in the i-th comment.
+func EncodeDecisions(m clarify.Memory, key []byte) ([]string, error) {
+	var bodies []string
+	rest := shortened(m.Decisions)
+	for len(rest) > 0 || len(bodies) == 0 {
+		body, n, err := fillPart(len(bodies), rest, key)
+		if err != nil {
+			return nil, err
+		}
+		bodies = append(bodies, body)
+		rest = rest[n:]
+	}
+	return bodies, nil
+}
+
+// fillPart encodes as many of ds as fit one comment, and says how many. It starts from
+// what would fit if the JSON compressed to a quarter and shrinks by the size it measured,
+// so a part takes a few encodings, not one per decision.
+func fillPart(part int, ds []clarify.Decision, key []byte) (string, int, error) {
+	n, raw := 0, 0
+	for n < len(ds) {
+		js, err := json.Marshal(ds[n])
+		if err != nil {
+			return "", 0, fmt.Errorf("render: encode decisions: %w", err)
+		}
+		if raw += len(js); raw > 4*maxPartBytes && n > 0 {
+			break
+		}
+		n++
+	}
+	for {
+		body, err := decisionsBody(part, ds[:n], key)
+		if err != nil || len(body) <= maxPartBytes {
+			return body, n, err
+		}
+		if n == 1 {
+			return "", 0, fmt.Errorf("render: one decision takes %d bytes, over %d", len(body), maxPartBytes)
+		}
+		n = max(1, min(n-1, n*maxPartBytes*9/(10*len(body))))
+	}
+}
+
+func shortened(ds []clarify.Decision) []clarify.Decision {
+	out := make([]clarify.Decision, len(ds))
+	for i, d := range ds {
+		d.Question = clip(d.Question, capMemoryQuestion, false)
+		d.Decision = clip(d.Decision, capMemoryDecision, false)
+		out[i] = d
+	}
+	return out
+}
+
+// DecisionsIssueBody is the body of the issue that holds a repository's decisions.
+func DecisionsIssueBody() string {
+	return "Clarify remembers the decisions people make when they settle clarifications in this repository, " +
+		"so that a new question on a decided topic is offered the earlier decision as advice. " +
+		"The comments below are that memory, signed so that an edit by hand is detected. " +
+		"The label `clarify:decisions` names this issue; it is closed because there is nothing to do here.\n"
+}
+
+// EncodeDecisionsPart is the comment body of part number part, holding ds.
+func EncodeDecisionsPart(part int, ds []clarify.Decision, key []byte) (string, error) {
+	return decisionsBody(part, ds, key)
+}
+
+func decisionsBody(part int, ds []clarify.Decision, key []byte) (string, error) {
+	js, err := json.Marshal(decisionsPart{V: 1, Part: part, Decisions: ds})
+	if err != nil {
+		return "", fmt.Errorf("render: encode decisions: %w", err)
+	}
+	block, err := sealJSON(decisionsOpen, js, key)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s\nClarify keeps this repository's decisions here (part %d), so that a new question on a "+
+		"decided topic is offered the earlier decision. It is the app's memory: an edit by hand is detected and ignored.\n\n%s\n",
+		DecisionsMarker, part+1, block), nil
+}
+
+// DecodeDecisions reads the part of the decision memory a comment body holds.
+func DecodeDecisions(body string, key []byte) (part int, ds []clarify.Decision, err error) {
+	js, err := openJSON(decisionsOpen, body, key)
+	if err != nil {
+		return 0, nil, err
+	}
+	var p decisionsPart
+	if err := json.Unmarshal(js, &p); err != nil {
+		return 0, nil, fmt.Errorf("%w: json: %v", ErrMalformed, err)
+	}
+	if p.V != 1 {
+		return 0, nil, fmt.Errorf("%w: decisions say version %d", ErrVersion, p.V)
+	}
+	return p.Part, p.Decisions, nil
+}
+
+// sealJSON deflates js and signs it under key, as "OPEN v1 DATA.MAC -->".
+func sealJSON(open string, js, key []byte) (string, error) {
+	if len(key) == 0 {
+		return "", errNoKey
+	}
+	var z bytes.Buffer
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&z)
+	if _, err := w.Write(js); err != nil {
+		return "", fmt.Errorf("render: deflate: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return "", fmt.Errorf("render: deflate: %w", err)
+	}
+	data := z.Bytes()
+	return open + ledgerTag + " " + b64.EncodeToString(data) + "." + b64.EncodeToString(mac(open, key, data)) + " " + ledgerClose, nil
+}
+
+// openJSON verifies and inflates the last block that open starts in body.
+func openJSON(open, body string, key []byte) ([]byte, error) {
+	at := strings.LastIndex(body, open)
+	if at < 0 {
+		return nil, ErrNoLedger
+	}
+	rest := body[at+len(open):]
+	end := strings.Index(rest, ledgerClose)
+	fields := strings.Fields(rest[:max(end, 0)])
+	if end < 0 || len(fields) != 2 || fields[0] != ledgerTag {
+		return nil, fmt.Errorf("%w: not a %sv1 block", ErrMalformed, open)
+	}
+	enc, encMAC, _ := strings.Cut(fields[1], ".")
+	data, err1 := b64.DecodeString(enc)
+	sum, err2 := b64.DecodeString(encMAC)
+	if err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("%w: base64", ErrMalformed)
+	}
+	if len(key) == 0 {
+		return nil, errNoKey
+	}
+	if !hmac.Equal(sum, mac(open, key, data)) || b64.EncodeToString(data) != enc {
+		return nil, ErrTampered
+	}
+	r := flate.NewReader(bytes.NewReader(data))
+	defer r.Close()
+	js, err := io.ReadAll(io.LimitReader(r, maxLedgerJSON+1))
+	if err != nil || len(js) > maxLedgerJSON {
+		return nil, fmt.Errorf("%w: inflate", ErrMalformed)
+	}
+	return js, nil
+}
+
+// RoundWithOffer is Round with d, an earlier decision of the repository, offered as advice.
+func RoundWithOffer(c clarify.Clarification, round int, mention []string, key string, d clarify.Decision) string {
+	return roundWith(c, round, mention, key, &d)
+}
+
+// offered quotes an earlier decision and links where it was made. The link is relative
+// (../issues/N), as Renovate links its pull requests, so that the earlier issue gets no "mentioned" entry in its
+// timeline; the decider's login is written without @, so nobody is notified by advice.
+func offered(d clarify.Decision) string {
+	where := fmt.Sprintf("../issues/%d", d.Issue)
+	if d.CommentID != 0 {
+		where += fmt.Sprintf("#issuecomment-%d", d.CommentID)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Decided before** in %s ([issue %d](%s)), by `%s` on %s",
+		id(d.ID), d.Issue, where, inline(d.By, capWord), d.At.UTC().Format("2006-01-02"))
+	if d.Topic != "" {
+		b.WriteString(", topic " + inline(d.Topic, capTopic))
+	}
+	b.WriteString(":\n\n" + quote(d.Decision, capQuestion) + "\n\n")
+	b.WriteString("This is advice: the question stays open. If the earlier decision holds, " +
+		"resolve with it; if not, answer as usual.\n\n")
+	return b.String()
+}
