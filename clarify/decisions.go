@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -203,4 +204,58 @@ func wordDistance(a, b []string) int {
 		return len(a) + len(b)
 	}
 	return EditDistance(sa, sb)
+}
+
+// EffectSupersede replaces a decision in the repository's memory: ClarificationID names
+// the decision, Reason is the new one, Reply.To who decided. The memory is the handlers'
+// to read, so whether the decision exists is theirs to answer.
+const EffectSupersede EffectKind = "supersede"
+
+// supersede checks who may replace a decision: anyone with write access, or the asker of
+// a clarification of this issue, whose question the new decision answers.
+func (a *applier) supersede() {
+	if a.cmd.Text == "" {
+		a.refuse(CodeBadCommand, a.cmd.Line, "a supersede needs the new decision after the id.",
+			fmt.Sprintf("`/clarify supersede %s <new decision>`", a.cmd.ID))
+		return
+	}
+	asks := false
+	for _, c := range a.l.Clarifications {
+		asks = asks || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login)
+	}
+	if !a.ev.Actor.CanWrite() && !asks {
+		a.refuse(CodeNotPermitted, a.cmd.Line, "only someone with write access, or an asker in this issue, can replace a decision of the repository.",
+			"ask a maintainer to supersede it.")
+		return
+	}
+	a.effects = append(a.effects, Effect{Kind: EffectSupersede, Key: fmt.Sprintf("supersede:%d", a.ev.CommentID),
+		ClarificationID: a.cmd.ID, Reason: a.cmd.Text, CommentID: a.ev.CommentID, Reply: Reply{To: a.ev.Actor.Login, Quote: a.cmd.Line}})
+}
+
+// Supersede replaces the decision in force of clarification id with d, which keeps the
+// id (the command names it again for a later change); it returns the problem when there
+// is none to replace. Doing it again for the same command (d.Issue and d.CommentID)
+// changes nothing.
+func (m *Memory) Supersede(id string, d Decision) (changed bool, problem string) {
+	var found *Decision
+	for i := range m.Decisions {
+		x := &m.Decisions[i]
+		if d.CommentID != 0 && x.Issue == d.Issue && x.CommentID == d.CommentID {
+			return false, ""
+		}
+		if x.ID == id && (found == nil || x.InForce()) {
+			found = x
+		}
+	}
+	switch {
+	case found == nil:
+		return false, fmt.Sprintf("there is no decision %s in this repository's memory.", id)
+	case !found.InForce():
+		return false, fmt.Sprintf("the decision of %s was already superseded by %s.", id, found.SupersededBy)
+	}
+	d.ID, d.Topic, d.Question = id, found.Topic, found.Question
+	found.SupersededBy = fmt.Sprintf("%s, revised in #%d", id, d.Issue)
+	m.Decisions = append(m.Decisions, d)
+	m.trim()
+	return true, ""
 }

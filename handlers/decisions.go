@@ -218,3 +218,32 @@ func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 	}
 	return render.RoundWithOffer(c, e.Round, e.Mention, e.Key, d)
 }
+
+// supersede replaces a decision of the repository's memory as /clarify supersede asked:
+// a 👍 on the command once done, or a refusal saying why not (no such decision, or one
+// already replaced).
+func (b *Base) supersede(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
+	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
+	if err != nil {
+		return fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	defer unlock()
+	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		return err
+	}
+	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
+	changed, problem := book.memory.Supersede(e.ClarificationID, d)
+	if problem != "" {
+		r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeUnknownID, To: e.Reply.To, Quote: e.Reply.Quote, Problem: problem,
+			Try: "`/clarify supersede CLR-… <new decision>` names a decision in force, as a round's \"Decided before\" shows it."}
+		_, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), render.Reply(r, l, e.Key))
+		return err
+	}
+	if changed {
+		if err := b.writeMemory(ctx, client, ref, book); err != nil {
+			return err
+		}
+	}
+	return react(ctx, client, ref, clarify.Effect{CommentID: e.CommentID, Reaction: "+1"})
+}

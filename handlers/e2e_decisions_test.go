@@ -213,3 +213,46 @@ func seedMemory(t *testing.T, w *world, at, n int) {
 	w.h.Fake.SetLabel(repo, handlers.DecisionsLabel, "ededed", fmt.Sprintf("Clarify's decision memory: issue #%d", at))
 	t.Logf("%d decisions take %d comments", n, len(bodies))
 }
+
+func TestASupersededDecisionIsNeverOffered(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	settleCacheScope(w)
+	w.h.Fake.OpenIssue(repo, 60, "Tenants share data now", "maria")
+	cmd := w.commentOn(60, "maria", "/clarify supersede CLR-42-001 One global cache: tenants share data now.")
+	if c, _ := w.h.Fake.CommentByID(cmd); len(c.Reactions["+1"]) != 1 {
+		t.Errorf("the supersede command got reactions %v, want the app's 👍", c.Reactions)
+	}
+	_, m := w.memory()
+	if len(m.Decisions) != 2 || m.Decisions[0].InForce() || !m.Decisions[1].InForce() || m.Decisions[1].By != "maria" || m.Decisions[1].Topic != "Cache scope" {
+		t.Fatalf("memory after the supersede: %+v", m.Decisions)
+	}
+
+	w.h.Fake.OpenIssue(repo, 61, "Cache again", "maria")
+	w.commentOn(61, "coder-agent", "/clarify @maria Which cache scope for the new service?\nTopic: Cache scope")
+	got := w.botText(61)
+	if strings.Contains(got, "Per-user cache") || !strings.Contains(got, "> One global cache: tenants share data now.") {
+		t.Errorf("want the new decision offered and the superseded one never:\n%s", got)
+	}
+
+	// Superseding it again through the old decision's words fails: only one is in force.
+	w.commentOn(60, "maria", "/clarify supersede CLR-99-001 Something else.")
+	if got := w.botText(60); !strings.Contains(got, "there is no decision CLR-99-001 in this repository's memory") {
+		t.Errorf("a supersede of an unknown decision was not refused:\n%s", got)
+	}
+	w.replayAll()
+}
+
+func TestOnlyAMaintainerOrAnAskerSupersedes(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	settleCacheScope(w)
+	w.h.Fake.AddUser("reader", "User")
+	w.h.Fake.SetPermission(repo, "reader", "read")
+	w.h.Fake.OpenIssue(repo, 60, "Opinions", "reader")
+	w.commentOn(60, "coder-agent", "/clarify @maria Per user still?\nTopic: Something else")
+	w.commentOn(60, "reader", "/clarify @maria Is this right?")
+	w.commentOn(60, "reader", "/clarify supersede CLR-42-001 Global.")
+	_, m := w.memory()
+	if !m.Decisions[0].InForce() || len(m.Decisions) != 1 {
+		t.Errorf("a reader who asks nothing here superseded a decision: %+v", m.Decisions)
+	}
+}

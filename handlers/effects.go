@@ -64,6 +64,12 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 		if snap.posted(b, e.Key) {
 			continue
 		}
+		if e.Kind == clarify.EffectSupersede {
+			if err := b.supersede(ctx, client, ref, snap, l, e); err != nil {
+				return err
+			}
+			continue
+		}
 		body, ok := renderEffect(e, l, p)
 		body = snap.withOffer(e, l, body)
 		if !ok {
