@@ -83,6 +83,21 @@ func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, rep
 	return book, nil
 }
 
+// lockedMemory reads the repository's decisions under its lock, for a change: one
+// process's runs of different issues take turns, so neither loses the other's decision.
+func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issueRef) (memoryBook, func(), error) {
+	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
+	if err != nil {
+		return memoryBook{}, nil, fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		unlock()
+		return memoryBook{}, nil, err
+	}
+	return book, unlock, nil
+}
+
 // rememberDecisions records the decisions people made in this run in the repository's
 // memory. It runs before the ledger is saved: a run that fails after it is run again from
 // the same ledger, and recording a decision twice changes nothing.
@@ -91,15 +106,11 @@ func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref
 	if len(ds) == 0 {
 		return nil
 	}
-	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
-	if err != nil {
-		return fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
-	}
-	defer unlock()
-	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	book, unlock, err := b.lockedMemory(ctx, client, ref)
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	changed := false
 	for _, d := range ds {
 		changed = book.memory.Record(d) || changed
@@ -223,15 +234,11 @@ func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 // a 👍 on the command once done, or a refusal saying why not (no such decision, or one
 // already replaced).
 func (b *Base) supersede(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
-	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
-	if err != nil {
-		return fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
-	}
-	defer unlock()
-	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	book, unlock, err := b.lockedMemory(ctx, client, ref)
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
 	changed, problem := book.memory.Supersede(e.ClarificationID, d)
 	if problem != "" {
