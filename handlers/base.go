@@ -56,6 +56,8 @@ type Base struct {
 	labelsSet labelMemory
 	// runFailures counts each issue's failed runs in a row, to space their retries.
 	runFailures failureCounts
+	// dash holds the repositories whose dashboard the next sweep writes (dashboard.go).
+	dash dashboards
 	// members remembers team memberships across runs.
 	members membershipCache
 	// waitsChanged is the repositories where a run saved wait-for edges since the sweep

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
@@ -28,8 +29,8 @@ const DecisionsLabel = "clarify:decisions"
 // decisionsTitle is the title of the issue the app creates for the decisions.
 const decisionsTitle = "Clarify: decisions of this repository"
 
-// decisionsWhere is the label's description: "… issue #N".
-var decisionsWhere = regexp.MustCompile(`issue #([0-9]+)$`)
+// issueNumberIn finds the issue number a label's description stores: "… issue #N".
+var issueNumberIn = regexp.MustCompile(`issue #([0-9]+)`)
 
 // memoryBook is a repository's decisions as read, with the comments that hold them.
 type memoryBook struct {
@@ -48,7 +49,7 @@ func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, rep
 	if err != nil {
 		return memoryBook{}, fmt.Errorf("read label %s of %s/%s: %w", DecisionsLabel, owner, repo, err)
 	}
-	m := decisionsWhere.FindStringSubmatch(label.GetDescription())
+	m := issueNumberIn.FindStringSubmatch(label.GetDescription())
 	if m == nil {
 		return memoryBook{}, nil
 	}
@@ -64,8 +65,8 @@ func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, rep
 	book := memoryBook{issue: number}
 	byPart := map[int][]clarify.Decision{}
 	for _, c := range comments {
-		if !b.isSelf(c.GetUser()) {
-			continue
+		if !b.isSelf(c.GetUser()) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
+			continue // a person's comment, or the app's answer to a command typed there
 		}
 		part, ds, err := render.DecodeDecisions(c.GetBody(), b.issueKey(ref))
 		if err != nil {
@@ -172,17 +173,23 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, is.GetNumber(), &github.IssueRequest{State: &closed, StateReason: &reason}); err != nil {
 		return 0, fmt.Errorf("close the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
-	name, color, desc := DecisionsLabel, "ededed", fmt.Sprintf("Clarify's decision memory: issue #%d", is.GetNumber())
-	label := &github.Label{Name: &name, Color: &color, Description: &desc}
-	_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, label)
+	desc := fmt.Sprintf("Clarify's decision memory: issue #%d", is.GetNumber())
+	return is.GetNumber(), b.storeNumber(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc)
+}
+
+// storeNumber writes the description that names an issue of the app's into its label,
+// creating the label the first time.
+func (b *Base) storeNumber(ctx context.Context, client *github.Client, owner, repo, name, desc string) error {
+	color := "ededed"
+	_, _, err := client.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: &name, Color: &color, Description: &desc})
 	if isStatus(err, http.StatusUnprocessableEntity) {
 		// The label is there already, naming an issue that is gone: point it at the new one.
-		_, _, err = client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, DecisionsLabel, &github.Label{Description: &desc})
+		_, _, err = client.Issues.EditLabel(ctx, owner, repo, name, &github.Label{Description: &desc})
 	}
 	if err != nil {
-		return 0, fmt.Errorf("store the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
+		return fmt.Errorf("store the number of issue %s in label %s of %s/%s: %w", desc, name, owner, repo, err)
 	}
-	return is.GetNumber(), nil
+	return nil
 }
 
 // offers finds, for each first round the effects post, the earlier decision to offer; it

@@ -150,6 +150,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	}
 	b.active.saved(ref.key(), len(saved.Open()) > 0)
 	b.indexSaved(ctx, ref, saved, cfg.Policy)
+	b.noteDashboard(client, ref, cfg, snap.ledger, saved, f.effects)
 	b.revs.raise(ref.key(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 	// 5. The labels, to match what was saved.

@@ -34,6 +34,8 @@ type Config struct {
 	Policy    clarify.Policy
 	Labels    Labels
 	Decisions Decisions
+	// Dashboard keeps one issue of the app's listing the repository's clarifications.
+	Dashboard bool
 }
 
 // DefaultLabels returns clarification:active, clarification:stale and clarification:escalated.

@@ -253,6 +253,7 @@ func full() Config {
 		},
 		Labels:    Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
 		Decisions: Decisions{Offer: false},
+		Dashboard: true,
 	}
 }
 

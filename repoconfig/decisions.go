@@ -25,14 +25,23 @@ func (p *parser) decisions(n *yaml.Node, d *Decisions) {
 		return
 	}
 	f := p.fields(n, "decisions", decisionKeys)
-	if v := f["offer"]; v != nil && p.isScalar(v, "decisions.offer", "true or false") {
-		switch strings.ToLower(v.Value) {
-		case "true":
-			d.Offer = true
-		case "false":
-			d.Offer = false
-		default:
-			p.add(v, "decisions.offer", "%s is not true or false", quote(v.Value))
-		}
+	p.boolean(f["offer"], "decisions.offer", &d.Offer)
+}
+
+// dashboard reads `dashboard: true|false` into on.
+func (p *parser) dashboard(n *yaml.Node, on *bool) { p.boolean(n, "dashboard", on) }
+
+// boolean reads true or false (in any case, as YAML writes them) into v.
+func (p *parser) boolean(n *yaml.Node, key string, v *bool) {
+	if n == nil || !p.isScalar(n, key, "true or false") {
+		return
+	}
+	switch strings.ToLower(n.Value) {
+	case "true":
+		*v = true
+	case "false":
+		*v = false
+	default:
+		p.add(n, key, "%s is not true or false", quote(n.Value))
 	}
 }

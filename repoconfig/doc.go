@@ -52,6 +52,9 @@
 //	decisions.offer          default: true
 //	    Offer a new question the repository's earlier decision on the same topic (or a
 //	    near-identical question) as advice in its round comment.
+//	dashboard                default: false
+//	    Keep one issue of the app's listing the repository's escalated, stale and open
+//	    clarifications and its decisions in force.
 //
 // # What the Policy holds
 //

@@ -17,7 +17,7 @@ import (
 
 // The keys of each level of the file, in the order Reference lists them.
 var (
-	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "decisions"}
+	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "decisions", "dashboard"}
 	maxRoundsKeys  = []string{"blocking", "non_blocking"}
 	escalationKeys = []string{"mention"}
 	labelKeys      = []string{"active", "stale", "escalated"}
@@ -102,6 +102,7 @@ func (p *parser) config(root *yaml.Node) Config {
 		pol.Require = p.require(n)
 	}
 	p.decisions(f["decisions"], &cfg.Decisions)
+	p.dashboard(f["dashboard"], &cfg.Dashboard)
 	return cfg
 }
 

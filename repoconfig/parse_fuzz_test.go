@@ -177,6 +177,7 @@ func encode(t *testing.T, cfg Config) []byte {
 		m["require"] = p.Require
 	}
 	m["decisions"] = map[string]bool{"offer": cfg.Decisions.Offer}
+	m["dashboard"] = cfg.Dashboard
 	out, err := yaml.Marshal(m)
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ func (s *Server) createIssue(c *call) reply {
 	if rep := checkIssueInput(c, in); rep != nil {
 		return *rep
 	}
-	number := 1
+	number := r.deleted + 1
 	for n := range r.issues {
 		number = max(number, n+1)
 	}
@@ -113,4 +113,34 @@ func (s *Server) updateIssue(c *call) reply {
 		s.outbox = append(s.outbox, s.issuesDeliveryLocked(action, r, is, s.BotLogin()))
 	}
 	return reply{status: http.StatusOK, body: s.issueJSONLocked(r, is)}
+}
+
+// DeleteIssue has actor (an admin, on github.com) delete an issue with its comments and
+// returns the issues.deleted delivery; the issue's number then answers 404.
+func (s *Server) DeleteIssue(repo string, number int, actor string) Delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, is, err := s.issueLocked(repo, number)
+	if err != nil {
+		panic("fakegithub: DeleteIssue: " + err.Error())
+	}
+	s.userLocked(actor)
+	d := s.issuesDeliveryLocked("deleted", r, is, actor)
+	for _, id := range is.commentIDs {
+		delete(s.comments, id)
+	}
+	delete(r.issues, number)
+	r.deleted = max(r.deleted, number)
+	return d
+}
+
+// IssueBody returns an issue's body, or "" when there is no such issue.
+func (s *Server) IssueBody(repo string, number int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, is, err := s.issueLocked(repo, number)
+	if err != nil {
+		return ""
+	}
+	return is.body
 }
