@@ -119,7 +119,7 @@ func SettledByPeople(before, after Ledger) []Decision {
 			continue
 		}
 		e, ok := resolutionEntry(c)
-		if !ok || strings.HasPrefix(e.Text, timeoutPrefix) {
+		if !ok || strings.HasPrefix(e.Text, timeoutPrefix) || fromPrecedent(e) {
 			continue
 		}
 		out = append(out, Decision{

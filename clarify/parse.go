@@ -13,7 +13,7 @@ const (
 )
 
 // subcommands are the words that may follow /clarify, in the order a refusal lists them.
-var subcommands = []string{"list", "show", "stale", "stats", "followup", "resolve", "escalate", "abandon", "supersede"}
+var subcommands = []string{"list", "show", "stale", "stats", "followup", "resolve", "escalate", "abandon", "supersede", "undo"}
 
 // Parse reads one comment body and returns the command it holds. A body with no command line
 // is a plain reply: Command{Kind: CmdNone, Text: <the reply's own words>, ID: <first CLR id
@@ -180,6 +180,8 @@ func (p commandParser) clarify() (Command, error) {
 		return p.withID(CmdAbandon, "abandon", after, "/clarify abandon "+exampleID)
 	case "escalate":
 		return p.withID(CmdEscalate, "escalate", after, "/clarify escalate "+exampleID+" We keep going round in circles")
+	case "undo":
+		return p.withID(CmdUndo, "undo", after, "/clarify undo "+exampleID)
 	case "supersede":
 		return p.withID(CmdSupersede, "supersede", after, "/clarify supersede "+exampleID+" One global cache")
 	case "followup", "follow-up":

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
@@ -194,7 +195,7 @@ func (b *Base) storeNumber(ctx context.Context, client *github.Client, owner, re
 
 // offers finds, for each first round the effects post, the earlier decision to offer; it
 // reads the memory only when there is such a round and the repository wants offers.
-func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, cfg RepoConfig, snap *snapshot, l clarify.Ledger, effects []clarify.Effect) (map[string]clarify.Decision, error) {
+func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, cfg RepoConfig, snap *snapshot, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
 	if !cfg.Decisions.Offer {
 		return nil, nil
 	}
@@ -211,25 +212,101 @@ func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, 
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]clarify.Decision{}
+	out := map[string]*offer{}
 	for _, e := range asks {
 		c, ok := l.Find(e.ClarificationID)
 		if !ok {
 			continue
 		}
 		if d, ok := book.memory.Offer(c.Topic, clarify.FirstQuestion(c)); ok {
-			out[e.Key] = d
+			out[e.Key] = &offer{decision: d, id: c.ID}
 		}
 	}
 	return out, nil
 }
 
+// offer is an earlier decision offered to a new question, and the comment that offers it
+// once posted (0 while not, or when it went into the status comment).
+type offer struct {
+	decision clarify.Decision
+	id       string
+	comment  int64
+}
+
+// stampOffers records in the ledger which decision each new question was offered and,
+// with decisions.settle_after and the very same topic, when it settles the question.
+// Only an exact topic settles anything: a near-identical question is advice alone.
+func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time) clarify.Ledger {
+	for _, o := range snap.offers {
+		for i := range l.Clarifications {
+			c := &l.Clarifications[i]
+			if c.ID != o.id || c.Precedent != nil {
+				continue
+			}
+			p := &clarify.Precedent{From: o.decision.ID, Decision: o.decision.Decision, Comment: o.comment}
+			if key := clarify.NormalizeTopic(c.Topic); cfg.Decisions.SettleAfter > 0 && key != "" && key == clarify.NormalizeTopic(o.decision.Topic) {
+				p.Settles = now.Add(cfg.Decisions.SettleAfter)
+			}
+			c.Precedent = p
+		}
+	}
+	return l
+}
+
+// settleFromPrecedents resolves the clarifications whose precedent is due, after looking
+// for a 👎 on each offer by someone who is not a bot: reactions fire no webhook, so the
+// look is the only way to hear the objection.
+func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
+	for i := range l.Clarifications {
+		c := &l.Clarifications[i]
+		if !c.Status.Open() || !c.Precedent.Pending() || now.Before(c.Precedent.Settles) {
+			continue
+		}
+		id := c.Precedent.Comment
+		if id == 0 && snap.status != nil {
+			id = snap.status.GetID()
+		}
+		objected, err := thumbsDown(ctx, client, ref, id)
+		if err != nil {
+			return l, nil, err
+		}
+		if objected {
+			p := *c.Precedent
+			p.Objected = true
+			c.Precedent = &p
+		}
+	}
+	l, effects := clarify.SettleFromPrecedents(l, now)
+	return l, effects, nil
+}
+
+// thumbsDown reports whether anyone who is not a bot reacted 👎 to a comment.
+func thumbsDown(ctx context.Context, client *github.Client, ref issueRef, comment int64) (bool, error) {
+	if comment == 0 {
+		return false, nil
+	}
+	rs, _, err := client.Reactions.ListIssueCommentReactions(ctx, ref.Owner, ref.Repo, comment, &github.ListOptions{PerPage: 100})
+	if isStatus(err, http.StatusNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read the reactions to comment %d: %w", comment, err)
+	}
+	for _, r := range rs {
+		if r.GetContent() == "-1" && r.GetUser().GetType() != "Bot" {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // withOffer is the body of a round that has an earlier decision to offer, else body.
 func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) string {
-	d, ok := s.offers[e.Key]
+	o, ok := s.offers[e.Key]
 	if !ok {
 		return body
 	}
+	d := o.decision
 	c, ok := l.Find(e.ClarificationID)
 	if !ok {
 		return body

@@ -256,3 +256,114 @@ func TestOnlyAMaintainerOrAnAskerSupersedes(t *testing.T) {
 		t.Errorf("a reader who asks nothing here superseded a decision: %+v", m.Decisions)
 	}
 }
+
+// precedentWorld settles "Cache scope" in #42 with settle_after 2h (and a day's SLA, so
+// that nothing else happens meanwhile), then asks the same topic in #60; it returns the
+// id of the comment that offers the decision.
+func precedentWorld(t *testing.T) (*world, int64) {
+	w := &world{t: t, h: newHarness(t)}
+	w.h.Fake.SetFile(repo, ".github/clarify.yml", "sla: 24h\ndecisions:\n  settle_after: 2h\n")
+	settleCacheScope(w)
+	w.h.Fake.OpenIssue(repo, 60, "Cache the search results", "maria")
+	w.commentOn(60, "coder-agent", "/clarify @maria Where should search results be cached?\nTopic: Cache scope")
+	for _, c := range w.h.Fake.Comments(repo, 60) {
+		if c.User == "clarify[bot]" && strings.Contains(c.Body, "Decided before") {
+			return w, c.ID
+		}
+	}
+	t.Fatal("no offer in #60")
+	return nil, 0
+}
+
+func (w *world) statusOf(n int, id string) clarify.Clarification {
+	w.t.Helper()
+	l, err := w.h.Ledger(repo, n)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	c, ok := l.Find(id)
+	if !ok {
+		w.t.Fatalf("no %s in #%d", id, n)
+	}
+	return c
+}
+
+func TestAnUnopposedOfferResolvesFromPrecedentAfterTheWindow(t *testing.T) {
+	w, _ := precedentWorld(t)
+	w.h.Fake.Advance(time.Hour)
+	w.sweep()
+	if c := w.statusOf(60, "CLR-60-001"); c.Status != clarify.Pending {
+		t.Fatalf("CLR-60-001 is %s an hour in, want still pending: the window is 2h", c.Status)
+	}
+	w.h.Fake.Advance(61 * time.Minute)
+	w.sweep()
+	c := w.statusOf(60, "CLR-60-001")
+	if c.Status != clarify.Resolved || c.Resolution != "Per-user cache, keyed by tenant." || c.Precedent == nil || c.Precedent.From != "CLR-42-001" {
+		t.Fatalf("after the window CLR-60-001 is %s with %q (precedent %+v), want resolved from CLR-42-001", c.Status, c.Resolution, c.Precedent)
+	}
+	got := w.botText(60)
+	for _, want := range []string{"Resolved from precedent · CLR-60-001", "`/clarify undo CLR-60-001`", `"kind":"precedent"`, `"decision":"Per-user cache, keyed by tenant."`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("#60 lacks %q:\n%s", want, got)
+		}
+	}
+	if _, m := w.memory(); len(m.Decisions) != 1 {
+		t.Errorf("a resolution from precedent was remembered as a decision of its own: %+v", m.Decisions)
+	}
+	w.replayAll()
+}
+
+func TestAThumbsDownOnTheOfferCancelsTheSettlement(t *testing.T) {
+	w, offer := precedentWorld(t)
+	w.h.Fake.React(repo, offer, "maria", "-1") // no webhook: the app must look
+	w.h.Fake.Advance(2*time.Hour + time.Minute)
+	w.sweep()
+	if c := w.statusOf(60, "CLR-60-001"); c.Status != clarify.Pending || !c.Precedent.Objected {
+		t.Errorf("after maria's 👎 CLR-60-001 is %s (precedent %+v), want pending and the objection recorded", c.Status, c.Precedent)
+	}
+}
+
+func TestAPersonsCommentCancelsTheSettlement(t *testing.T) {
+	w, _ := precedentWorld(t)
+	w.h.Fake.Advance(time.Minute)
+	w.commentOn(60, "maria", "Hold on, search results are not tenant data.")
+	w.h.Fake.Advance(2*time.Hour + time.Minute)
+	w.sweep()
+	if c := w.statusOf(60, "CLR-60-001"); c.Status == clarify.Resolved {
+		t.Errorf("CLR-60-001 resolved from precedent though maria commented in the window")
+	}
+}
+
+func TestAResolutionFromPrecedentIsUndone(t *testing.T) {
+	w, _ := precedentWorld(t)
+	w.h.Fake.Advance(2*time.Hour + time.Minute)
+	w.sweep()
+	undo := w.commentOn(60, "coder-agent", "/clarify undo CLR-60-001")
+	c := w.statusOf(60, "CLR-60-001")
+	if c.Status != clarify.Pending || c.Resolution != "" || !c.Precedent.Undone {
+		t.Fatalf("after the undo CLR-60-001 is %s with %q, want pending again", c.Status, c.Resolution)
+	}
+	if cm, _ := w.h.Fake.CommentByID(undo); len(cm.Reactions["+1"]) != 1 {
+		t.Errorf("the undo got reactions %v, want a 👍", cm.Reactions)
+	}
+	w.h.Fake.Advance(3 * time.Hour)
+	w.sweep()
+	if c := w.statusOf(60, "CLR-60-001"); c.Status == clarify.Resolved {
+		t.Error("an undone precedent settled the clarification again")
+	}
+}
+
+func TestOnlyAnExactTopicSettlesFromPrecedent(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.h.Fake.SetFile(repo, ".github/clarify.yml", "sla: 24h\ndecisions:\n  settle_after: 2h\n")
+	w.comment("coder-agent", "/clarify @maria Should the rate limit apply per API key or per client IP?")
+	w.comment("maria", "Per API key.")
+	w.comment("coder-agent", "/clarify resolve CLR-42-001")
+	w.h.Fake.OpenIssue(repo, 60, "Limits again", "maria")
+	w.commentOn(60, "coder-agent", "/clarify @maria Should the rate limit apply per API key or per client address?\nTopic: Limits v2")
+	w.h.Fake.Advance(3 * time.Hour)
+	w.sweep()
+	if c := w.statusOf(60, "CLR-60-001"); c.Status == clarify.Resolved {
+		t.Error("a near-identical question on another topic was resolved from precedent: only an exact topic may be")
+	}
+}

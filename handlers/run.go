@@ -117,6 +117,11 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	}
 	// 3. The effects: notices first, then what the fold asked for, each posted once; a
 	// new question is offered the repository's earlier decision on its topic.
+	var settled []clarify.Effect
+	if f.ledger, settled, err = b.settleFromPrecedents(ctx, client, ref, snap, f.ledger, b.Now()); err != nil {
+		return clarify.Ledger{}, err
+	}
+	f.effects = append(f.effects, settled...)
 	if snap.offers, err = b.offers(ctx, client, ref, cfg, snap, f.ledger, f.effects); err != nil {
 		return clarify.Ledger{}, err
 	}
@@ -126,6 +131,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
 		return clarify.Ledger{}, err
 	}
+	f.ledger = stampOffers(f.ledger, snap, cfg, b.Now())
 	if err := b.rememberDecisions(ctx, client, ref, snap.ledger, f.ledger); err != nil {
 		return clarify.Ledger{}, err
 	}

@@ -51,7 +51,7 @@ type snapshot struct {
 	// repository_dispatch stand for (dispatch.go).
 	mirrors map[int64]input
 	// offers holds, by effect key, the earlier decision a first round offers (decisions.go).
-	offers map[string]clarify.Decision
+	offers map[string]*offer
 }
 
 // applied reports whether a comment was already applied to the snapshot's ledger.

@@ -209,3 +209,15 @@ func offered(d clarify.Decision) string {
 		"resolve with it; if not, answer as usual.\n\n")
 	return b.String()
 }
+
+// FromPrecedent is the comment that tells a clarification's sides it was resolved with an
+// earlier decision of the repository, and how to undo that.
+func FromPrecedent(c clarify.Clarification, key string) string {
+	p := c.Precedent
+	var b strings.Builder
+	fmt.Fprintf(&b, "**[%s]** Resolved from precedent · %s\n\n", sides(c), id(c.ID))
+	fmt.Fprintf(&b, "Nobody objected within the repository's window, so %s takes the decision of %s:\n\n%s\n\n",
+		id(c.ID), id(p.From), quote(p.Decision, capQuestion))
+	fmt.Fprintf(&b, "`/clarify undo %s` reopens it, waiting on %s again.\n", c.ID, inline(c.Target.Name, capWord))
+	return finish(b.String(), key, recordOf("precedent", c, c.Round))
+}

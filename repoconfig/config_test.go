@@ -252,7 +252,7 @@ func full() Config {
 			Require:    []string{"type", "options", "fallback"},
 		},
 		Labels:    Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
-		Decisions: Decisions{Offer: false},
+		Decisions: Decisions{Offer: false, SettleAfter: 72 * time.Hour},
 		Dashboard: true,
 	}
 }

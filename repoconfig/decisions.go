@@ -2,6 +2,7 @@ package repoconfig
 
 import (
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -10,10 +11,13 @@ import (
 type Decisions struct {
 	// Offer shows a new question the earlier decision on its topic, as advice.
 	Offer bool
+	// SettleAfter, when set, resolves a question whose topic matches a decision exactly
+	// with that decision once it has waited this long unopposed.
+	SettleAfter time.Duration
 }
 
 // decisionKeys are the keys under `decisions`.
-var decisionKeys = []string{"offer"}
+var decisionKeys = []string{"offer", "settle_after"}
 
 // DefaultDecisions offers earlier decisions: advice that leaves the question open costs a
 // maintainer nothing, and saves asking again what was settled last week.
@@ -26,6 +30,13 @@ func (p *parser) decisions(n *yaml.Node, d *Decisions) {
 	}
 	f := p.fields(n, "decisions", decisionKeys)
 	p.boolean(f["offer"], "decisions.offer", &d.Offer)
+	if v := f["settle_after"]; v != nil && p.isScalar(v, "decisions.settle_after", "a duration like 72h") {
+		if w, err := time.ParseDuration(strings.TrimSpace(v.Value)); err != nil || w < time.Minute {
+			p.add(v, "decisions.settle_after", "%s is not a duration of 1m or more (use 72h; leave it out to never settle from precedent)", quote(v.Value))
+		} else {
+			d.SettleAfter = w
+		}
+	}
 }
 
 // dashboard reads `dashboard: true|false` into on.

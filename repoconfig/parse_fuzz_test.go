@@ -176,7 +176,11 @@ func encode(t *testing.T, cfg Config) []byte {
 	if p.Require != nil {
 		m["require"] = p.Require
 	}
-	m["decisions"] = map[string]bool{"offer": cfg.Decisions.Offer}
+	dm := map[string]any{"offer": cfg.Decisions.Offer}
+	if cfg.Decisions.SettleAfter > 0 {
+		dm["settle_after"] = cfg.Decisions.SettleAfter.String()
+	}
+	m["decisions"] = dm
 	m["dashboard"] = cfg.Dashboard
 	out, err := yaml.Marshal(m)
 	if err != nil {
