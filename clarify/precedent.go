@@ -102,3 +102,35 @@ func precedentDeadline(c Clarification) (time.Time, bool) {
 
 // fromPrecedent reports whether a resolution entry is a settlement from precedent.
 func fromPrecedent(e Entry) bool { return strings.HasPrefix(e.Text, precedentPrefix) }
+
+// PrecedentCounts counts how the earlier decisions offered to clarifications fared:
+// offered, accepted (resolved by a person with the decision offered), resolved from
+// precedent, objected to, and undone. The reversals are what tells a good automation rate
+// from one nobody contests.
+type PrecedentCounts struct {
+	Offered       int `json:"offered"`
+	Accepted      int `json:"accepted"`
+	FromPrecedent int `json:"from_precedent"`
+	Objected      int `json:"objected"`
+	Undone        int `json:"undone"`
+}
+
+func (pc *PrecedentCounts) add(c Clarification) {
+	p := c.Precedent
+	if p == nil {
+		return
+	}
+	pc.Offered++
+	switch {
+	case p.Applied:
+		pc.FromPrecedent++
+	case c.Status == Resolved && sameText(c.Resolution, p.Decision):
+		pc.Accepted++
+	}
+	if p.Objected {
+		pc.Objected++
+	}
+	if p.Undone {
+		pc.Undone++
+	}
+}

@@ -351,6 +351,14 @@ func TestAResolutionFromPrecedentIsUndone(t *testing.T) {
 	if c := w.statusOf(60, "CLR-60-001"); c.Status == clarify.Resolved {
 		t.Error("an undone precedent settled the clarification again")
 	}
+	w.commentOn(60, "coder-agent", "/clarify stats")
+	got := w.botText(60)
+	for _, want := range []string{"- earlier decisions: 1 offered, 0 accepted, 1 resolved from precedent, 0 objected to, 1 undone",
+		`"precedents":{"offered":1,"accepted":0,"from_precedent":1,"objected":0,"undone":1}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/clarify stats lacks %q:\n%s", want, got)
+		}
+	}
 }
 
 func TestOnlyAnExactTopicSettlesFromPrecedent(t *testing.T) {

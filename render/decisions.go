@@ -221,3 +221,12 @@ func FromPrecedent(c clarify.Clarification, key string) string {
 	fmt.Fprintf(&b, "`/clarify undo %s` reopens it, waiting on %s again.\n", c.ID, inline(c.Target.Name, capWord))
 	return finish(b.String(), key, recordOf("precedent", c, c.Round))
 }
+
+// precedentLine is the stats line on earlier decisions, when any was offered.
+func precedentLine(pc clarify.PrecedentCounts) string {
+	if pc.Offered == 0 {
+		return ""
+	}
+	return fmt.Sprintf("- earlier decisions: %d offered, %d accepted, %d resolved from precedent, %d objected to, %d undone\n",
+		pc.Offered, pc.Accepted, pc.FromPrecedent, pc.Objected, pc.Undone)
+}

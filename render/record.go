@@ -35,6 +35,8 @@ type Record struct {
 	Open []string `json:"open,omitempty"`
 	// Offered is the clarification whose earlier decision a round offers as advice.
 	Offered string `json:"offered,omitempty"`
+	// Precedents are a stats reply's counts of earlier decisions offered.
+	Precedents *clarify.PrecedentCounts `json:"precedents,omitempty"`
 }
 
 // recordOf is the record of a comment about c.
