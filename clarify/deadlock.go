@@ -46,7 +46,7 @@ func WaitFors(ledgers []Ledger, p Policy) []WaitFor {
 		}
 	}
 	slices.SortStableFunc(edges, func(a, b WaitFor) int {
-		return cmp.Or(cmp.Compare(a.Issue, b.Issue), compareIDs(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(a.Issue, b.Issue), CompareIDs(a.ID, b.ID))
 	})
 	return edges
 }
@@ -90,7 +90,7 @@ func BreaksOf(edges []WaitFor) []Break {
 		edges = slices.Delete(edges, pick, pick+1)
 	}
 	slices.SortFunc(breaks, func(a, b Break) int {
-		return cmp.Or(cmp.Compare(a.Issue, b.Issue), compareIDs(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(a.Issue, b.Issue), CompareIDs(a.ID, b.ID))
 	})
 	return breaks
 }
@@ -129,7 +129,7 @@ func withoutSelfLoops(edges []WaitFor) []WaitFor {
 // lowerPriority reports whether a is the one to escalate rather than b: its asker has lower
 // priority, or the same and it is newer.
 func lowerPriority(a, b WaitFor) bool {
-	return cmp.Or(cmp.Compare(a.AskerPriority, b.AskerPriority), cmp.Compare(a.Issue, b.Issue), compareIDs(a.ID, b.ID)) > 0
+	return cmp.Or(cmp.Compare(a.AskerPriority, b.AskerPriority), cmp.Compare(a.Issue, b.Issue), CompareIDs(a.ID, b.ID)) > 0
 }
 
 // askerNode is the asker's node: its role, the role the policy gives its login, or the login.

@@ -96,9 +96,9 @@ func trimIDPunct(tok string) string {
 	return strings.TrimRight(strings.TrimPrefix(tok, "("), ".,:;)!?")
 }
 
-// compareIDs orders clarification ids by issue and sequence number, so CLR-42-1000 comes after
+// CompareIDs orders clarification ids by issue and sequence number, so CLR-42-1000 comes after
 // CLR-42-999; ids that are not well formed fall back to plain string order after those that are.
-func compareIDs(a, b string) int {
+func CompareIDs(a, b string) int {
 	ia, sa, oka := splitID(a)
 	ib, sb, okb := splitID(b)
 	switch {

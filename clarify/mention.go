@@ -54,29 +54,44 @@ func handlesIn(s string) []string {
 		if s[i] != '@' || (i > 0 && !mentionBoundary(s[i-1])) {
 			continue
 		}
-		end := i + 1
-		for end < len(s) && (isASCIIAlnum(s[end]) || s[end] == '-') {
-			end++
-		}
-		login := s[i+1 : end]
-		if LoginProblem(login) != "" {
+		h, end := handleAt(s, i+1)
+		if end < 0 {
 			continue
 		}
-		if end < len(s) && s[end] == '/' {
-			slug := end + 1
-			for slug < len(s) && (isASCIIAlnum(s[slug]) || s[slug] == '-' || s[slug] == '_') {
-				slug++
-			}
-			if team := s[end+1 : slug]; team != "" && TeamSlugProblem(team) == "" {
-				out = append(out, login+"/"+team)
-			}
-			i = slug - 1
-			continue
+		if h != "" {
+			out = append(out, h)
 		}
-		out = append(out, login)
 		i = end - 1
 	}
 	return out
+}
+
+// handleAt reads the handle that starts at s[from], right after an "@": the login, or
+// "login/team", and where it ends. The handle is "" for a login followed by a "/" and no
+// valid team (nobody is notified, and the text up to the end is passed over); end is -1
+// when no valid login starts there.
+func handleAt(s string, from int) (handle string, end int) {
+	end = scanWhile(s, from, func(c byte) bool { return isASCIIAlnum(c) || c == '-' })
+	login := s[from:end]
+	if LoginProblem(login) != "" {
+		return "", -1
+	}
+	if end >= len(s) || s[end] != '/' {
+		return login, end
+	}
+	slug := scanWhile(s, end+1, func(c byte) bool { return isASCIIAlnum(c) || c == '-' || c == '_' })
+	if team := s[end+1 : slug]; team != "" && TeamSlugProblem(team) == "" {
+		return login + "/" + team, slug
+	}
+	return "", slug
+}
+
+// scanWhile returns the index of the first byte of s from i on that ok refuses, or len(s).
+func scanWhile(s string, i int, ok func(byte) bool) int {
+	for i < len(s) && ok(s[i]) {
+		i++
+	}
+	return i
 }
 
 // mentionBoundary reports whether c may come right before the "@" of a mention.

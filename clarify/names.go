@@ -65,3 +65,33 @@ func describeRune(r rune) string {
 	}
 	return fmt.Sprintf("%q", r)
 }
+
+// Handle is a GitHub login ("alice", "ci-bot[bot]") or a team ("org/team"): whom the
+// configuration names, and whom the app may write after an "@".
+type Handle struct {
+	// Login is a person's or an app's login ("name[bot]"); empty for a team.
+	Login string
+	// Org and Slug name a team.
+	Org, Slug string
+}
+
+// Team reports whether h is a team.
+func (h Handle) Team() bool { return h.Org != "" }
+
+// ParseHandle reads "alice", "name[bot]" or "org/team", or says why s is none of them. An
+// "@" in front is not taken off: a mention writes one of its own before the handle.
+func ParseHandle(s string) (Handle, string) {
+	if org, slug, ok := strings.Cut(s, "/"); ok {
+		if why := LoginProblem(org); why != "" {
+			return Handle{}, "its organization " + why
+		}
+		if why := TeamSlugProblem(slug); why != "" {
+			return Handle{}, "its team " + why
+		}
+		return Handle{Org: org, Slug: slug}, ""
+	}
+	if why := LoginProblem(strings.TrimSuffix(s, "[bot]")); why != "" {
+		return Handle{}, why
+	}
+	return Handle{Login: s}, ""
+}

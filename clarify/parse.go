@@ -325,13 +325,7 @@ func nearestSubcommand(tok string) string {
 	if len(tok) > 4 {
 		limit = 2
 	}
-	best, bestDist := "", limit+1
-	for _, sub := range subcommands {
-		if d := EditDistance(tok, sub); d < bestDist {
-			best, bestDist = sub, d
-		}
-	}
-	return best
+	return Nearest(tok, subcommands, limit)
 }
 
 // requiredID reads the id that show, abandon, escalate and followup need.

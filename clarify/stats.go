@@ -50,7 +50,7 @@ func Summarize(ledgers ...Ledger) Summary {
 		}
 		for _, a := range l.Assumptions {
 			s.Assumptions++
-			if a.Source == "timeout_assumed" {
+			if a.Source == SourceTimeoutAssumed {
 				s.FallbacksTaken++
 			}
 		}

@@ -69,32 +69,6 @@ func shorten(s string) string {
 	return string([]rune(s)[:limit-1]) + "…"
 }
 
-// EditDistance counts the insertions, deletions, substitutions and swaps of adjacent bytes
-// that turn a into b (optimal string alignment).
-func EditDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
-
 // asciiLower lower-cases ASCII letters only: commands and ids are ASCII, and a Unicode case
 // mapping could change a byte length that the parser slices by. It allocates only when there
 // is something to change.

@@ -114,6 +114,10 @@ type Assumption struct {
 	Source string `json:"source"`
 }
 
+// SourceTimeoutAssumed is the Source of an assumption that a fallback taken on timeout
+// recorded.
+const SourceTimeoutAssumed = "timeout_assumed"
+
 // LedgerVersion is the schema version written into every ledger.
 const LedgerVersion = 1
 

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // actorLookups answers who an actor is for one run, asking GitHub at most once per login
@@ -70,7 +70,7 @@ func (a *actorLookups) permission(ctx context.Context, login string) (string, er
 	lvl, _, err := a.client.Repositories.GetPermissionLevel(ctx, a.ref.Owner, a.ref.Repo, login)
 	perm := "none"
 	switch {
-	case isStatus(err, http.StatusNotFound):
+	case ghtransport.IsStatus(err, http.StatusNotFound):
 	case err != nil:
 		return "", fmt.Errorf("permission of %s on %s/%s: %w", login, a.ref.Owner, a.ref.Repo, err)
 	default:
@@ -94,7 +94,7 @@ func (a *actorLookups) member(ctx context.Context, team, login string) bool {
 	case err == nil:
 		a.members.put(key, ms.GetState() == "active")
 		return ms.GetState() == "active"
-	case isStatus(err, http.StatusNotFound):
+	case ghtransport.IsStatus(err, http.StatusNotFound):
 		a.members.put(key, false)
 	default:
 		zerolog.Ctx(ctx).Warn().Err(err).Str("team", team).Msg("Team membership look-up failed; treating as not a member")
@@ -107,43 +107,6 @@ func (a *actorLookups) member(ctx context.Context, team, login string) bool {
 // team, and a change of membership takes effect within minutes.
 const membershipTTL = 10 * time.Minute
 
-// maxMemberships bounds the cache; past it, it starts afresh.
-const maxMemberships = 10_000
-
-// membershipCache remembers team memberships across runs and issues.
-type membershipCache struct {
-	now func() time.Time
-	mu  sync.Mutex
-	m   map[string]membership
-}
-
-type membership struct {
-	member  bool
-	expires time.Time
-}
-
-func (c *membershipCache) get(key string) (member, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[key]
-	if !ok || !c.clock().Before(e.expires) {
-		return false, false
-	}
-	return e.member, true
-}
-
-func (c *membershipCache) put(key string, member bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxMemberships {
-		c.m = map[string]membership{}
-	}
-	c.m[key] = membership{member: member, expires: c.clock().Add(membershipTTL)}
-}
-
-func (c *membershipCache) clock() time.Time {
-	if c.now == nil {
-		return time.Now()
-	}
-	return c.now()
-}
+// membershipCache remembers team memberships across runs and issues, each for
+// membershipTTL (newMemories sets it).
+type membershipCache = memory[bool]

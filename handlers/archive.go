@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -23,41 +21,15 @@ const (
 	archiveBelow = 25_000
 )
 
-// readArchives merges the clarifications of the ledger's archive comments into it and
-// returns their ids. An archive that is missing or does not verify makes the ledger
-// damaged: the caller rebuilds it from the issue's comments.
+// readArchives merges the ledger's archives into the snapshot's ledger (LedgerReader) and
+// returns their ids.
 func (b *Base) readArchives(ref issueRef, snap *snapshot) (map[string]bool, error) {
-	archived := map[string]bool{}
-	var merged []clarify.Clarification
-	for _, id := range snap.ledger.Archives {
-		i := slices.IndexFunc(snap.comments, func(c *github.IssueComment) bool { return c.GetID() == id })
-		if i < 0 || !b.isSelf(snap.comments[i].User) {
-			return nil, fmt.Errorf("archive comment %d is gone", id)
-		}
-		a, err := b.decodeArchive(ref, snap.comments[i].GetBody())
-		if err != nil {
-			return nil, fmt.Errorf("archive comment %d: %w", id, err)
-		}
-		for _, c := range a.Clarifications {
-			archived[c.ID] = true
-		}
-		merged = append(merged, a.Clarifications...)
-	}
-	if len(merged) > 0 {
-		snap.ledger.Clarifications = append(merged, snap.ledger.Clarifications...)
-		sortBySeq(snap.ledger.Clarifications)
-	}
-	return archived, nil
+	return b.reader().mergeArchives(ref, &snap.ledger, snap.comments)
 }
 
 // sortBySeq orders clarifications by their sequence number, the order they were asked in.
 func sortBySeq(cs []clarify.Clarification) {
-	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return seqOf(a.ID) - seqOf(b.ID) })
-}
-
-func seqOf(id string) int {
-	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
-	return n
+	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return clarify.CompareIDs(a.ID, b.ID) })
 }
 
 // mainPart is the ledger as the status comment holds it: without the archived clarifications.
@@ -79,7 +51,7 @@ func mainPart(l clarify.Ledger, archived map[string]bool) clarify.Ledger {
 // a run that failed afterwards is found by its marker and reused, so a retry posts
 // nothing twice.
 func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
-	block, err := render.EncodeLedger(mainPart(l, archived), b.issueKey(ref))
+	block, err := b.keys(ref).EncodeLedger(mainPart(l, archived))
 	if err != nil || len(block) <= archiveAbove {
 		return l, block, err
 	}
@@ -90,7 +62,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 		}
 		move = append(move, c)
 		archived[c.ID] = true
-		block, err = render.EncodeLedger(mainPart(l, archived), b.issueKey(ref))
+		block, err = b.keys(ref).EncodeLedger(mainPart(l, archived))
 		if err != nil {
 			return l, "", err
 		}
@@ -101,7 +73,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref is
 	if len(move) == 0 {
 		return l, block, nil // nothing settled to move; save says so if the block no longer fits
 	}
-	ab, err := render.EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move}, b.issueKey(ref))
+	ab, err := b.keys(ref).EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move})
 	if err != nil {
 		return l, "", err
 	}

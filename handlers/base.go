@@ -1,14 +1,15 @@
 package handlers
 
 import (
-	"strings"
-	"sync"
+	"context"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Log keys added to every line a handler logs, beside go-githubapp's delivery, event,
@@ -43,33 +44,18 @@ type Base struct {
 	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
 	// metrics; nil costs nothing.
 	OnSaved func(before, after clarify.Ledger)
+	// Concurrent says other processes may run this issue at the same moment, with no lock
+	// shared (bot action): each save then checks that the ledger did not move (guard.go),
+	// reading its edit back after SettleDelay (zero: DefaultSettleDelay; negative: none).
+	Concurrent  bool
+	SettleDelay time.Duration
 
-	// active knows the issues with an ask in flight or an open clarification, for the
-	// cheap filters.
-	active activeIssues
-	// memory lets a run read only what is new in an issue this process ran before.
-	memory issueMemories
-	// revs remembers the newest ledger revision of each issue, so an older one put back
-	// into the status comment is not trusted.
-	revs revMemory
-	// labelsSet remembers the app's own labels this process last set on each issue.
-	labelsSet labelMemory
-	// runFailures counts each issue's failed runs in a row, to space their retries.
-	runFailures failureCounts
+	// memories are what this process remembers between runs (memory.go).
+	memories
+	// labelFlight makes the runs that find a label unknown at the same moment share one look-up.
+	labelFlight singleflight.Group
 	// dash holds the repositories whose dashboard the next sweep writes (dashboard.go).
 	dash dashboards
-	// members remembers team memberships across runs.
-	members membershipCache
-	// waitsChanged is the repositories where a run saved wait-for edges since the sweep
-	// last looked for deadlocks.
-	waitsChanged repoSet
-	// savedAt remembers this process's last save of each issue, for the sweep's walk.
-	savedAt savedMemory
-
-	labelsMu sync.Mutex
-	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
-	// process rather than once per event.
-	labelsKnown map[string]bool
 }
 
 // NewBase returns a Base with the default labels and policy.
@@ -81,7 +67,7 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 		LedgerKey: ledgerKey,
 		Configs:   NewConfigLoader(DefaultConfigTTL, now),
 		Index:     &MemoryIndex{},
-		members:   membershipCache{now: now},
+		memories:  newMemories(now),
 	}
 }
 
@@ -90,5 +76,12 @@ func (b *Base) BotLogin() string { return b.AppSlug + "[bot]" }
 
 // isSelf reports whether a user is the app itself.
 func (b *Base) isSelf(u *github.User) bool {
-	return u != nil && strings.EqualFold(u.GetLogin(), b.BotLogin())
+	return isLogin(u, b.BotLogin())
+}
+
+// installationClient returns the installation's client, and ctx marked for it, so that
+// the pacer counts the requests made with both on the installation's window.
+func (b *Base) installationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
+	client, err := b.Clients.NewInstallationClient(id)
+	return ghtransport.WithInstallation(ctx, id), client, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -85,12 +86,13 @@ func wantFor(issue int, blocking []clarify.Clarification) checkWant {
 // syncChecks brings the checks of the pull requests linking an issue in line with its
 // ledger, when the run changed its open blocking clarifications.
 func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) error {
+	b.blocked.put(ref.key(), blockingOpen(after))
 	if slices.Equal(blockingIDs(before), blockingIDs(after)) {
 		return nil
 	}
 	logger := zerolog.Ctx(ctx)
 	want := wantFor(ref.Number, blockingOpen(after))
-	pulls, err := allPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
+	pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
 		return client.PullRequests.List(ctx, ref.Owner, ref.Repo,
 			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
@@ -102,7 +104,13 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 		return fmt.Errorf("list open pull requests of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
 	for _, pr := range pulls {
-		if pr.GetNumber() != ref.Number && !slices.Contains(linkedIssues(pr, ref.Owner, ref.Repo), ref.Number) {
+		if !links(pr, ref) {
+			continue
+		}
+		if isOutsider(pr) {
+			if err := b.linksCheck(ctx, client, ref.Owner, ref.Repo, pr, b.linksNow(pr, ref.Owner, ref.Repo)); err != nil {
+				return fmt.Errorf("check of pull request #%d: %w", pr.GetNumber(), err)
+			}
 			continue
 		}
 		if err := b.putCheck(ctx, client, ref.Owner, ref.Repo, pr.GetHead().GetSHA(), want); err != nil {
@@ -110,6 +118,29 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 		}
 	}
 	return nil
+}
+
+// links reports whether an open pull request holds up an issue's check: it closes the
+// issue, or is the issue (its own conversation's clarifications).
+func links(pr *github.PullRequest, ref issueRef) bool {
+	return pr.GetNumber() == ref.Number || slices.Contains(linkedIssues(pr, ref.Owner, ref.Repo), ref.Number)
+}
+
+// openPullsAt lists the open pull requests whose head is the commit sha. Check runs belong
+// to a commit, so every one of them has a say in its checks. GitHub's "pull requests of a
+// commit" (GET /repos/{owner}/{repo}/commits/{sha}/pulls) answers nothing for a commit that
+// is only in a fork (github.com/google/go-github/issues/2241, and the fixes of
+// quarkusio/pt.quarkus.io#389 and nerva-project/nerva#79), and the list's head filter takes
+// a branch, not a commit: so the open ones are listed (one request per 100) and filtered.
+func openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
+	pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
+		return client.PullRequests.List(ctx, owner, repo,
+			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list open pull requests of %s/%s: %w", owner, repo, err)
+	}
+	return slices.DeleteFunc(pulls, func(pr *github.PullRequest) bool { return pr.GetHead().GetSHA() != sha }), nil
 }
 
 // putCheck makes the app's check run of that name on the commit read as wanted: the one
@@ -130,17 +161,11 @@ func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo,
 	if err != nil {
 		return err
 	}
-	var ours *github.CheckRun
-	for _, r := range res.CheckRuns {
-		if strings.EqualFold(r.GetApp().GetSlug(), b.AppSlug) && (ours == nil || r.GetID() > ours.GetID()) {
-			ours = r
-		}
-	}
+	ours := b.newestOurs(res.CheckRuns)
 	output := &github.CheckRunOutput{Title: &want.title, Summary: &want.summary}
 	done := &github.Timestamp{Time: b.Now().UTC().Truncate(time.Second)}
 	switch {
-	case ours != nil && ours.GetStatus() == "completed" && ours.GetConclusion() == want.conclusion &&
-		ours.GetOutput().GetTitle() == want.title && ours.GetOutput().GetSummary() == want.summary:
+	case ours != nil && want.readBy(ours):
 		return nil
 	case ours != nil:
 		_, _, err = client.Checks.UpdateCheckRun(ctx, owner, repo, ours.GetID(), github.UpdateCheckRunOptions{Name: want.name,
@@ -161,11 +186,28 @@ func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo,
 	return err
 }
 
+// newestOurs is the newest of the check runs that the app wrote, nil when none.
+func (b *Base) newestOurs(runs []*github.CheckRun) *github.CheckRun {
+	var ours *github.CheckRun
+	for _, r := range runs {
+		if strings.EqualFold(r.GetApp().GetSlug(), b.AppSlug) && (ours == nil || r.GetID() > ours.GetID()) {
+			ours = r
+		}
+	}
+	return ours
+}
+
+// readBy reports whether a check run already reads as wanted: then nothing is written.
+func (want checkWant) readBy(r *github.CheckRun) bool {
+	return r.GetStatus() == "completed" && r.GetConclusion() == want.conclusion &&
+		r.GetOutput().GetTitle() == want.title && r.GetOutput().GetSummary() == want.summary
+}
+
 // courtesyRefused reports whether GitHub refused a request of the checks for good: no
 // permission (an installation that has not accepted a new one yet), gone, or not
 // acceptable. Trying again would not help, and the ledger must not wait on it.
 func courtesyRefused(err error) bool {
-	return isStatus(err, http.StatusForbidden) || isStatus(err, http.StatusNotFound) || isStatus(err, http.StatusUnprocessableEntity)
+	return ghtransport.IsStatus(err, http.StatusForbidden) || ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusUnprocessableEntity)
 }
 
 // closingRef matches GitHub's closing keywords before an issue of a repository:

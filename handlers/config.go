@@ -8,12 +8,12 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/appconfig"
 	"github.com/rs/zerolog"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/repoconfig"
 )
@@ -67,16 +67,12 @@ func (p *ConfigProblem) Key() string {
 // the organization's `.github` repository, and keeps each result for a short while.
 type ConfigLoader struct {
 	loader *appconfig.Loader
-	ttl    time.Duration
-	now    func() time.Time
-
-	mu    sync.Mutex
-	cache map[string]cachedConfig
-}
-
-type cachedConfig struct {
-	cfg     RepoConfig
-	expires time.Time
+	// cache keeps each repository's config for the loader's ttl, and the last one read
+	// after that, for when GitHub cannot be reached.
+	cache memory[RepoConfig]
+	// flight makes the runs that need one repository's config at the same moment (a
+	// planning agent's burst of asks) share one read of it.
+	flight singleflight.Group
 }
 
 // NewConfigLoader returns a loader that reuses a repository's config for ttl.
@@ -84,9 +80,7 @@ func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
 	return &ConfigLoader{
 		loader: appconfig.NewLoader([]string{ConfigPath},
 			appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath})),
-		ttl:   ttl,
-		now:   now,
-		cache: map[string]cachedConfig{},
+		cache: memory[RepoConfig]{ttl: ttl, now: now},
 	}
 }
 
@@ -94,13 +88,31 @@ func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
 // gives the defaults and a Problem; only a failure to reach GitHub is an error.
 func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
 	key := owner + "/" + repo
-	l.mu.Lock()
-	last, cached := l.cache[key]
-	l.mu.Unlock()
-	if cached && l.now().Before(last.expires) {
-		last.cfg.Fresh = false
-		return last.cfg, nil
+	if last, fresh, _ := l.cache.lookup(key); fresh {
+		last.Fresh = false
+		return last, nil
 	}
+	read := false
+	v, err, _ := l.flight.Do(key, func() (any, error) {
+		read = true
+		// A run that lost the race to start the flight may find the read already done.
+		if last, fresh, _ := l.cache.lookup(key); fresh {
+			last.Fresh = false
+			return last, nil
+		}
+		return l.read(ctx, client, owner, repo)
+	})
+	cfg := v.(RepoConfig)
+	if !read {
+		cfg.Fresh = false // the run that read it reports its problems, the others do not
+	}
+	return cfg, err
+}
+
+// read fetches the repository's config from GitHub and keeps it for the loader's ttl.
+func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
+	key := owner + "/" + repo
+	last, _, cached := l.cache.lookup(key)
 
 	out := RepoConfig{Config: repoconfig.Default(), Fresh: true}
 	raw, err := l.loader.LoadConfig(ctx, client, owner, repo, "")
@@ -110,8 +122,8 @@ func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, r
 			// Not the file's fault: the policy the repository chose stays in force
 			// rather than falling back to the defaults, and nobody is told of a problem.
 			zerolog.Ctx(ctx).Warn().Err(err).Msg("Could not read the repository config; keeping the last one read")
-			last.cfg.Fresh = false
-			return last.cfg, nil
+			last.Fresh = false
+			return last, nil
 		}
 		return out, err
 	case err != nil:
@@ -131,9 +143,7 @@ func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, r
 		zerolog.Ctx(ctx).Warn().Str("config_path", out.Problem.Path).Str("config_source", out.Problem.Source).
 			Err(out.Problem.Err).Msg("Repository config is broken; the defaults apply")
 	}
-	l.mu.Lock()
-	l.cache[key] = cachedConfig{cfg: out, expires: l.now().Add(l.ttl)}
-	l.mu.Unlock()
+	l.cache.put(key, out)
 	return out, nil
 }
 
@@ -154,10 +164,8 @@ func unreachable(err error) bool {
 // Labels returns the label names last loaded for a repository, or the defaults, for the
 // cheap filter that runs before any request.
 func (l *ConfigLoader) Labels(owner, repo string) repoconfig.Labels {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if c, ok := l.cache[owner+"/"+repo]; ok {
-		return c.cfg.Labels
+	if c, _, ok := l.cache.lookup(owner + "/" + repo); ok {
+		return c.Labels
 	}
 	return repoconfig.Default().Labels
 }

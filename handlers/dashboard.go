@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -134,7 +135,7 @@ func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
 // the repository's people closed it, or deleted it twice.
 func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, repo string) (is *github.Issue, desc string, stop bool, err error) {
 	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DashboardLabel)
-	if isStatus(err, http.StatusNotFound) {
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return nil, "", false, nil
 	}
 	if err != nil {
@@ -147,7 +148,7 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 	}
 	n, _ := strconv.Atoi(m[1])
 	is, _, err = client.Issues.Get(ctx, owner, repo, n)
-	gone := isStatus(err, http.StatusNotFound) || isStatus(err, http.StatusGone) || (err == nil && !b.isSelf(is.GetUser()))
+	gone := ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) || (err == nil && !b.isSelf(is.GetUser()))
 	switch {
 	case gone && strings.HasSuffix(desc, dashboardRecreated):
 		off := dashboardOff

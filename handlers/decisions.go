@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -44,7 +45,7 @@ type memoryBook struct {
 // it names. A part that does not verify (edited by hand) is skipped and logged.
 func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
 	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DecisionsLabel)
-	if isStatus(err, http.StatusNotFound) {
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return memoryBook{}, nil
 	}
 	if err != nil {
@@ -56,8 +57,8 @@ func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, rep
 	}
 	number, _ := strconv.Atoi(m[1])
 	ref := issueRef{Owner: owner, Repo: repo, Number: number}
-	comments, err := listComments(ctx, client, ref)
-	if isStatus(err, http.StatusNotFound) || isStatus(err, http.StatusGone) {
+	comments, err := ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
+	if ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) {
 		return memoryBook{}, nil
 	}
 	if err != nil {
@@ -69,7 +70,7 @@ func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, rep
 		if !b.isSelf(c.GetUser()) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
 			continue // a person's comment, or the app's answer to a command typed there
 		}
-		part, ds, err := render.DecodeDecisions(c.GetBody(), b.issueKey(ref))
+		part, ds, err := render.DecodeDecisions(c.GetBody(), b.keys(ref).Signing())
 		if err != nil {
 			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Part of the decision memory not read")
 			continue
@@ -133,13 +134,13 @@ func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issue
 		book.issue = n
 	}
 	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.issue}
-	bodies, err := render.EncodeDecisions(book.memory, b.issueKey(mref))
+	bodies, err := render.EncodeDecisions(book.memory, b.keys(mref).Signing())
 	if err != nil {
 		return err
 	}
 	for len(bodies) < len(book.parts) {
 		// A memory that shrank leaves its last parts empty rather than deleting them.
-		empty, err := render.EncodeDecisionsPart(len(bodies), nil, b.issueKey(mref))
+		empty, err := render.EncodeDecisionsPart(len(bodies), nil, b.keys(mref).Signing())
 		if err != nil {
 			return err
 		}
@@ -183,7 +184,7 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 func (b *Base) storeNumber(ctx context.Context, client *github.Client, owner, repo, name, desc string) error {
 	color := "ededed"
 	_, _, err := client.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: &name, Color: &color, Description: &desc})
-	if isStatus(err, http.StatusUnprocessableEntity) {
+	if ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
 		// The label is there already, naming an issue that is gone: point it at the new one.
 		_, _, err = client.Issues.EditLabel(ctx, owner, repo, name, &github.Label{Description: &desc})
 	}
@@ -286,7 +287,7 @@ func thumbsDown(ctx context.Context, client *github.Client, ref issueRef, commen
 		return false, nil
 	}
 	rs, _, err := client.Reactions.ListIssueCommentReactions(ctx, ref.Owner, ref.Repo, comment, &github.ListOptions{PerPage: 100})
-	if isStatus(err, http.StatusNotFound) {
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return false, nil
 	}
 	if err != nil {

@@ -3,9 +3,6 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -294,115 +292,79 @@ func jsonKind(goKind string) string {
 	return goKind
 }
 
-// command writes the payload as the comment that would say the same, so that the parser
-// and every check of Apply treat it as they treat that comment.
+// command writes the payload as the comment that would say the same
+// (clarify.FormatCommand), so that the parser and every check of Apply treat it as they
+// treat that comment. What is left here is the payload's: which of its fields an action
+// needs, named as the sender wrote them.
 func (p DispatchPayload) command() (string, *dispatchProblem) {
-	action := strings.ToLower(strings.TrimSpace(p.Action))
-	need := func(field, example string) *dispatchProblem {
-		return &dispatchProblem{
-			Problem: "a `" + action + "` dispatch needs `" + field + "`.",
-			Try:     "add it, as in `" + example + "`.",
-		}
+	c, problem := p.fields()
+	if problem != nil {
+		return "", problem
 	}
-	id := oneLine(p.ID)
-	var lines []string
+	return clarify.FormatCommand(c), nil
+}
+
+// fields maps the payload onto the command's fields, or says which field is missing.
+func (p DispatchPayload) fields() (clarify.Command, *dispatchProblem) {
+	action := strings.ToLower(strings.TrimSpace(p.Action))
+	c := clarify.Command{Kind: clarify.CommandKind(action), ID: strings.TrimSpace(p.ID)}
 	switch action {
-	case "ask":
-		target, q := oneLine(p.Target), strings.TrimSpace(p.Question)
-		if target == "" {
-			return "", need("target", `"target": "@maria"`)
-		}
-		if q == "" {
-			return "", need("question", `"question": "Per API key or per client IP?"`)
-		}
-		line := "/clarify " + target
-		if p.Blocking != nil && !*p.Blocking {
-			line += " --non-blocking"
-		}
-		lines = append(lines, line+" "+q)
-		lines = append(lines, p.askFields()...)
-	case "followup":
-		if id == "" {
-			return "", need("id", `"id": "CLR-42-001"`)
-		}
-		q := strings.TrimSpace(p.Question)
-		if q == "" {
-			return "", need("question", `"question": "Does that hold for cached reads too?"`)
-		}
-		lines = append(lines, "/clarify followup "+id+" "+q)
-		lines = append(lines, p.askFields()...)
+	case "ask", "followup":
+		return p.question(c)
 	case "respond":
-		a := strings.TrimSpace(p.Answer)
-		if a == "" {
-			return "", need("answer", `"answer": "Per API key."`)
-		}
-		lines = append(lines, joinWords("/respond", id, a))
-	case "resolve":
-		lines = append(lines, joinWords("/clarify resolve", id, strings.TrimSpace(p.Decision)))
+		c.Text = p.Answer
+	case "resolve", "assume":
+		c.Text, c.Confidence, c.Risk = p.Decision, p.Confidence, p.Risk
 	case "escalate", "abandon":
-		if id == "" {
-			return "", need("id", `"id": "CLR-42-001"`)
-		}
-		lines = append(lines, joinWords("/clarify "+action, id, strings.TrimSpace(p.Reason)))
-	case "assume":
-		d := strings.TrimSpace(p.Decision)
-		if d == "" {
-			return "", need("decision", `"decision": "Store all timestamps in UTC"`)
-		}
-		lines = append(lines, "/assume "+d)
-		if c := oneLine(p.Confidence); c != "" {
-			lines = append(lines, "Confidence: "+c)
-		}
-		if r := oneLine(p.Risk); r != "" {
-			lines = append(lines, "Risk: "+r)
-		}
+		c.Text = p.Reason
 	default:
 		problem := "a `clarify` dispatch needs an `action`."
 		if action != "" {
-			problem = "`" + oneLine(p.Action) + "` is not an action of a `clarify` dispatch."
+			problem = "`" + strings.Join(strings.Fields(p.Action), " ") + "` is not an action of a `clarify` dispatch."
 		}
-		return "", &dispatchProblem{Problem: problem,
+		return c, &dispatchProblem{Problem: problem,
 			Try: "send `action` as one of `" + strings.Join(dispatchActions, "`, `") + "`, as in " + dispatchExample + "."}
 	}
-	return strings.Join(lines, "\n"), nil
+	return c, p.missing(c)
 }
 
-// askFields are the long form's lines of an ask or follow-up.
-func (p DispatchPayload) askFields() []string {
-	var lines []string
-	if t := oneLine(p.Topic); t != "" {
-		lines = append(lines, "Topic: "+t)
-	}
-	if t := oneLine(p.Type); t != "" {
-		lines = append(lines, "Type: "+t)
-	}
-	if len(p.Options) > 0 {
-		lines = append(lines, "Options:")
-		for i, o := range p.Options {
-			if i == 26 {
-				break // the parser refuses more options than letters anyway
-			}
-			lines = append(lines, string(rune('a'+i))+") "+oneLine(o))
+// question maps an ask's or a follow-up's fields. A target without "@" is a role's name.
+func (p DispatchPayload) question(c clarify.Command) (clarify.Command, *dispatchProblem) {
+	target := strings.TrimSpace(p.Target)
+	c.Target, c.BareTarget = strings.TrimPrefix(target, "@"), !strings.HasPrefix(target, "@")
+	c.NonBlocking = p.Blocking != nil && !*p.Blocking
+	c.Text, c.Topic, c.Type, c.Fallback, c.Evidence = p.Question, p.Topic, p.Type, p.Fallback, p.Evidence
+	for i, o := range p.Options {
+		if i == 26 {
+			break // the parser refuses more options than letters anyway
 		}
+		c.Options = append(c.Options, clarify.Option{Key: string(rune('a' + i)), Text: o})
 	}
-	if f := oneLine(p.Fallback); f != "" {
-		lines = append(lines, "Fallback: "+f)
-	}
-	if len(p.Evidence) > 0 {
-		lines = append(lines, "Evidence:")
-		for _, e := range p.Evidence {
-			lines = append(lines, "- "+oneLine(e))
-		}
-	}
-	return lines
+	return c, p.missing(c)
 }
 
-// oneLine is a field that a command takes on one line: its words, one space apart.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// dispatchNeed is a field an action cannot go without, and an example of it.
+type dispatchNeed struct{ field, example string }
 
-// joinWords joins the non-empty parts with a space.
-func joinWords(parts ...string) string {
-	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " ")
+// dispatchNeeds lists, per action, the fields it needs, in the order a refusal names them.
+var dispatchNeeds = map[clarify.CommandKind][]dispatchNeed{
+	clarify.CmdAsk:      {{"target", `"target": "@maria"`}, {"question", `"question": "Per API key or per client IP?"`}},
+	clarify.CmdFollowup: {{"id", `"id": "CLR-42-001"`}, {"question", `"question": "Does that hold for cached reads too?"`}},
+	clarify.CmdRespond:  {{"answer", `"answer": "Per API key."`}},
+	clarify.CmdEscalate: {{"id", `"id": "CLR-42-001"`}},
+	clarify.CmdAbandon:  {{"id", `"id": "CLR-42-001"`}},
+	clarify.CmdAssume:   {{"decision", `"decision": "Store all timestamps in UTC"`}},
+}
+
+// missing names the first field the action needs that the payload lacks, with an example.
+func (p DispatchPayload) missing(c clarify.Command) *dispatchProblem {
+	given := map[string]string{"target": p.Target, "question": p.Question, "id": p.ID, "answer": p.Answer, "decision": p.Decision}
+	for _, n := range dispatchNeeds[c.Kind] {
+		if strings.TrimSpace(given[n.field]) == "" {
+			return &dispatchProblem{Problem: "a `" + string(c.Kind) + "` dispatch needs `" + n.field + "`.", Try: "add it, as in `" + n.example + "`."}
+		}
+	}
+	return nil
 }
 
 // compactJSON is raw without insignificant space, or "null".
@@ -418,70 +380,18 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 // its refusal.
 func dispatchKey(guid string) string { return "dispatch:" + guid }
 
-// mirrorCopy is the signed copy of a dispatched command that its mirror hides.
-type mirrorCopy struct {
-	V        int    `json:"v"`
-	Delivery string `json:"delivery"`
-	Login    string `json:"login"`
-	Type     string `json:"type"`
-	Command  string `json:"command"`
-}
-
-// The hidden block of a mirror: "<!-- clarify:dispatch PAYLOAD.MAC -->", both base64url.
-const (
-	mirrorOpen    = "<!-- clarify:dispatch "
-	mirrorClose   = " -->"
-	mirrorVersion = 1
-)
-
-// mirrorMAC signs a mirror's payload under a key of the issue: a block pasted from
-// another issue, or typed by anyone, does not verify.
-func mirrorMAC(key []byte, payload string) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("clarify dispatch mirror v1\x00" + payload))
-	return m.Sum(nil)
-}
-
 // mirrorBlock is the hidden, signed copy of a dispatched command.
-func (b *Base) mirrorBlock(ref issueRef, m mirrorCopy) (string, error) {
-	js, err := json.Marshal(m)
-	if err != nil {
-		return "", err
-	}
-	payload := base64.RawURLEncoding.EncodeToString(js)
-	return mirrorOpen + payload + "." + base64.RawURLEncoding.EncodeToString(mirrorMAC(b.issueKey(ref), payload)) + mirrorClose, nil
+func (b *Base) mirrorBlock(ref issueRef, m render.DispatchCopy) (string, error) {
+	return b.keys(ref).EncodeDispatch(m)
 }
 
 // readMirror takes the signed copy out of one of the app's comments; false when there is
-// none, or it does not verify under the issue's key (or a key before a rotation).
-func (b *Base) readMirror(ref issueRef, c *github.IssueComment) (mirrorCopy, bool) {
-	body := c.GetBody()
-	i := strings.Index(body, mirrorOpen)
-	if !b.isSelf(c.User) || i < 0 {
-		return mirrorCopy{}, false
+// none, or it does not verify under the issue's keys.
+func (b *Base) readMirror(ref issueRef, c *github.IssueComment) (render.DispatchCopy, bool) {
+	if !b.isSelf(c.User) {
+		return render.DispatchCopy{}, false
 	}
-	block, _, ok := strings.Cut(body[i+len(mirrorOpen):], mirrorClose)
-	if !ok {
-		return mirrorCopy{}, false
-	}
-	payload, sig64, _ := strings.Cut(block, ".")
-	sig, err := base64.RawURLEncoding.DecodeString(sig64)
-	if err != nil {
-		return mirrorCopy{}, false
-	}
-	keys := [][]byte{b.issueKey(ref)}
-	for _, prev := range b.PreviousKeys {
-		keys = append(keys, IssueLedgerKey(prev, ref.Owner, ref.Repo, ref.Number))
-	}
-	if !slices.ContainsFunc(keys, func(k []byte) bool { return hmac.Equal(sig, mirrorMAC(k, payload)) }) {
-		return mirrorCopy{}, false
-	}
-	js, err := base64.RawURLEncoding.DecodeString(payload)
-	var m mirrorCopy
-	if err != nil || json.Unmarshal(js, &m) != nil || m.V != mirrorVersion || m.Login == "" {
-		return mirrorCopy{}, false
-	}
-	return m, true
+	return b.keys(ref).DecodeDispatch(c.GetBody())
 }
 
 // mirrorInput is what a mirror stands for: the sender's comment, with the mirror's id. An
@@ -553,7 +463,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(r, snap.ledger, dispatchKey(d.GUID)))
 		return tick, err
 	}
-	block, err := b.mirrorBlock(ref, mirrorCopy{V: mirrorVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
+	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
 		Type: d.Sender.GetType(), Command: d.Command})
 	if err != nil {
 		return trig, err
@@ -591,7 +501,7 @@ func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issu
 		return nil, nil
 	}
 	since := b.Now().Add(-dispatchLookBack)
-	recent, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+	recent, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
 			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})

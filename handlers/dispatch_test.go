@@ -66,9 +66,10 @@ func TestParseDispatchReadsTheIssueLeniently(t *testing.T) {
 }
 
 func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
+	const mirrorOpen, mirrorClose = "<!-- clarify:dispatch ", " -->"
 	b := &Base{AppSlug: "clarify", LedgerKey: []byte("ledger key")}
 	ref := issueRef{Owner: "octo", Repo: "widgets", Number: 42}
-	block, err := b.mirrorBlock(ref, mirrorCopy{V: mirrorVersion, Delivery: "g1", Login: "coder-agent", Type: "Bot", Command: "/clarify @maria Per key?"})
+	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: "g1", Login: "coder-agent", Type: "Bot", Command: "/clarify @maria Per key?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
 		t.Errorf("an edited mirror must read as an edited comment, whose command never runs: %+v", in)
 	}
 	// The same signature over a payload that names another sender.
-	other, err := b.mirrorBlock(ref, mirrorCopy{V: mirrorVersion, Delivery: "g1", Login: "maria", Type: "User", Command: "/clarify @maria Per key?"})
+	other, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: "g1", Login: "maria", Type: "User", Command: "/clarify @maria Per key?"})
 	if err != nil {
 		t.Fatal(err)
 	}

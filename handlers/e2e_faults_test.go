@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 const postCommentRoute = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
@@ -109,7 +110,7 @@ func TestARunThatFailedForGoodIsRunAgainByTheNextSweep(t *testing.T) {
 	}
 	// Every attempt of every try of the answer's run fails at the status comment.
 	w.h.Fake.FailNext("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", http.StatusBadGateway,
-		handlers.DefaultRetryAttempts*(1+handlers.DefaultRunRetries))
+		ghtransport.DefaultRetryAttempts*(1+handlers.DefaultRunRetries))
 	d, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
 	w.send(d)
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Pending {

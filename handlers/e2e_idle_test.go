@@ -61,12 +61,23 @@ func idleWorld(t *testing.T, n int) *replay.Harness {
 // TestIdleSweep -v` prints the figures; -short leaves out the 1,000.
 func TestIdleSweepCostsWhatIsDue(t *testing.T) {
 	const minutes = 60
-	for _, n := range []int{100, 1000} {
-		t.Run(strconv.Itoa(n), func(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		skew time.Duration
+	}{{100, 0}, {1000, 0}, {100, -2 * time.Minute}} {
+		n := tc.n
+		name := strconv.Itoa(n)
+		if tc.skew != 0 {
+			// The app's clock behind GitHub's: what GitHub's updated_at says cannot be
+			// compared with the app's own times, only with what GitHub said before.
+			name += " app clock " + tc.skew.String() + " from GitHub's"
+		}
+		t.Run(name, func(t *testing.T) {
 			if n > 100 && testing.Short() {
 				t.Skip("1,000 asks take a while under -race; run without -short for the figure")
 			}
 			h := idleWorld(t, n)
+			h.SetAppClockSkew(tc.skew)
 			ctx := context.Background()
 
 			// The first walk reads each issue once: the asks' label writes came after the

@@ -11,6 +11,7 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/replay"
 	"github.com/clarify-app/clarify/render"
 )
@@ -269,7 +270,7 @@ func TestFailedWriteHealsOnRedeliveryWithoutPostingTwice(t *testing.T) {
 	// GitHub fails the status update of every attempt of every try of the answer's run:
 	// the delivery fails after the reaction went out.
 	w.h.Fake.FailNext("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", http.StatusBadGateway,
-		handlers.DefaultRetryAttempts*(1+handlers.DefaultRunRetries))
+		ghtransport.DefaultRetryAttempts*(1+handlers.DefaultRunRetries))
 	d, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
 	w.send(d)
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Pending {

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -97,7 +98,7 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 // content, so doing it again changes nothing.
 func react(ctx context.Context, client *github.Client, ref issueRef, e clarify.Effect) error {
 	_, _, err := client.Reactions.CreateIssueCommentReaction(ctx, ref.Owner, ref.Repo, e.CommentID, e.Reaction)
-	if isStatus(err, http.StatusNotFound) {
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		// Best effort: the comment was deleted before we could acknowledge it.
 		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, e.CommentID).Msg("Comment to react to is gone")
 		return nil

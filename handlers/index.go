@@ -7,9 +7,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // IndexEntry is what the sweep needs to know of one issue with open clarifications without
@@ -23,26 +25,34 @@ type IndexEntry struct {
 	// Waits are the issue's wait-for edges, so a repository's deadlocks can be looked for
 	// without reading its ledgers.
 	Waits []clarify.WaitFor
+	// Seen is the issue's updated_at as GitHub listed it (or answered it) just before a run
+	// read the issue and saved: a walk that lists the same updated_at again knows nothing
+	// happened since, whatever GitHub's clock says and whichever replica saved. Zero when
+	// the run had only a webhook's payload, whose issue may be older than the comments read.
+	Seen time.Time `json:",omitempty"`
+}
+
+// unchangedSince reports whether the issue, as a walk lists it, is as it was when a run
+// last read it: its updated_at is the one the entry saw. GitHub moves updated_at on a new
+// comment, an edit of the issue, a label or a close, so an equal one means nothing a run
+// would apply has come since. (Whole seconds: a comment in the very second of the listing
+// that a run then missed would wait for its own delivery or the next change.)
+func (e IndexEntry) unchangedSince(is *github.Issue) bool {
+	return !e.Seen.IsZero() && is.UpdatedAt != nil && e.Seen.Equal(is.GetUpdatedAt().Time)
+}
+
+// seenOf is what a run's trigger vouches for of the issue's updated_at: the issue a sweep
+// listed or read before the run read its comments; nothing for a webhook's payload.
+func seenOf(trig trigger) time.Time {
+	if trig.Kind != triggerTick || !trig.Listed || trig.Issue == nil {
+		return time.Time{}
+	}
+	return trig.Issue.GetUpdatedAt().Time
 }
 
 // Key names the issue as every part of the app does: owner/repo#number.
 func (e IndexEntry) Key() string {
 	return issueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}.key()
-}
-
-// DeadlineIndex keeps an IndexEntry for every issue with open clarifications, so that a
-// sweep visits only the issues whose deadline is due. One process keeps it in memory
-// (MemoryIndex); replicas share one through Redis. It is a cache of what the ledgers say:
-// the sweep's slow reconciliation pass refills it after a restart.
-type DeadlineIndex interface {
-	// Put records or replaces the issue's entry.
-	Put(ctx context.Context, e IndexEntry) error
-	// Remove forgets the issue (nothing is open in it any more).
-	Remove(ctx context.Context, e IndexEntry) error
-	// Due returns the entries whose deadline is at or before now, earliest first.
-	Due(ctx context.Context, now time.Time) ([]IndexEntry, error)
-	// Repo returns every entry of one repository of an installation.
-	Repo(ctx context.Context, installation int64, owner, repo string) ([]IndexEntry, error)
 }
 
 // MemoryIndex is the DeadlineIndex of a single process.
@@ -105,30 +115,23 @@ func sortEntries(es []IndexEntry) {
 	})
 }
 
-// installationOf returns the installation a run works for, as installationClient marked
-// its context; false when nothing did.
-func installationOf(ctx context.Context) (int64, bool) {
-	id, ok := ctx.Value(installationKey{}).(int64)
-	return id, ok
-}
-
 // indexSaved records in the deadline index what the sweep needs of an issue whose ledger was
 // just saved under policy p: its next deadline and its wait-for edges, or nothing once no
 // deadline is left (what is open then is escalated, with a human, and time does nothing to
 // it). The index is a cache of the ledgers, so a failure to write it is logged and the run
 // goes on: the sweep's reconciliation finds the issue again.
-func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledger, p clarify.Policy) {
+func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
 	if b.Index == nil {
 		return
 	}
-	inst, ok := installationOf(ctx)
+	inst, ok := ghtransport.InstallationOf(ctx)
 	if !ok {
 		// Every handler and the sweep get their client through installationClient; a run
 		// without it is a test's, and an entry without its installation could never be run.
 		return
 	}
 	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
-		Due: clarify.NextDeadline(saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p)}
+		Due: clarify.NextDeadline(saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen}
 	b.savedAt.put(ref.key(), savedMark{At: b.Now(), Put: !e.Due.IsZero()})
 	b.runFailures.clear(ref.key())
 	var err error
@@ -152,7 +155,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 // so that an issue that cannot succeed (its installation gone, a ledger of a newer
 // version) costs little.
 func (b *Base) indexFailed(ctx context.Context, ref issueRef) {
-	inst, ok := installationOf(ctx)
+	inst, ok := ghtransport.InstallationOf(ctx)
 	if b.Index == nil || !ok {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/repoconfig"
 )
 
@@ -42,6 +43,34 @@ func (b *Base) hasOurLabel(owner, repo string, labels []*github.Label) bool {
 		n := lb.GetName()
 		return n == names.Active || n == names.Stale || n == names.Escalated
 	})
+}
+
+// currentLabels returns the labels the issue carries as far as the run can tell. The
+// payload says, unless it predates an earlier run's labelling: a comment the ledger had
+// already applied before this run (a redelivery, a replay, a run that lost the race to a
+// sibling) comes with the labels of the moment it was written, and trusting them would put
+// on again a label that is on, or take off again one already gone. Then what this process
+// last set stands, and a process that set nothing here (a restart, another replica) reads
+// the issue's labels: a read, where a stale payload would cost a write.
+func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref issueRef, trig trigger, before clarify.Ledger) ([]*github.Label, error) {
+	stale := trig.Kind == triggerComment && trig.Comment != nil && trig.Comment.GetID() <= before.Cursor
+	if !stale {
+		return labelsOn(trig.Issue), nil
+	}
+	if names, ok := b.labelsSet.known(ref.key()); ok {
+		out := make([]*github.Label, 0, len(names))
+		for _, n := range names {
+			out = append(out, &github.Label{Name: github.String(n)})
+		}
+		return out, nil
+	}
+	labels, err := ghtransport.AllPages(func(page int) ([]*github.Label, *github.Response, error) {
+		return client.Issues.ListLabelsByIssue(ctx, ref.Owner, ref.Repo, ref.Number, &github.ListOptions{PerPage: 100, Page: page})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list labels of %s: %w", ref.key(), err)
+	}
+	return labels, nil
 }
 
 // labelsOn returns the labels an issue carries, none for no issue.
@@ -93,27 +122,18 @@ func (b *Base) planLabels(ref issueRef, ours [3]Label, current []*github.Label, 
 	}
 	var p labelPlan
 	for _, lb := range ours {
-		byDefault := repoconfig.IsDefaultLabel(lb.Name)
-		mine := byDefault || setSince[lb.Name] || slices.Contains(l.Labels, lb.Name)
-		on := have[strings.ToLower(lb.Name)]
-		switch {
-		case want[lb.Name] && !on:
+		st := labelState{want: want[lb.Name], on: have[strings.ToLower(lb.Name)], byDefault: repoconfig.IsDefaultLabel(lb.Name),
+			setSince: setSince[lb.Name], recorded: slices.Contains(l.Labels, lb.Name)}
+		add, remove, mine := st.move()
+		if add {
 			p.add = append(p.add, lb)
-			mine = true
-		case want[lb.Name] || !mine:
-			// On already (by the app, or by people, whose label it then stays), or not
-			// wanted and not the app's to take off.
-		case byDefault && !setSince[lb.Name] && !on:
-			// Not on, as far as anyone knows: removing it would cost a write for a 404.
-		default:
-			// The app's, and no longer wanted. One the record names is removed even when
-			// the payload does not show it: the record is dropped in this run's save.
-			p.remove = append(p.remove, lb.Name)
-			mine = false
 		}
-		if want[lb.Name] && mine {
+		if remove {
+			p.remove = append(p.remove, lb.Name)
+		}
+		if st.want && mine {
 			p.set = append(p.set, lb.Name)
-			if !byDefault {
+			if !st.byDefault {
 				p.owned = append(p.owned, lb.Name)
 			}
 		}
@@ -126,6 +146,36 @@ func (b *Base) planLabels(ref issueRef, ours [3]Label, current []*github.Label, 
 		}
 	}
 	return p
+}
+
+// labelState is what decides the change of one of the app's labels on an issue.
+type labelState struct {
+	// want: the ledger calls for it; on: the payload shows it.
+	want, on bool
+	// byDefault: under a default name, so the app's wherever it is.
+	byDefault bool
+	// setSince: this process put it on since; recorded: the ledger records the app put it on.
+	setSince, recorded bool
+}
+
+// move decides the label: whether to add it, whether to remove it, and whether it is the
+// app's once that is done.
+func (s labelState) move() (add, remove, mine bool) {
+	mine = s.byDefault || s.setSince || s.recorded
+	switch {
+	case s.want && !s.on:
+		return true, false, true
+	case s.want || !mine:
+		// On already (by the app, or by people, whose label it then stays), or not
+		// wanted and not the app's to take off.
+		return false, false, mine
+	case s.byDefault && !s.setSince && !s.on:
+		// Not on, as far as anyone knows: removing it would cost a write for a 404.
+		return false, false, mine
+	}
+	// The app's, and no longer wanted. One the record names is removed even when the
+	// payload does not show it: the record is dropped in this run's save.
+	return false, true, false
 }
 
 // reconcileLabels carries out a label plan: adding is idempotent and removing a missing
@@ -141,7 +191,7 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 	}
 	for _, name := range p.remove {
 		_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, name)
-		if err != nil && !isStatus(err, http.StatusNotFound) {
+		if err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
 			return fmt.Errorf("remove label %q from %s: %w", name, ref.key(), err)
 		}
 	}
@@ -161,36 +211,36 @@ func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issue
 	if b.labelKnown(repo, lb.Name) {
 		return nil
 	}
-	_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
-	if isStatus(err, http.StatusNotFound) {
-		_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
-		if isStatus(err, http.StatusUnprocessableEntity) {
-			err = nil // created meanwhile by someone else
+	// The runs of a burst of asks in one repository all find the label unknown at once:
+	// one of them looks it up (and creates it), the others wait for that answer.
+	_, err, _ := b.labelFlight.Do(repo+"\x00"+lb.Name, func() (any, error) {
+		if b.labelKnown(repo, lb.Name) {
+			return nil, nil
 		}
-	}
-	if err != nil {
-		return fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
-	}
-	b.setLabelKnown(repo, lb.Name)
-	return nil
+		_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
+		if ghtransport.IsStatus(err, http.StatusNotFound) {
+			_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
+			if ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
+				err = nil // created meanwhile by someone else
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
+		}
+		b.setLabelKnown(repo, lb.Name)
+		return nil, nil
+	})
+	return err
 }
 
 // labelKnown reports whether a repository label was seen to exist, so each is looked up
 // once per process rather than once per event.
 func (b *Base) labelKnown(repo, name string) bool {
-	b.labelsMu.Lock()
-	defer b.labelsMu.Unlock()
-	return b.labelsKnown[repo+"\x00"+name]
+	known, _ := b.labelsKnown.get(repo + "\x00" + name)
+	return known
 }
 
-func (b *Base) setLabelKnown(repo, name string) {
-	b.labelsMu.Lock()
-	defer b.labelsMu.Unlock()
-	if b.labelsKnown == nil {
-		b.labelsKnown = map[string]bool{}
-	}
-	b.labelsKnown[repo+"\x00"+name] = true
-}
+func (b *Base) setLabelKnown(repo, name string) { b.labelsKnown.put(repo+"\x00"+name, true) }
 
 // labelMemory remembers the app's own labels as this process last set them on each issue.
 type labelMemory struct{ m memory[[]string] }
@@ -200,10 +250,8 @@ func (l *labelMemory) get(key string) []string {
 	return names
 }
 
-func (l *labelMemory) put(key string, names []string) {
-	if len(names) == 0 {
-		l.m.forget(key)
-		return
-	}
-	l.m.put(key, names)
-}
+// known returns the app's own labels as this process last set them on the issue, and
+// whether it set them at all.
+func (l *labelMemory) known(key string) ([]string, bool) { return l.m.get(key) }
+
+func (l *labelMemory) put(key string, names []string) { l.m.put(key, names) }

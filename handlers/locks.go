@@ -6,13 +6,6 @@ import (
 	"time"
 )
 
-// IssueLocker serialises the runs of one issue key (owner/repo#number) beyond this process:
-// replicas behind one webhook URL share one through Redis.
-type IssueLocker interface {
-	// Lock waits until the issue is free or ctx ends, and returns the function that frees it.
-	Lock(ctx context.Context, key string) (unlock func(), err error)
-}
-
 // IssueLocks serialises the work on one issue: GitHub offers no compare-and-swap on comment
 // edits, so two handlers writing one status comment at once would lose an update. Within
 // this process a lock per issue does it; Shared, when set, makes the other replicas wait too.
@@ -84,16 +77,6 @@ func (l *IssueLocks) lockLocal(ctx context.Context, key string) (func(), error) 
 		<-lk.held
 		release()
 	}, nil
-}
-
-// SweepLease lets one sweep run at a time across replicas: two sweeps at once would visit
-// the same issues twice, spending requests for nothing.
-type SweepLease interface {
-	// Acquire takes the lease unless another holder has it (ok false). Once taken, the lease
-	// is kept while the holder works and for at least hold from now, so that replicas whose
-	// tickers fall close together sweep once an interval between them; release ends the
-	// holder's part.
-	Acquire(ctx context.Context, hold time.Duration) (release func(), ok bool, err error)
 }
 
 // LocalSweepLease is the SweepLease of a single process: one sweep at a time within it.

@@ -1,38 +1,120 @@
 package handlers
 
-import "sync"
+import (
+	"sync"
+	"time"
 
-// maxRemembered bounds the issues a process remembers; past it, it starts afresh.
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// maxRemembered bounds the keys a memory holds; past it, it starts afresh.
 const maxRemembered = 10_000
 
-// memory is a per-issue map a process keeps between runs. It is bounded: past
-// maxRemembered issues it starts afresh, which costs what a restart costs, no more.
-type memory[V any] struct {
-	mu sync.Mutex
-	m  map[string]V
+// memories are what a process remembers between runs, in one place: each is a memory, so
+// each is bounded the same way and none outlives what a restart would cost. All of them
+// are hints or caches: a restart, which forgets them, only makes the next runs read more.
+type memories struct {
+	// active knows the issues with an ask in flight or an open clarification, for the
+	// cheap filters.
+	active activeIssues
+	// memory lets a run read only what is new in an issue this process ran before.
+	memory issueMemories
+	// revs remembers the newest ledger revision of each issue, so an older one put back
+	// into the status comment is not trusted.
+	revs revMemory
+	// labelsSet remembers the app's own labels this process last set on each issue.
+	labelsSet labelMemory
+	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
+	// process rather than once per event.
+	labelsKnown memory[bool]
+	// runFailures counts each issue's failed runs in a row, to space their retries.
+	runFailures failureCounts
+	// members remembers team memberships across runs, for membershipTTL.
+	members membershipCache
+	// waitsChanged is the repositories where a run saved wait-for edges since the sweep
+	// last looked for deadlocks.
+	waitsChanged repoSet
+	// savedAt remembers this process's last save of each issue, for the sweep's walk.
+	savedAt savedMemory
+	// blocked remembers each issue's open blocking clarifications, for outsiders' checks.
+	blocked memory[[]clarify.Clarification]
 }
 
+// newMemories returns the memories of a process whose clock is now.
+func newMemories(now func() time.Time) memories {
+	return memories{members: membershipCache{ttl: membershipTTL, now: now},
+		blocked: memory[[]clarify.Clarification]{ttl: outsiderTrust, now: now}}
+}
+
+// memory is a map a process keeps between runs, safe for concurrent use. It is bounded:
+// past maxRemembered keys it starts afresh, which costs what a restart costs, no more.
+// With a ttl, an entry is fresh for that long after it was put; a stale one is still
+// there for a caller that would rather have it than nothing (lookup).
+type memory[V any] struct {
+	// ttl, when positive, is how long an entry stays fresh.
+	ttl time.Duration
+	// now is the clock the ttl is measured by; nil is the wall clock.
+	now func() time.Time
+
+	mu sync.Mutex
+	m  map[string]remembered[V]
+}
+
+// remembered is one entry and when it goes stale (zero: never).
+type remembered[V any] struct {
+	v       V
+	expires time.Time
+}
+
+// get returns the key's value while it is fresh.
 func (m *memory[V]) get(key string) (V, bool) {
+	v, fresh, _ := m.lookup(key)
+	return v, fresh
+}
+
+// lookup returns the key's value, whether it is still fresh, and whether there is one.
+func (m *memory[V]) lookup(key string) (v V, fresh, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	v, ok := m.m[key]
-	return v, ok
+	e, ok := m.m[key]
+	if !ok {
+		return v, false, false
+	}
+	return e.v, m.fresh(e), true
 }
 
 func (m *memory[V]) put(key string, v V) {
 	m.update(key, func(V) V { return v })
 }
 
-// update replaces the issue's value with f of the old one (the zero value when there is
-// none) and returns what it was.
+// update replaces the key's value with f of the old one (the zero value when there is
+// none, or it is stale) and returns what it was.
 func (m *memory[V]) update(key string, f func(old V) V) V {
+	return m.change(key, func(old V) (V, bool) { return f(old), true })
+}
+
+// change is update in which f may also say to forget the key, in the same step, so that
+// no other change comes between.
+func (m *memory[V]) change(key string, f func(old V) (v V, keep bool)) V {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.m == nil || len(m.m) >= maxRemembered {
-		m.m = map[string]V{}
+		m.m = map[string]remembered[V]{}
 	}
-	old := m.m[key]
-	m.m[key] = f(old)
+	var old V
+	if e, ok := m.m[key]; ok && m.fresh(e) {
+		old = e.v
+	}
+	v, keep := f(old)
+	if !keep {
+		delete(m.m, key)
+		return old
+	}
+	e := remembered[V]{v: v}
+	if m.ttl > 0 {
+		e.expires = m.clock().Add(m.ttl)
+	}
+	m.m[key] = e
 	return old
 }
 
@@ -40,4 +122,15 @@ func (m *memory[V]) forget(key string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.m, key)
+}
+
+func (m *memory[V]) fresh(e remembered[V]) bool {
+	return e.expires.IsZero() || m.clock().Before(e.expires)
+}
+
+func (m *memory[V]) clock() time.Time {
+	if m.now == nil {
+		return time.Now()
+	}
+	return m.now()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -53,7 +54,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 		return c, nil
 	}
 	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Int64("twin", oldest.GetID()).Msg("Another replica posted the same message; deleting ours")
-	if _, err := client.Issues.DeleteComment(ctx, ref.Owner, ref.Repo, c.GetID()); err != nil && !isStatus(err, http.StatusNotFound) {
+	if _, err := client.Issues.DeleteComment(ctx, ref.Owner, ref.Repo, c.GetID()); err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
 		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), ref.key(), err)
 	}
 	snap.comments = append(snap.comments, oldest)
@@ -90,7 +91,7 @@ func (b *Base) create(ctx context.Context, client *github.Client, ref issueRef, 
 // or nil.
 func (b *Base) findMarked(ctx context.Context, client *github.Client, ref issueRef, mark string) (*github.IssueComment, error) {
 	since := b.Now().Add(-raceWindow)
-	recent, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+	recent, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
 			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})

@@ -52,35 +52,11 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 		return githubapp.ValidationError{EventType: eventType, DeliveryID: deliveryID, Cause: err}
 	}
 	pr := ev.GetPullRequest()
-	switch ev.GetAction() {
-	case "opened", "reopened", "synchronize":
-	case "edited":
-		if ev.GetChanges().GetBody() == nil && ev.GetChanges().GetBase() == nil {
-			return nil // a new title links nothing
-		}
-	default:
-		return nil
-	}
-	if pr.GetState() != "open" {
-		return nil
-	}
 	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
-	self := issueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
-	linked := linkedIssues(pr, owner, repo)
-	if !slices.Contains(linked, self.Number) && (h.hasOurLabel(owner, repo, pr.Labels) || h.active.has(self.key())) {
-		// Its own conversation holds clarifications: they hold it up like a linked issue's.
-		linked = append(linked, self.Number)
-	}
-	var unlinked []int
-	if ev.GetAction() == "edited" {
-		for _, n := range linkedIssues(before(pr, ev.GetChanges()), owner, repo) {
-			if !slices.Contains(linked, n) {
-				unlinked = append(unlinked, n)
-			}
-		}
-	}
-	if len(linked) == 0 && len(unlinked) == 0 {
-		return nil // links no issue: no request
+	linked, unlinked := h.links(ev)
+	outsider := isOutsider(pr)
+	if (len(linked) == 0 && len(unlinked) == 0) || (outsider && ev.GetAction() == "closed") {
+		return nil // links no issue, or nothing that changes one: no request
 	}
 
 	ctx, logger := githubapp.PrepareRepoContext(ctx, ev.GetInstallation().GetID(), ev.GetRepo())
@@ -91,6 +67,9 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	if err != nil {
 		return err
 	}
+	if outsider {
+		return h.linksCheck(ctx, client, owner, repo, pr, linked)
+	}
 	sha := pr.GetHead().GetSHA()
 	var errs []error
 	for _, n := range linked {
@@ -99,15 +78,77 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 			errs = append(errs, fmt.Errorf("check of %s on pull request #%d: %w", ref.key(), pr.GetNumber(), err))
 		}
 	}
-	for _, n := range unlinked {
-		conclusion, title, summary := render.CheckUnlinked(n)
-		want := checkWant{name: CheckName(n), conclusion: conclusion, title: title, summary: summary}
-		if err := h.putCheck(ctx, client, owner, repo, sha, want); err != nil {
-			errs = append(errs, fmt.Errorf("check of #%d on pull request #%d: %w", n, pr.GetNumber(), err))
+	if len(unlinked) > 0 {
+		if err := h.unlinked(ctx, client, owner, repo, pr, unlinked); err != nil {
+			errs = append(errs, fmt.Errorf("checks of pull request #%d: %w", pr.GetNumber(), err))
 		}
 	}
 	if len(errs) > 0 {
 		zerolog.Ctx(ctx).Debug().Int("failed", len(errs)).Msg("Some checks of the pull request were not written")
+	}
+	return errors.Join(errs...)
+}
+
+// links says which issues a pull_request event makes the pull request link, and which it
+// stops linking: an edit of the description or the base can do both, a close only the
+// latter. Other actions (a new title, a label) change nothing.
+func (h *PullRequest) links(ev *github.PullRequestEvent) (linked, unlinked []int) {
+	pr := ev.GetPullRequest()
+	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
+	now := h.linksNow(pr, owner, repo)
+	switch ev.GetAction() {
+	case "opened", "reopened", "synchronize":
+		if pr.GetState() == "open" {
+			return now, nil
+		}
+	case "edited":
+		ch := ev.GetChanges()
+		if pr.GetState() != "open" || (ch.GetBody() == nil && ch.GetBase() == nil) {
+			return nil, nil
+		}
+		for _, n := range linkedIssues(before(pr, ch), owner, repo) {
+			if !slices.Contains(now, n) {
+				unlinked = append(unlinked, n)
+			}
+		}
+		return now, unlinked
+	case "closed":
+		return nil, now
+	}
+	return nil, nil
+}
+
+// linksNow is the issues a pull request holds up: those its description closes, and its
+// own number while its own conversation holds clarifications.
+func (b *Base) linksNow(pr *github.PullRequest, owner, repo string) []int {
+	linked := linkedIssues(pr, owner, repo)
+	self := issueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
+	if !slices.Contains(linked, self.Number) && (b.hasOurLabel(owner, repo, pr.Labels) || b.active.has(self.key())) {
+		linked = append(linked, self.Number)
+	}
+	return linked
+}
+
+// unlinked puts right the checks of issues a pull request no longer links (edited away,
+// or the pull request closed). A check run belongs to the commit, not to the pull request:
+// while another open pull request with the same head still links the issue, its check is
+// decided from the issue as before; only once none does, it passes.
+func (h *PullRequest) unlinked(ctx context.Context, client *github.Client, owner, repo string, pr *github.PullRequest, issues []int) error {
+	sha := pr.GetHead().GetSHA()
+	others, err := openPullsAt(ctx, client, owner, repo, sha)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, n := range issues {
+		ref := issueRef{Owner: owner, Repo: repo, Number: n}
+		if slices.ContainsFunc(others, func(o *github.PullRequest) bool { return o.GetNumber() != pr.GetNumber() && links(o, ref) }) {
+			errs = append(errs, h.checkIssue(ctx, client, ref, sha, true))
+			continue
+		}
+		conclusion, title, summary := render.CheckUnlinked(n)
+		want := checkWant{name: CheckName(n), conclusion: conclusion, title: title, summary: summary}
+		errs = append(errs, h.putCheck(ctx, client, owner, repo, sha, want))
 	}
 	return errors.Join(errs...)
 }

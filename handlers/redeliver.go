@@ -1,9 +1,11 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,9 +22,16 @@ const (
 	// DefaultRedeliverMax bounds the redeliveries asked for in one run, so a long outage
 	// is caught up over several sweeps rather than in one burst.
 	DefaultRedeliverMax = 50
-	// maxRedeliveries is how often one delivery is asked for again before it is left
-	// alone: one that keeps failing is the app's problem, not the network's.
-	maxRedeliveries = 3
+	// redeliverWindow is how long GitHub keeps a delivery in its log, and so how long a
+	// failed one can still be asked for: an attack or an outage of a day must not lose it.
+	redeliverWindow = 72 * time.Hour
+	// redeliverFirstWait and redeliverMaxWait space the asks for one delivery that keeps
+	// failing: each wait twice the last, from minutes to hours, so that about fifteen asks
+	// cover GitHub's three days.
+	redeliverFirstWait = 5 * time.Minute
+	redeliverMaxWait   = 6 * time.Hour
+	// maxPendingRedeliveries bounds the deliveries remembered as undelivered.
+	maxPendingRedeliveries = 10_000
 )
 
 // Redeliver asks GitHub again for the app's webhook deliveries that failed: GitHub never
@@ -38,9 +47,18 @@ type Redeliver struct {
 	Lookback time.Duration
 	Max      int
 
-	mu    sync.Mutex
-	since time.Time
-	asked map[string]int // GUID → redeliveries this process asked for
+	mu      sync.Mutex
+	since   time.Time
+	pending map[string]*undeliveredGUID
+}
+
+// undeliveredGUID is a delivery no attempt of which got through yet.
+type undeliveredGUID struct {
+	guid, event, status string
+	latest              int64     // the newest attempt's id: the one to redeliver
+	first               time.Time // its first attempt: GitHub forgets it redeliverWindow later
+	asks                int
+	next                time.Time // when to ask again
 }
 
 // RedeliverStats says what one run did.
@@ -50,8 +68,10 @@ type RedeliverStats struct {
 	Read, Failed, Asked int
 }
 
-// Run reads the delivery log since the last run and asks for each undelivered one again.
-// Runs are serialised; a run that fails leaves the next to read from the same point.
+// Run reads the delivery log since the last run, remembers each delivery none of whose
+// attempts got through, and asks again for those whose wait is over: first at once, then
+// with growing waits, for as long as GitHub keeps them. Runs are serialised; a run that
+// fails leaves the next to read from the same point.
 func (r *Redeliver) Run(ctx context.Context) (RedeliverStats, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -70,28 +90,80 @@ func (r *Redeliver) Run(ctx context.Context) (RedeliverStats, error) {
 	if err != nil {
 		return stats, err
 	}
-	for _, d := range undelivered(attempts) {
+	r.note(attempts)
+	for _, d := range r.due(start) {
 		stats.Failed++
-		if r.asked[d.GetGUID()] >= maxRedeliveries || stats.Asked >= r.max() {
+		if start.Before(d.next) || stats.Asked >= r.max() {
 			continue
 		}
-		_, _, err := app.Apps.RedeliverHookDelivery(ctx, d.GetID())
+		_, _, err := app.Apps.RedeliverHookDelivery(ctx, d.latest)
 		var accepted *github.AcceptedError
 		if err != nil && !errors.As(err, &accepted) {
-			return stats, fmt.Errorf("redeliver %s (%s): %w", d.GetGUID(), d.GetEvent(), err)
+			return stats, fmt.Errorf("redeliver %s (%s): %w", d.guid, d.event, err)
 		}
-		if r.asked == nil {
-			r.asked = map[string]int{}
-		}
-		r.asked[d.GetGUID()]++
+		d.asks++
+		d.next = start.Add(redeliverWait(d.asks))
 		stats.Asked++
-		zerolog.Ctx(ctx).Info().Str(githubapp.LogKeyDeliveryID, d.GetGUID()).Str(githubapp.LogKeyEventType, d.GetEvent()).
-			Str("first_failure", d.GetStatus()).Msg("Asked GitHub to redeliver a failed delivery")
+		zerolog.Ctx(ctx).Info().Str(githubapp.LogKeyDeliveryID, d.guid).Str(githubapp.LogKeyEventType, d.event).
+			Str("first_failure", d.status).Int("asks", d.asks).Time("next_ask", d.next).Msg("Asked GitHub to redeliver a failed delivery")
 	}
 	// The log is read again from a little before this run: an attempt still in flight
 	// when it read the log is recorded with the time it began.
 	r.since = start.Add(-time.Minute)
 	return stats, nil
+}
+
+// note folds newly read attempts into what is remembered: a delivery one of whose
+// attempts got through is forgotten, one that failed again is redelivered from its
+// newest attempt.
+func (r *Redeliver) note(attempts []*github.HookDelivery) {
+	if r.pending == nil {
+		r.pending = map[string]*undeliveredGUID{}
+	}
+	for guid, g := range byGUID(attempts) {
+		p := r.pending[guid]
+		switch {
+		case g.delivered:
+			delete(r.pending, guid)
+			continue
+		case p == nil && len(r.pending) >= maxPendingRedeliveries:
+			continue
+		case p == nil:
+			d := g.newest
+			p = &undeliveredGUID{guid: guid, event: d.GetEvent(), status: d.GetStatus(), first: g.oldest}
+			r.pending[guid] = p
+		}
+		p.latest = max(p.latest, g.newest.GetID())
+	}
+}
+
+// due lists the remembered deliveries GitHub still keeps, oldest first so that an issue's
+// events go in order, and forgets the others.
+func (r *Redeliver) due(now time.Time) []*undeliveredGUID {
+	var out []*undeliveredGUID
+	for guid, p := range r.pending {
+		if now.Sub(p.first) > redeliverWindow {
+			delete(r.pending, guid)
+			continue
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b *undeliveredGUID) int {
+		if c := a.first.Compare(b.first); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.latest, b.latest)
+	})
+	return out
+}
+
+// redeliverWait is the wait after the asks-th ask for one delivery.
+func redeliverWait(asks int) time.Duration {
+	wait := redeliverFirstWait
+	for i := 1; i < asks && wait < redeliverMaxWait; i++ {
+		wait *= 2
+	}
+	return min(wait, redeliverMaxWait)
 }
 
 // log reads the delivery attempts since the given time, newest first.
@@ -116,26 +188,26 @@ func (r *Redeliver) log(ctx context.Context, app *github.Client, since time.Time
 	}
 }
 
-// undelivered returns, for each GUID none of whose attempts was answered 2xx, its newest
-// attempt (the one to redeliver), oldest GUID first so that an issue's events go in order.
-func undelivered(attempts []*github.HookDelivery) []*github.HookDelivery {
-	delivered := map[string]bool{}
-	newest := map[string]*github.HookDelivery{}
-	var order []string
-	for _, d := range attempts { // newest first
-		guid := d.GetGUID()
+// attemptsOf is what a read of the log says of one GUID.
+type attemptsOf struct {
+	newest    *github.HookDelivery
+	oldest    time.Time
+	delivered bool
+}
+
+// byGUID groups attempts (newest first) by GUID: one of them answered 2xx or not, the
+// newest (the one to redeliver) and when the oldest began.
+func byGUID(attempts []*github.HookDelivery) map[string]*attemptsOf {
+	out := map[string]*attemptsOf{}
+	for _, d := range attempts {
+		g := out[d.GetGUID()]
+		if g == nil {
+			g = &attemptsOf{newest: d}
+			out[d.GetGUID()] = g
+		}
+		g.oldest = d.GetDeliveredAt().Time
 		if code := d.GetStatusCode(); code >= 200 && code < 300 {
-			delivered[guid] = true
-		}
-		if _, seen := newest[guid]; !seen {
-			newest[guid] = d
-			order = append(order, guid)
-		}
-	}
-	var out []*github.HookDelivery
-	for i := len(order) - 1; i >= 0; i-- {
-		if !delivered[order[i]] {
-			out = append(out, newest[order[i]])
+			g.delivered = true
 		}
 	}
 	return out

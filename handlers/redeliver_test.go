@@ -39,7 +39,7 @@ func appOnFake(t *testing.T) (*fakegithub.Server, githubapp.ClientCreator) {
 	return fake, clients
 }
 
-func TestRedeliverAsksOnceForEachDeliveryThatNeverGotThrough(t *testing.T) {
+func TestRedeliverKeepsAskingForEachDeliveryThatNeverGotThroughWhileGitHubKeepsIt(t *testing.T) {
 	fake, clients := appOnFake(t)
 	fake.AddInstallation(1, "octo", "octo/widgets")
 	fake.AddUser("maria", "User")
@@ -72,23 +72,46 @@ func TestRedeliverAsksOnceForEachDeliveryThatNeverGotThrough(t *testing.T) {
 			got, stats, old.ID, fine.ID, healed.ID)
 	}
 
-	// The next run reads only what is new; a delivery that keeps failing is asked for
-	// again a bounded number of times.
-	for i := 0; i < 5; i++ {
-		fake.Advance(time.Minute)
-		fake.RecordDelivery(failed, http.StatusServiceUnavailable, true)
+	// The next runs read only what is new. A delivery that keeps failing (an attack, an
+	// outage) is asked for again with growing waits for as long as GitHub keeps it (three
+	// days), not given up after a few tries, and then left alone.
+	for _, d := range fake.TakeRedeliveries() {
+		fake.RecordDelivery(d, http.StatusServiceUnavailable, true)
+	}
+	first := fake.Now()
+	var at []time.Duration
+	for fake.Now().Sub(first) < 80*time.Hour {
+		fake.Advance(10 * time.Minute)
 		if _, err := r.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-	}
-	asked := 0
-	for _, d := range fake.TakeRedeliveries() {
-		if d.ID != failed.ID {
-			t.Errorf("run after run redelivered %s again", d.ID)
+		for _, d := range fake.TakeRedeliveries() {
+			if d.ID != failed.ID && d.ID != down.ID {
+				t.Errorf("run after run redelivered %s, which got through or is too old", d.ID)
+			}
+			if d.ID == failed.ID {
+				at = append(at, fake.Now().Sub(first))
+			}
+			fake.RecordDelivery(d, http.StatusServiceUnavailable, true)
 		}
-		asked++
 	}
-	if asked != maxRedeliveries-1 {
-		t.Errorf("a delivery that keeps failing was asked for %d more times, want %d", asked, maxRedeliveries-1)
+	t.Logf("a delivery answered 503 for 80 hours was asked for again %d times, at %v", len(at), at)
+	if len(at) < 8 || at[len(at)-1] < 48*time.Hour || at[len(at)-1] > redeliverWindow {
+		t.Fatalf("asked again at %v: want asks until near GitHub's three days, none past them", at)
+	}
+	for i := 2; i < len(at); i++ {
+		if at[i]-at[i-1] < at[i-1]-at[i-2] {
+			t.Errorf("the wait before ask %d (%v) is shorter than the one before it (%v)", i+1, at[i]-at[i-1], at[i-1]-at[i-2])
+		}
+	}
+
+	// Once a redelivery gets through, it is asked for no more.
+	fake.RecordDelivery(failed, http.StatusAccepted, true)
+	fake.Advance(time.Minute)
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := fake.TakeRedeliveries(); len(got) != 0 {
+		t.Errorf("asked again for %d deliveries that got through or are past GitHub's log", len(got))
 	}
 }

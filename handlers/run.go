@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -58,6 +59,9 @@ type trigger struct {
 	// Issue is the issue as the payload (or the sweep's issue list) gives it: the labels
 	// it carries, and who to tell of an escalation when the repository names nobody.
 	Issue *github.Issue
+	// Listed says Issue came from the sweep (its list of issues, or a read of the issue)
+	// rather than a payload, so its updated_at predates what the run reads.
+	Listed bool
 	// IssueClosed says the payload showed the issue closed; a rebuild, which sees only
 	// comments, needs it to abandon what the close abandoned.
 	IssueClosed bool
@@ -144,7 +148,11 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	}
 	// 4. The save: the status comment, and archives when it grows too big. The labels are
 	// decided first, so that the ledger saved records those the app puts on.
-	labels := b.planLabels(ref, labelsOf(cfg.Labels), labelsOn(trig.Issue), f.ledger)
+	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
+	if err != nil {
+		return clarify.Ledger{}, err
+	}
+	labels := b.planLabels(ref, labelsOf(cfg.Labels), current, f.ledger)
 	f.ledger.Labels = labels.owned
 	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
 	if err != nil {
@@ -155,10 +163,12 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		b.OnSaved(snap.ledger, saved)
 	}
 	b.active.saved(ref.key(), len(saved.Open()) > 0)
-	b.indexSaved(ctx, ref, saved, cfg.Policy)
+	b.indexSaved(ctx, ref, saved, cfg.Policy, seenOf(trig))
 	b.noteDashboard(client, ref, cfg, snap.ledger, saved, f.effects)
 	b.revs.raise(ref.key(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
-	// 5. The labels, to match what was saved.
-	return saved, b.reconcileLabels(ctx, client, ref, labels)
+	// 5. The wake-ups of agents waiting on what settled (wake.go), then the labels, to
+	// match what was saved.
+	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
+	return saved, errors.Join(woke, b.reconcileLabels(ctx, client, ref, labels))
 }

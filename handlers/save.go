@@ -45,12 +45,15 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 	if snap.status.GetBody() == body {
 		return l, nil
 	}
+	if err := b.checkUnmoved(ctx, client, ref, snap); err != nil {
+		return l, err
+	}
 	edited, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, snap.status.GetID(), &github.IssueComment{Body: &body})
 	if err != nil {
 		return l, fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.key(), err)
 	}
 	snap.status = edited
-	return l, nil
+	return l, b.checkKept(ctx, client, ref, edited.GetID(), body, l.Rev)
 }
 
 // statusBody renders the status comment of l, first moving settled clarifications into an
@@ -62,7 +65,7 @@ func (b *Base) statusBody(ctx context.Context, client *github.Client, ref issueR
 	}
 	main := mainPart(l, snap.archived)
 	if block == "" {
-		if block, err = render.EncodeLedger(main, b.issueKey(ref)); err != nil {
+		if block, err = b.keys(ref).EncodeLedger(main); err != nil {
 			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
 		}
 	}
@@ -86,7 +89,7 @@ func (b *Base) createStatus(ctx context.Context, client *github.Client, ref issu
 		// Another replica created the status comment first, from a snapshot that may
 		// lack this run's events; fail so the delivery is logged, and the next event's
 		// fold (its cursor is older) takes them in.
-		return fmt.Errorf("status comment of %s was created concurrently by another replica", ref.key())
+		return fmt.Errorf("status comment of %s was created concurrently by another replica: %w", ref.key(), ErrLedgerMoved)
 	}
 	return nil
 }

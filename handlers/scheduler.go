@@ -10,6 +10,8 @@ import (
 
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // DefaultMaxPending bounds the deliveries accepted but not yet handled; past it a delivery
@@ -41,29 +43,6 @@ type Validator interface {
 // run in another order than GitHub sent them.
 type Acceptor interface {
 	Accept(eventType string, payload []byte) (done func())
-}
-
-// ClaimState says where a delivery stands when a process claims it.
-type ClaimState int
-
-const (
-	// ClaimTaken: nobody has run the delivery to its end and nobody has it in hand (or
-	// whoever had it failed, or vanished and let its claim run out): this process runs it.
-	ClaimTaken ClaimState = iota
-	// ClaimDone: a run of the delivery succeeded, here or on another replica.
-	ClaimDone
-	// ClaimHeld: another run, usually on another replica, has the delivery in hand now.
-	ClaimHeld
-)
-
-// DeliveriesSeen remembers deliveries by GitHub's GUID (X-GitHub-Delivery), which a
-// redelivery keeps: replicas behind one webhook URL share it, so that a delivery sent
-// again, to whichever replica, runs once. Only a success is remembered: a delivery whose
-// run failed, or whose replica died while running it, can still be run by a redelivery.
-type DeliveriesSeen interface {
-	// Claim takes the delivery when its state is ClaimTaken; then finish must be called
-	// once with whether the run succeeded.
-	Claim(ctx context.Context, id string) (state ClaimState, finish func(ok bool), err error)
 }
 
 // Standby polling of a delivery that another run has in hand: soon at first, since a run
@@ -123,7 +102,7 @@ func NewScheduler(workers int) *Scheduler {
 		workers = 1
 	}
 	return &Scheduler{Timeout: DefaultHandlerTimeout, MaxPending: DefaultMaxPending, Retries: DefaultRunRetries,
-		RetryDelay: DefaultRetryDelay, sleep: sleepCtx, slots: make(chan struct{}, workers)}
+		RetryDelay: DefaultRetryDelay, sleep: ghtransport.Sleep, slots: make(chan struct{}, workers)}
 }
 
 // ErrShuttingDown is returned for deliveries that arrive after Drain began; GitHub records
@@ -251,7 +230,7 @@ func (s *Scheduler) standBy(ctx context.Context, d githubapp.Dispatch) (finish f
 	logger := zerolog.Ctx(ctx)
 	sleep := s.sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = ghtransport.Sleep
 	}
 	poll, waited, longest := standbyFirstPoll, time.Duration(0), s.longestRun()
 	for {
@@ -303,7 +282,7 @@ func (s *Scheduler) runWithRetries(ctx context.Context, d githubapp.Dispatch) er
 		zerolog.Ctx(ctx).Warn().Err(err).Int("try", try+1).Dur("retry_in", delay).Msg("Handling the delivery failed; trying again")
 		sleep := s.sleep
 		if sleep == nil {
-			sleep = sleepCtx
+			sleep = ghtransport.Sleep
 		}
 		if serr := sleep(ctx, delay); serr != nil {
 			return err

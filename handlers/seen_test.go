@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/palantir/go-githubapp/githubapp"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // seenBook is a DeliveriesSeen in a map: "done", "held", or absent.
@@ -55,7 +57,7 @@ func seenScheduler(book *seenBook) *Scheduler {
 	s.Seen = book
 	s.RetryDelay = time.Millisecond
 	s.OnError = func(context.Context, githubapp.Dispatch, error) {}
-	s.sleep = func(ctx context.Context, d time.Duration) error { return sleepCtx(ctx, time.Millisecond) }
+	s.sleep = func(ctx context.Context, d time.Duration) error { return ghtransport.Sleep(ctx, time.Millisecond) }
 	return s
 }
 

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -97,29 +97,23 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, fl
 
 // loadAll reads every comment of the issue.
 func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
-	comments, err := listComments(ctx, client, ref)
+	comments, err := ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
 	if err != nil {
 		return nil, err
 	}
 	snap := &snapshot{comments: comments, archived: map[string]bool{}, revFloor: floor}
+	status, extra, _ := b.reader().findStatus(comments)
+	for _, c := range extra {
+		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
+	}
+	if status != nil {
+		if err := b.readStatus(ctx, ref, snap, status); err != nil {
+			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.key(), status.GetID(), err)
+		}
+	}
 	var firstOwn *github.IssueComment
-	for _, c := range snap.comments {
-		if !b.isSelf(c.User) {
-			continue
-		}
-		if firstOwn == nil {
-			firstOwn = c
-		}
-		if !render.IsStatus(c.GetBody()) {
-			continue
-		}
-		if snap.status != nil {
-			zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
-			continue
-		}
-		if err := b.readStatus(ctx, ref, snap, c); err != nil {
-			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.key(), c.GetID(), err)
-		}
+	if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return b.isSelf(c.User) }); i >= 0 {
+		firstOwn = comments[i]
 	}
 	if !snap.hasLedger {
 		snap.ledger = clarify.NewLedger(ref.Number)
@@ -160,6 +154,9 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 		snap.damaged, snap.older = true, true
 		return nil
 	}
+	if b.distrusted(ctx, snap, l, c) {
+		return nil
+	}
 	snap.ledger, snap.hasLedger = l, true
 	snap.keepHead(c.GetBody())
 	archived, err := b.readArchives(ref, snap)
@@ -170,19 +167,6 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 	}
 	snap.archived = archived
 	return nil
-}
-
-// listComments reads every comment of an issue, oldest first.
-func listComments(ctx context.Context, client *github.Client, ref issueRef) ([]*github.IssueComment, error) {
-	comments, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
-			&github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list comments of %s: %w", ref.key(), err)
-	}
-	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
-	return comments, nil
 }
 
 // loadRecent reads what a run needs of an issue this process ran before and whose status
@@ -197,7 +181,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		return nil, false, nil
 	}
 	since := mem.cursorAt.Add(-time.Second) // GitHub's timestamps have whole seconds
-	comments, err := allPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
 			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
@@ -209,7 +193,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 			return comments[i], true, nil
 		}
 		c, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
-		if isStatus(err, http.StatusNotFound) {
+		if ghtransport.IsStatus(err, http.StatusNotFound) {
 			return nil, false, nil
 		}
 		if err != nil {
@@ -232,7 +216,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 			return nil, false, err // a missing archive: the whole read finds the ledger damaged
 		}
 	}
-	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
+	sortByID(comments)
 	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true, revFloor: floor, partial: true}
 	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/repoconfig"
 )
 
@@ -107,24 +108,6 @@ type SweepStats struct {
 	Failed int
 }
 
-type budgetKey struct{}
-
-// CountRequests is a client middleware that counts requests against the budget carried in
-// the request's context, so the sweep knows what it spent whatever code made the call.
-func CountRequests(next http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
-		if n, ok := r.Context().Value(budgetKey{}).(*atomic.Int64); ok {
-			n.Add(1)
-		}
-		return next.RoundTrip(r)
-	})
-}
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-// RoundTrip calls the function, so a plain function can be a transport.
-func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 // Run sweeps once: the issues that are due, a walk when one is due or under way, then the
 // deadlocks of the repositories where edges changed or the walk passed. One issue,
 // repository or installation that fails is logged and skipped; the error returned after
@@ -201,7 +184,7 @@ func (p *sweepPass) installation(ctx context.Context, id int64) *instSweep {
 	}
 	spent := new(atomic.Int64)
 	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, id).Logger()
-	ictx := logger.WithContext(context.WithValue(ctx, budgetKey{}, spent))
+	ictx := logger.WithContext(ghtransport.WithRequestCount(ctx, spent))
 	ictx, client, err := p.s.installationClient(ictx, id)
 	in := &instSweep{id: id, ctx: ictx, client: client, spent: spent, err: err}
 	p.insts[id] = in
@@ -250,7 +233,7 @@ func sweepTrigger(is *github.Issue) trigger {
 	if is.GetState() == "closed" {
 		return trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Issue: is, IssueClosed: true}
 	}
-	return trigger{Kind: triggerTick, Issue: is}
+	return trigger{Kind: triggerTick, Issue: is, Listed: true}
 }
 
 // visitEntry runs an issue the index names. The issue is read first (one request): a run
@@ -333,7 +316,7 @@ func (p *sweepPass) reconcile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	installs, err := allPages(func(page int) ([]*github.Installation, *github.Response, error) {
+	installs, err := ghtransport.AllPages(func(page int) ([]*github.Installation, *github.Response, error) {
 		return app.Apps.ListInstallations(ctx, &github.ListOptions{PerPage: 100, Page: page})
 	})
 	if err != nil {
@@ -393,7 +376,7 @@ func (p *sweepPass) walkInstallation(in *instSweep) (stopped bool) {
 }
 
 func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository, error) {
-	repos, err := allPages(func(page int) ([]*github.Repository, *github.Response, error) {
+	repos, err := ghtransport.AllPages(func(page int) ([]*github.Repository, *github.Response, error) {
 		list, resp, err := client.Apps.ListRepos(ctx, &github.ListOptions{PerPage: 100, Page: page})
 		if err != nil {
 			return nil, resp, err
@@ -430,7 +413,7 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 	// Closed issues too: one closed while its close went undelivered still carries the
 	// active label, and is settled here. Pull requests too: their conversations take
 	// commands like issues, so they time out like issues.
-	issues, err := allPages(func(page int) ([]*github.Issue, *github.Response, error) {
+	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
 		return in.client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Labels: []string{labels.Active},
 			Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
@@ -458,14 +441,14 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 	for _, is := range issues {
 		num := is.GetNumber()
 		ref := issueRef{Owner: owner, Repo: name, Number: num}
-		_, indexed := known[num]
+		entry, indexed := known[num]
 		delete(known, num)
 		if num < from || p.visited[ref.key()] {
 			continue
 		}
 		saved, ok := s.savedAt.get(ref.key())
-		vouched := ok && !indexDown && !changed && is.GetState() != "closed" &&
-			!is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put)
+		vouched := !indexDown && !changed && is.GetState() != "closed" &&
+			(entry.unchangedSince(is) || ok && !is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put))
 		if vouched {
 			continue
 		}

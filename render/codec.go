@@ -105,61 +105,73 @@ func DecodeLedger(body string, key []byte) (clarify.Ledger, error) {
 }
 
 func decodeBlock(open, body string, key []byte) (clarify.Ledger, error) {
-	var l clarify.Ledger
+	data, sum, canonical, err := splitBlock(open, body)
+	if err != nil {
+		return clarify.Ledger{}, err
+	}
+	if len(key) == 0 {
+		return clarify.Ledger{}, errNoKey
+	}
+	// Base64 leaves a few bits of the last character unused; an edit to them decodes to
+	// the same bytes. Re-encoding catches it, so that any changed character is an edit.
+	if !macEqual(sum, mac(open, key, data)) || !canonical {
+		return clarify.Ledger{}, ErrTampered
+	}
+	return inflateLedger(data)
+}
+
+// splitBlock takes the last block that opens with open out of body: its data and MAC,
+// decoded, and whether both were written as this code writes them (canonical base64).
+func splitBlock(open, body string) (data, sum []byte, canonical bool, err error) {
 	at := strings.LastIndex(body, open)
 	if at < 0 {
-		return l, ErrNoLedger
+		return nil, nil, false, ErrNoLedger
 	}
 	rest := body[at+len(open):]
 	end := strings.Index(rest, ledgerClose)
 	if end < 0 {
-		return l, fmt.Errorf("%w: block is not closed", ErrMalformed)
+		return nil, nil, false, fmt.Errorf("%w: block is not closed", ErrMalformed)
 	}
 	fields := strings.Fields(rest[:end])
-	if len(fields) == 0 {
-		return l, fmt.Errorf("%w: empty block", ErrMalformed)
-	}
-	if fields[0] != ledgerTag {
-		if isVersionTag(fields[0]) {
-			return l, fmt.Errorf("%w: block says %s, this code reads %s", ErrVersion, fields[0], ledgerTag)
-		}
-		return l, fmt.Errorf("%w: no version tag", ErrMalformed)
-	}
-	if len(fields) != 2 {
-		return l, fmt.Errorf("%w: want one payload after the version, got %d fields", ErrMalformed, len(fields)-1)
+	switch {
+	case len(fields) == 0:
+		return nil, nil, false, fmt.Errorf("%w: empty block", ErrMalformed)
+	case fields[0] != ledgerTag && isVersionTag(fields[0]):
+		return nil, nil, false, fmt.Errorf("%w: block says %s, this code reads %s", ErrVersion, fields[0], ledgerTag)
+	case fields[0] != ledgerTag:
+		return nil, nil, false, fmt.Errorf("%w: no version tag", ErrMalformed)
+	case len(fields) != 2:
+		return nil, nil, false, fmt.Errorf("%w: want one payload after the version, got %d fields", ErrMalformed, len(fields)-1)
 	}
 	enc, encMAC, ok := strings.Cut(fields[1], ".")
 	if !ok {
-		return l, fmt.Errorf("%w: payload has no MAC", ErrMalformed)
+		return nil, nil, false, fmt.Errorf("%w: payload has no MAC", ErrMalformed)
 	}
-	data, err := b64.DecodeString(enc)
-	if err != nil {
-		return l, fmt.Errorf("%w: data: %v", ErrMalformed, err)
+	if data, err = b64.DecodeString(enc); err != nil {
+		return nil, nil, false, fmt.Errorf("%w: data: %v", ErrMalformed, err)
 	}
-	sum, err := b64.DecodeString(encMAC)
-	if err != nil {
-		return l, fmt.Errorf("%w: MAC: %v", ErrMalformed, err)
+	if sum, err = b64.DecodeString(encMAC); err != nil {
+		return nil, nil, false, fmt.Errorf("%w: MAC: %v", ErrMalformed, err)
 	}
-	if len(key) == 0 {
-		return l, errNoKey
-	}
-	// Base64 leaves a few bits of the last character unused; an edit to them decodes to
-	// the same bytes. Re-encoding catches it, so that any changed character is an edit.
-	if !hmac.Equal(sum, mac(open, key, data)) || b64.EncodeToString(data) != enc || b64.EncodeToString(sum) != encMAC {
-		return l, ErrTampered
-	}
+	return data, sum, b64.EncodeToString(data) == enc && b64.EncodeToString(sum) == encMAC, nil
+}
+
+// inflateLedger reads a block's verified data: deflated JSON of a ledger of this version,
+// no larger than maxLedgerJSON however small the data.
+func inflateLedger(data []byte) (clarify.Ledger, error) {
 	r := inflaters.Get().(io.ReadCloser)
 	defer inflaters.Put(r)
 	if err := r.(flate.Resetter).Reset(bytes.NewReader(data), nil); err != nil {
-		return l, fmt.Errorf("%w: inflate: %v", ErrMalformed, err)
+		return clarify.Ledger{}, fmt.Errorf("%w: inflate: %v", ErrMalformed, err)
 	}
 	js, err := io.ReadAll(io.LimitReader(r, maxLedgerJSON+1))
 	if err != nil {
-		return l, fmt.Errorf("%w: inflate: %v", ErrMalformed, err)
+		return clarify.Ledger{}, fmt.Errorf("%w: inflate: %v", ErrMalformed, err)
 	}
 	if len(js) > maxLedgerJSON {
-		return l, fmt.Errorf("%w: inflates past %d bytes", ErrMalformed, maxLedgerJSON)
+		return clarify.Ledger{}, fmt.Errorf("%w: inflates past %d bytes", ErrMalformed, maxLedgerJSON)
 	}
+	var l clarify.Ledger
 	if err := json.Unmarshal(js, &l); err != nil {
 		return clarify.Ledger{}, fmt.Errorf("%w: json: %v", ErrMalformed, err)
 	}
@@ -172,11 +184,21 @@ func decodeBlock(open, body string, key []byte) (clarify.Ledger, error) {
 // mac signs the compressed ledger. The version tag is part of the signed bytes, so a
 // block cannot be relabelled as another version without the key.
 func mac(open string, key, data []byte) []byte {
+	return sign(key, []byte(open+ledgerTag+"\x00"), data)
+}
+
+// sign is the one MAC of render: HMAC-SHA256 of the parts, in order, under key. Every
+// signed block and every key drawn from another goes through it.
+func sign(key []byte, parts ...[]byte) []byte {
 	h := hmac.New(sha256.New, key)
-	h.Write([]byte(open + ledgerTag + "\x00"))
-	h.Write(data)
+	for _, p := range parts {
+		h.Write(p)
+	}
 	return h.Sum(nil)
 }
+
+// macEqual compares two MACs in constant time, so that timing tells nothing of the right one.
+func macEqual(a, b []byte) bool { return hmac.Equal(a, b) }
 
 func isVersionTag(s string) bool {
 	if len(s) < 2 || s[0] != 'v' {

@@ -65,9 +65,6 @@ func mentions(names []string) string {
 // validHandle reports whether s is a GitHub login ("alice", "ci-bot[bot]") or "org/team",
 // by the rules the parser holds, so nothing else is ever written after an "@".
 func validHandle(s string) bool {
-	org, team, isTeam := strings.Cut(s, "/")
-	if isTeam {
-		return clarify.LoginProblem(org) == "" && clarify.TeamSlugProblem(team) == ""
-	}
-	return clarify.LoginProblem(strings.TrimSuffix(s, "[bot]")) == ""
+	_, why := clarify.ParseHandle(s)
+	return why == ""
 }

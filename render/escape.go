@@ -146,32 +146,49 @@ const inlineSpecial = "\\`|*_[]~"
 func escapeLine(b *strings.Builder, s string, inline bool) {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		rest := s[i+n:]
-		switch {
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '&' && len(rest) > 0 && (isASCIILetter(rest[0]) || rest[0] == '#'):
-			b.WriteString("&amp;")
-		case r == '@' && len(rest) > 0 && isLoginByte(rest[0]):
-			b.WriteString("@" + zwsp)
-		case r == '#' && len(rest) > 0 && isDigit(rest[0]):
-			b.WriteString("#" + zwsp)
-		case (r == 'G' || r == 'g') && len(rest) >= 3 &&
-			(rest[0] == 'H' || rest[0] == 'h') && rest[1] == '-' && isDigit(rest[2]):
-			// Even inside a word ("SIGH-1"): whether GitHub sees a word boundary
-			// before a non-ASCII letter is not worth betting on.
-			b.WriteString(s[i:i+3] + zwsp)
-			n = 3
-		case inline && r < utf8.RuneSelf && strings.IndexByte(inlineSpecial, byte(r)) >= 0:
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
+		if out, used := neutralise(s[i:], r, n); used > 0 {
+			b.WriteString(out)
+			i += used
+			continue
 		}
+		if inline && r < utf8.RuneSelf && strings.IndexByte(inlineSpecial, byte(r)) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
 		i += n
 	}
+}
+
+// neutralise returns what the rune r (n bytes) at the start of s is written as when it
+// could start markup, a mention or a reference, and how many bytes of s that replaces; 0
+// when r is harmless.
+func neutralise(s string, r rune, n int) (string, int) {
+	var next byte
+	if len(s) > n {
+		next = s[n]
+	}
+	switch {
+	case r == '<':
+		return "&lt;", n
+	case r == '>':
+		return "&gt;", n
+	case r == '&' && (isASCIILetter(next) || next == '#'):
+		return "&amp;", n
+	case r == '@' && isLoginByte(next):
+		return "@" + zwsp, n
+	case r == '#' && isDigit(next):
+		return "#" + zwsp, n
+	case isGHRef(s):
+		// Even inside a word ("SIGH-1"): whether GitHub sees a word boundary
+		// before a non-ASCII letter is not worth betting on.
+		return s[:3] + zwsp, 3
+	}
+	return "", 0
+}
+
+// isGHRef reports whether s starts with "GH-" and a digit, in any case: a cross-reference.
+func isGHRef(s string) bool {
+	return len(s) >= 4 && strings.EqualFold(s[:3], "gh-") && isDigit(s[3])
 }
 
 // prose makes app-written text (a refusal's Problem and Try) safe while keeping its code

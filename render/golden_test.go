@@ -96,7 +96,7 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v\nto create it: go test ./render -run 'TestGolden/%s' -update", err, name)
+		t.Fatalf("%v\nto create it: go test ./render -run '%s' -update", err, t.Name())
 	}
 	if got == string(want) {
 		return

@@ -1,6 +1,9 @@
 package render
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -23,4 +26,68 @@ func Mirror(sender, command string, mention []string, block, key string) string 
 	}
 	b.WriteString("\n" + block + "\n")
 	return finish(b.String(), key, Record{V: RecordVersion, Kind: "dispatch"})
+}
+
+// DispatchCopy is the signed copy of a dispatched command that its mirror hides: from it,
+// and not from the quote people read, the app takes the command as the sender's comment.
+type DispatchCopy struct {
+	V int `json:"v"`
+	// Delivery is the dispatch's delivery GUID, which a redelivery keeps.
+	Delivery string `json:"delivery"`
+	Login    string `json:"login"`
+	// Type is the sender's account type ("User", "Bot").
+	Type    string `json:"type"`
+	Command string `json:"command"`
+}
+
+// DispatchCopyVersion is the version of DispatchCopy this code writes and reads.
+const DispatchCopyVersion = 1
+
+// The hidden block of a mirror: "<!-- clarify:dispatch PAYLOAD.MAC -->", both base64url
+// without padding (neither can form "-->"), the MAC over a label and PAYLOAD as written.
+const (
+	dispatchOpen  = "<!-- clarify:dispatch "
+	dispatchClose = " -->"
+	dispatchLabel = "clarify dispatch mirror v1\x00"
+)
+
+var b64url = base64.RawURLEncoding
+
+// EncodeDispatch returns the hidden, signed block of a dispatched command, under the
+// issue's signing key: a block pasted from another issue, or typed by anyone, does not verify.
+func (k IssueKeys) EncodeDispatch(m DispatchCopy) (string, error) {
+	if k.Signing() == nil {
+		return "", errNoKey
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("render: encode dispatch copy: %w", err)
+	}
+	payload := b64url.EncodeToString(js)
+	return dispatchOpen + payload + "." + b64url.EncodeToString(sign(k.Signing(), []byte(dispatchLabel+payload))) + dispatchClose, nil
+}
+
+// DecodeDispatch takes the signed copy out of a body; false when there is none, it does not
+// verify under a key of the issue (the current one or one before a rotation), or it is of
+// another version or names no sender.
+func (k IssueKeys) DecodeDispatch(body string) (DispatchCopy, bool) {
+	_, rest, ok := strings.Cut(body, dispatchOpen)
+	if !ok {
+		return DispatchCopy{}, false
+	}
+	block, _, ok := strings.Cut(rest, dispatchClose)
+	if !ok {
+		return DispatchCopy{}, false
+	}
+	payload, sig64, _ := strings.Cut(block, ".")
+	sig, err := b64url.DecodeString(sig64)
+	if err != nil || !k.verifies(sig, []byte(dispatchLabel+payload)) {
+		return DispatchCopy{}, false
+	}
+	js, err := b64url.DecodeString(payload)
+	var m DispatchCopy
+	if err != nil || json.Unmarshal(js, &m) != nil || m.V != DispatchCopyVersion || m.Login == "" {
+		return DispatchCopy{}, false
+	}
+	return m, true
 }

@@ -39,6 +39,10 @@ type Record struct {
 	Precedents *clarify.PrecedentCounts `json:"precedents,omitempty"`
 }
 
+// RecordRound is the kind of a round comment's record: the comment that mirrors a round
+// of a clarification, under the id the app handed out.
+const RecordRound = "round"
+
 // recordOf is the record of a comment about c.
 func recordOf(kind string, c clarify.Clarification, round int) Record {
 	r := Record{V: RecordVersion, Kind: kind, ID: c.ID, Round: round, Status: string(c.Status),

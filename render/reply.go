@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -97,37 +98,13 @@ func list(l clarify.Ledger) string {
 // show renders the whole thread of one clarification; when it does not all fit, the
 // newest entries are kept and a line says how many earlier ones were left out.
 func show(l clarify.Ledger, cid string) string {
-	var c *clarify.Clarification
-	for i := range l.Clarifications {
-		if l.Clarifications[i].ID == cid {
-			c = &l.Clarifications[i]
-			break
-		}
-	}
-	if c == nil {
+	i := slices.IndexFunc(l.Clarifications, func(c clarify.Clarification) bool { return c.ID == cid })
+	if i < 0 {
 		return fmt.Sprintf("There is no clarification %s in this issue. `/clarify` lists the open ones.\n", id(cid))
 	}
-
+	c := l.Clarifications[i]
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** · %s · %s · round %s · %s\n\n", id(c.ID), sides(*c),
-		status(c.Status), rounds(c.Round, c.MaxRounds), blocking(*c))
-	if c.Topic != "" || c.Type != "" {
-		var meta []string
-		if c.Topic != "" {
-			meta = append(meta, "**Topic:** "+inline(c.Topic, capTopic))
-		}
-		if c.Type != "" {
-			meta = append(meta, "**Type:** "+inline(c.Type, capWord))
-		}
-		b.WriteString(strings.Join(meta, " · ") + "\n\n")
-	}
-	if c.Status == clarify.Resolved && c.Resolution != "" {
-		b.WriteString("**Decision:** " + inline(c.Resolution, capDecision) + "\n\n")
-	}
-	if len(c.Options) > 0 {
-		b.WriteString("**Options**\n\n" + options(*c) + "\n")
-	}
-
+	b.WriteString(showHead(c))
 	entries := make([]string, len(c.Thread))
 	for i, e := range c.Thread {
 		entries[i] = fmt.Sprintf("**%s** · round %d · %s · %s%s\n\n%s\n\n",
@@ -148,6 +125,31 @@ func show(l clarify.Ledger, cid string) string {
 	}
 	for _, e := range entries[first:] {
 		b.WriteString(e)
+	}
+	return b.String()
+}
+
+// showHead is what show writes above a clarification's thread: its summary line, topic and
+// type, decision and options.
+func showHead(c clarify.Clarification) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** · %s · %s · round %s · %s\n\n", id(c.ID), sides(c),
+		status(c.Status), rounds(c.Round, c.MaxRounds), blocking(c))
+	var meta []string
+	if c.Topic != "" {
+		meta = append(meta, "**Topic:** "+inline(c.Topic, capTopic))
+	}
+	if c.Type != "" {
+		meta = append(meta, "**Type:** "+inline(c.Type, capWord))
+	}
+	if len(meta) > 0 {
+		b.WriteString(strings.Join(meta, " · ") + "\n\n")
+	}
+	if c.Status == clarify.Resolved && c.Resolution != "" {
+		b.WriteString("**Decision:** " + inline(c.Resolution, capDecision) + "\n\n")
+	}
+	if len(c.Options) > 0 {
+		b.WriteString("**Options**\n\n" + options(c) + "\n")
 	}
 	return b.String()
 }

@@ -60,7 +60,7 @@ func roundWith(c clarify.Clarification, round int, mention []string, key string,
 		b.WriteString("\n")
 	}
 
-	rec := recordOf("round", c, round)
+	rec := recordOf(RecordRound, c, round)
 	if offer != nil {
 		b.WriteString(offered(*offer))
 		rec.Offered = offer.ID

@@ -74,9 +74,40 @@ func statusIn(l clarify.Ledger, ledgerBlock string, reserved int) string {
 	if n := len(l.Archives); n > 0 {
 		head += fmt.Sprintf("_Earlier settled clarifications are archived in %d hidden comment(s); `/clarify show CLR-…` still shows any of them._\n\n", n)
 	}
+	clar, assum, prio := statusRows(l)
+	// Room for rows: the limit, less the fixed parts and the longest notes we may add.
+	room := MaxCommentBytes - reserved - len(head) - len(tail) - len(clarificationHeader) -
+		len(assumptionHeading) - len(assumptionHeader) -
+		len(omittedNote(1<<30, clarificationsOmitted)) - len(omittedNote(1<<30, assumptionsOmitted))
+	keep := keepRows(append(append([]string{}, clar...), assum...), prio, room)
 
-	clar := make([]string, len(l.Clarifications))
-	prio := make([]int, 0, len(l.Clarifications)+len(l.Assumptions))
+	var b strings.Builder
+	b.WriteString(head)
+	if len(l.Clarifications) == 0 {
+		b.WriteString("No clarifications yet.\n")
+	} else {
+		b.WriteString(clarificationHeader)
+		if n := writeKept(&b, clar, keep[:len(clar)]); n > 0 {
+			b.WriteString(omittedNote(n, clarificationsOmitted))
+		}
+	}
+	if len(l.Assumptions) > 0 {
+		b.WriteString(assumptionHeading)
+		b.WriteString(assumptionHeader)
+		if n := writeKept(&b, assum, keep[len(clar):]); n > 0 {
+			b.WriteString(omittedNote(n, assumptionsOmitted))
+		}
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+// statusRows are the table rows of the ledger's clarifications and assumptions, and the
+// priority of each (clarifications then assumptions) when room runs out: open
+// clarifications 0, settled ones 1, assumptions 2.
+func statusRows(l clarify.Ledger) (clar, assum []string, prio []int) {
+	clar = make([]string, len(l.Clarifications))
+	prio = make([]int, 0, len(l.Clarifications)+len(l.Assumptions))
 	for i, c := range l.Clarifications {
 		clar[i] = clarificationRow(c)
 		if c.Status.Open() {
@@ -85,22 +116,21 @@ func statusIn(l clarify.Ledger, ledgerBlock string, reserved int) string {
 			prio = append(prio, 1)
 		}
 	}
-	assum := make([]string, len(l.Assumptions))
+	assum = make([]string, len(l.Assumptions))
 	for i, a := range l.Assumptions {
 		assum[i] = assumptionRow(a)
 		prio = append(prio, 2)
 	}
+	return clar, assum, prio
+}
 
-	// Room for rows: the limit, less the fixed parts and the longest notes we may add.
-	room := MaxCommentBytes - reserved - len(head) - len(tail) - len(clarificationHeader) -
-		len(assumptionHeading) - len(assumptionHeader) -
-		len(omittedNote(1<<30, clarificationsOmitted)) - len(omittedNote(1<<30, assumptionsOmitted))
-	rows := append(append([]string{}, clar...), assum...)
+// keepRows picks the rows that fit in room, by priority: open clarifications oldest first
+// (the longest waiting matter most); settled ones and assumptions newest first, so what is
+// cut is old history.
+func keepRows(rows []string, prio []int, room int) []bool {
 	keep := make([]bool, len(rows))
 	for p := 0; p <= 2; p++ {
 		for k := range rows {
-			// Open clarifications oldest first (the longest waiting matter most); closed
-			// ones and assumptions newest first, so what is cut is old history.
 			i := k
 			if p > 0 {
 				i = len(rows) - 1 - k
@@ -111,28 +141,7 @@ func statusIn(l clarify.Ledger, ledgerBlock string, reserved int) string {
 			}
 		}
 	}
-
-	var b strings.Builder
-	b.WriteString(head)
-	if len(l.Clarifications) == 0 {
-		b.WriteString("No clarifications yet.\n")
-	} else {
-		b.WriteString(clarificationHeader)
-		n := writeKept(&b, clar, keep[:len(clar)])
-		if n > 0 {
-			b.WriteString(omittedNote(n, clarificationsOmitted))
-		}
-	}
-	if len(l.Assumptions) > 0 {
-		b.WriteString(assumptionHeading)
-		b.WriteString(assumptionHeader)
-		n := writeKept(&b, assum, keep[len(clar):])
-		if n > 0 {
-			b.WriteString(omittedNote(n, assumptionsOmitted))
-		}
-	}
-	b.WriteString(tail)
-	return b.String()
+	return keep
 }
 
 // writeKept writes the kept rows in their ledger order and says how many it left out.

@@ -33,6 +33,7 @@ type Labels struct {
 type Config struct {
 	Policy    clarify.Policy
 	Labels    Labels
+	Notify    Notify
 	Decisions Decisions
 	// Dashboard keeps one issue of the app's listing the repository's clarifications.
 	Dashboard bool

@@ -251,6 +251,7 @@ func full() Config {
 			AnswerFrom: clarify.AnswerTargets,
 			Require:    []string{"type", "options", "fallback"},
 		},
+		Notify:    Notify{Dispatch: true},
 		Labels:    Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
 		Decisions: Decisions{Offer: false, SettleAfter: 72 * time.Hour},
 		Dashboard: true,
@@ -386,6 +387,8 @@ func TestReferenceCoversEveryKey(t *testing.T) {
 			keys = append(keys, prefixed(k, escalationKeys)...)
 		case "labels":
 			keys = append(keys, prefixed(k, labelKeys)...)
+		case "notify":
+			keys = append(keys, prefixed(k, notifyKeys)...)
 		case "decisions":
 			keys = append(keys, prefixed(k, decisionKeys)...)
 		default:
@@ -432,4 +435,19 @@ func readFile(t testing.TB, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func TestNotifyDispatchTakesOnlyTrueOrFalse(t *testing.T) {
+	cfg, err := Parse([]byte("notify:\n  dispatch: true\n"))
+	if err != nil || !cfg.Notify.Dispatch {
+		t.Fatalf("notify.dispatch: true gives %+v, %v; want Dispatch on", cfg.Notify, err)
+	}
+	for in, problem := range map[string]want{
+		"sla: 1h\nnotify:\n  dispatch: yes\n":   {3, "notify.dispatch", "write true or false"},
+		"notify: true\n":                        {1, "notify", "write notify: {dispatch: true}"},
+		"notify:\n  dispatch: true\n  web: 1\n": {3, "notify.web", "unknown key"},
+	} {
+		cfg, err := Parse([]byte(in))
+		checkRefusal(t, in, cfg, err, []want{problem})
+	}
 }

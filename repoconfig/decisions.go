@@ -29,7 +29,9 @@ func (p *parser) decisions(n *yaml.Node, d *Decisions) {
 		return
 	}
 	f := p.fields(n, "decisions", decisionKeys)
-	p.boolean(f["offer"], "decisions.offer", &d.Offer)
+	if v, ok := p.boolean(f["offer"], "decisions.offer"); ok {
+		d.Offer = v
+	}
 	if v := f["settle_after"]; v != nil && p.isScalar(v, "decisions.settle_after", "a duration like 72h") {
 		if w, err := time.ParseDuration(strings.TrimSpace(v.Value)); err != nil || w < time.Minute {
 			p.add(v, "decisions.settle_after", "%s is not a duration of 1m or more (use 72h; leave it out to never settle from precedent)", quote(v.Value))
@@ -40,19 +42,8 @@ func (p *parser) decisions(n *yaml.Node, d *Decisions) {
 }
 
 // dashboard reads `dashboard: true|false` into on.
-func (p *parser) dashboard(n *yaml.Node, on *bool) { p.boolean(n, "dashboard", on) }
-
-// boolean reads true or false (in any case, as YAML writes them) into v.
-func (p *parser) boolean(n *yaml.Node, key string, v *bool) {
-	if n == nil || !p.isScalar(n, key, "true or false") {
-		return
-	}
-	switch strings.ToLower(n.Value) {
-	case "true":
-		*v = true
-	case "false":
-		*v = false
-	default:
-		p.add(n, key, "%s is not true or false", quote(n.Value))
+func (p *parser) dashboard(n *yaml.Node, on *bool) {
+	if v, ok := p.boolean(n, "dashboard"); ok {
+		*on = v
 	}
 }

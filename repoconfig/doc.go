@@ -49,6 +49,9 @@
 //	require                  default: none
 //	    Fields every ask must carry: any of type, options, fallback, topic (fallback names one
 //	    of the options, so it needs options too).
+//	notify.dispatch          default: false
+//	    true sends a repository_dispatch (clarify-answered, clarify-resolved,
+//	    clarify-fallback, clarify-abandoned) with the clarification's record when one settles.
 //	decisions.offer          default: true
 //	    Offer a new question the repository's earlier decision on the same topic (or a
 //	    near-identical question) as advice in its round comment.

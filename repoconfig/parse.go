@@ -17,7 +17,7 @@ import (
 
 // The keys of each level of the file, in the order Reference lists them.
 var (
-	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "decisions", "dashboard"}
+	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "notify", "decisions", "dashboard"}
 	maxRoundsKeys  = []string{"blocking", "non_blocking"}
 	escalationKeys = []string{"mention"}
 	labelKeys      = []string{"active", "stale", "escalated"}
@@ -101,6 +101,9 @@ func (p *parser) config(root *yaml.Node) Config {
 	if n := f["require"]; n != nil {
 		pol.Require = p.require(n)
 	}
+	if n := f["notify"]; n != nil {
+		cfg.Notify = p.notify(n)
+	}
 	p.decisions(f["decisions"], &cfg.Decisions)
 	p.dashboard(f["dashboard"], &cfg.Dashboard)
 	return cfg
@@ -181,7 +184,7 @@ func keysHint(key, path string, known []string) string {
 	if path != "" {
 		under = " under " + path
 	}
-	if s := suggest(key, known); s != "" {
+	if s := clarify.Nearest(key, known, 2); s != "" {
 		return fmt.Sprintf("did you mean %q? The keys%s are %s", s, under, strings.Join(known, ", "))
 	}
 	return fmt.Sprintf("remove it, or use one of the keys%s: %s", under, strings.Join(known, ", "))
@@ -208,9 +211,9 @@ func (p *parser) roles(n *yaml.Node) (roles map[string][]string, given bool) {
 				p.add(item, key, `%s is not a login or a team: it %s. Write a login like alice, or a team like "@octo/architects"`, quote(item.Value), why)
 				continue
 			}
-			m := h.login
-			if h.team() {
-				m = "@" + h.org + "/" + h.slug
+			m := h.Login
+			if h.Team() {
+				m = "@" + h.Org + "/" + h.Slug
 			}
 			if p.repeated(item, key, m, seen) {
 				continue
@@ -280,10 +283,10 @@ func (p *parser) target(item *yaml.Node, key string, roles map[string][]string, 
 			p.add(item, key, `%s is not a role, login or team: it %s. Write a role like architect, a person like "@alice" or a team like "@octo/architects"`, quote(v), why)
 			return "", false
 		}
-		if h.team() {
-			return "@" + h.org + "/" + h.slug, true
+		if h.Team() {
+			return "@" + h.Org + "/" + h.Slug, true
 		}
-		return h.login, true
+		return h.Login, true
 	}
 	if rolesGiven {
 		hint := rolesHint(v, roles)
@@ -333,9 +336,9 @@ func (p *parser) mentions(n *yaml.Node) []string {
 			p.add(item, key, `%s is not a login or a team: it %s. Write a login like maria, or a team like "@octo/maintainers"`, quote(item.Value), why)
 			continue
 		}
-		m := h.login
-		if h.team() {
-			m = h.org + "/" + h.slug
+		m := h.Login
+		if h.Team() {
+			m = h.Org + "/" + h.Slug
 		}
 		if p.repeated(item, key, m, seen) {
 			continue
@@ -480,9 +483,9 @@ func (p *parser) duration(n *yaml.Node, key string) (time.Duration, bool) {
 	case err != nil:
 		p.add(n, key, "%s is not a duration (use 30m, 2h)", quote(n.Value))
 	case d < minSLA:
-		p.add(n, key, "%s is too short: write %s or more, like 30m", quote(n.Value), fmtDuration(minSLA))
+		p.add(n, key, "%s is too short: write %s or more, like 30m", quote(n.Value), clarify.FormatDuration(minSLA))
 	case d > maxSLA:
-		p.add(n, key, "%s is too long: write at most %s (30 days)", quote(n.Value), fmtDuration(maxSLA))
+		p.add(n, key, "%s is too long: write at most %s (30 days)", quote(n.Value), clarify.FormatDuration(maxSLA))
 	default:
 		return d, true
 	}
@@ -639,44 +642,10 @@ func rolesHint(name string, roles map[string][]string) string {
 
 // didYouMean puts `did you mean "x"? ` before rest when a choice is close to s.
 func didYouMean(s string, choices []string, rest string) string {
-	if c := suggest(s, choices); c != "" {
+	if c := clarify.Nearest(s, choices, 2); c != "" {
 		return fmt.Sprintf("did you mean %q? %s", c, strings.ToUpper(rest[:1])+rest[1:])
 	}
 	return rest
-}
-
-// suggest returns the choice closest to s (by edit distance, ignoring case and - versus _)
-// if it is close enough to be a typo, or "".
-func suggest(s string, choices []string) string {
-	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
-	best, bestDist := "", 3
-	for _, c := range choices {
-		if d := distance(norm(s), norm(c)); d < bestDist && d < len(c) {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// distance is the edit distance between a and b, for "did you mean"; strings too long to
-// be a typo of a key count as far apart, which also keeps this cheap.
-func distance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return math.MaxInt
-	}
-	return clarify.EditDistance(a, b)
-}
-
-// fmtDuration writes d the short way: 1m rather than 1m0s.
-func fmtDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // keyName writes a key from the file into a Problem's Key: as it is when it is a plain name,

@@ -113,7 +113,7 @@ func checkSensible(t *testing.T, in string, cfg Config) {
 			fail("a bad role name")
 		}
 		for _, m := range members {
-			if h, why := parseHandle(m); why != "" || h.team() != strings.HasPrefix(m, "@") {
+			if h, why := parseHandle(m); why != "" || h.Team() != strings.HasPrefix(m, "@") {
 				fail("a member that is not a login without @ or an @org/team")
 			}
 		}
@@ -171,6 +171,7 @@ func encode(t *testing.T, cfg Config) []byte {
 		m["escalation"] = map[string][]string{"mention": p.EscalationMention}
 	}
 	m["labels"] = map[string]string{"active": cfg.Labels.Active, "stale": cfg.Labels.Stale, "escalated": cfg.Labels.Escalated}
+	m["notify"] = map[string]bool{"dispatch": cfg.Notify.Dispatch}
 	m["answer_from"] = p.AnswerFrom
 	m["max_per_issue"] = p.MaxPerIssue
 	if p.Require != nil {

@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/repoconfig"
 )
 
@@ -54,15 +54,7 @@ func configCmd(args []string, stdout io.Writer) error {
 // names, that people may already use it. The app takes such a label off only where it put
 // it on itself, but a maintainer should know before the app starts adding it to issues.
 func checkLabels(stdout io.Writer, labels repoconfig.Labels, repo, api, token string) error {
-	named := []struct{ key, name string }{
-		{"labels.active", labels.Active}, {"labels.stale", labels.Stale}, {"labels.escalated", labels.Escalated},
-	}
-	var custom []struct{ key, name string }
-	for _, n := range named {
-		if !repoconfig.IsDefaultLabel(n.name) {
-			custom = append(custom, n)
-		}
-	}
+	custom := customLabels(labels)
 	if len(custom) == 0 {
 		return nil
 	}
@@ -77,16 +69,10 @@ func checkLabels(stdout io.Writer, labels repoconfig.Labels, repo, api, token st
 	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
 		return fmt.Errorf("-repo %q: write OWNER/REPO", repo)
 	}
-	client := github.NewClient(nil)
-	if token != "" {
-		client = client.WithAuthToken(token)
+	client, err := ghtransport.TokenClient(api, token)
+	if err != nil {
+		return err
 	}
-	// As github.v3_api_url: the URL as given (GitHub Enterprise Server: https://HOST/api/v3/).
-	base, err := url.Parse(strings.TrimSuffix(api, "/") + "/")
-	if err != nil || base.Host == "" {
-		return fmt.Errorf("-api %q: not a URL", api)
-	}
-	client.BaseURL = base
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, n := range custom {
@@ -105,6 +91,22 @@ func checkLabels(stdout io.Writer, labels repoconfig.Labels, repo, api, token st
 			n.key, n.name, repo, issues[0].GetNumber())
 	}
 	return nil
+}
+
+// namedLabel is a label the file names, with the key that names it.
+type namedLabel struct{ key, name string }
+
+// customLabels are the labels the file names outside Clarify's own clarification:* names.
+func customLabels(labels repoconfig.Labels) []namedLabel {
+	var custom []namedLabel
+	for _, n := range []namedLabel{
+		{"labels.active", labels.Active}, {"labels.stale", labels.Stale}, {"labels.escalated", labels.Escalated},
+	} {
+		if !repoconfig.IsDefaultLabel(n.name) {
+			custom = append(custom, n)
+		}
+	}
+	return custom
 }
 
 // envOr returns the environment variable key, or def when it is unset or empty.

@@ -9,13 +9,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
@@ -24,6 +21,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -123,12 +121,12 @@ func newLedgerFlags(name, usage string, stderr io.Writer, online bool) ledgerFla
 
 // online returns what reading through the API takes: the keys to check ledgers under,
 // and the client.
-func (lf ledgerFlags) online() (ledgerKeys, *github.Client, error) {
-	keys, err := loadLedgerKeys(*lf.key)
+func (lf ledgerFlags) online() (render.Keyring, *github.Client, error) {
+	keys, err := app.LedgerKeyring(*lf.key)
 	if err != nil {
-		return ledgerKeys{}, nil, err
+		return render.Keyring{}, nil, err
 	}
-	client, err := ledgerClient(*lf.api)
+	client, err := ghtransport.TokenClient(*lf.api, os.Getenv("GITHUB_TOKEN"))
 	return keys, client, err
 }
 
@@ -159,7 +157,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if len(pos) != 1 {
 		return errors.New("give OWNER/REPO#N, or one file holding a status comment's body (- for standard input); bot ledger -h says more")
 	}
-	keys, err := loadLedgerKeys(*lf.key)
+	keys, err := app.LedgerKeyring(*lf.key)
 	if err != nil {
 		return err
 	}
@@ -168,7 +166,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if *issue != "" {
 			return errors.New("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
 		}
-		client, err := ledgerClient(*lf.api)
+		client, err := ghtransport.TokenClient(*lf.api, os.Getenv("GITHUB_TOKEN"))
 		if err != nil {
 			return err
 		}
@@ -179,7 +177,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if *asJSON {
 			return writeAgentX(stdout, agentx.FromLedger(l, ref.repo()))
 		}
-		printLedger(stdout, ref, l)
+		fmt.Fprint(stdout, render.LedgerText(ref.String(), l))
 		return nil
 	}
 	l, ref, err := readLedgerFile(arg, stdin, *issue, keys, stderr)
@@ -196,7 +194,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 
 // readLedgerFile reads the ledger in a status comment's body saved to a file: the form of
 // `bot ledger` that needs no API.
-func readLedgerFile(name string, stdin io.Reader, issue string, keys ledgerKeys, stderr io.Writer) (clarify.Ledger, ledgerIssue, error) {
+func readLedgerFile(name string, stdin io.Reader, issue string, keys render.Keyring, stderr io.Writer) (clarify.Ledger, ledgerIssue, error) {
 	var ref ledgerIssue
 	if issue != "" {
 		var ok bool
@@ -217,7 +215,7 @@ func readLedgerFile(name string, stdin io.Reader, issue string, keys ledgerKeys,
 	if err != nil {
 		return clarify.Ledger{}, ref, err
 	}
-	if !keys.given() {
+	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 		l, err := render.DecodeLedgerUnverified(string(body))
 		if err == nil && issue != "" && l.Issue != ref.number {
@@ -226,17 +224,13 @@ func readLedgerFile(name string, stdin io.Reader, issue string, keys ledgerKeys,
 		return l, ref, err
 	}
 	if issue == "" {
-		// Without the issue only the plain keys can be tried, which sign only ledgers
-		// older than the per-issue keys.
-		for _, k := range keys.all() {
-			if l, err := render.DecodeLedger(string(body), k); err == nil || errors.Is(err, render.ErrVersion) {
-				return l, ref, err
-			}
+		l, err := keys.DecodeUnbound(string(body))
+		if err != nil {
+			err = fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
 		}
-		_, err := render.DecodeLedger(string(body), keys.current)
-		return clarify.Ledger{}, ref, fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
+		return l, ref, err
 	}
-	l, err := keys.decode(ref, string(body), render.DecodeLedger)
+	l, err := keys.Issue(ref.owner, ref.name, ref.number).DecodeLedger(string(body))
 	return l, ref, err
 }
 
@@ -270,7 +264,7 @@ func ledgerExport(args []string, stdout, stderr io.Writer) error {
 	if err := agentx.WriteFile(path, f); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s\n", path, ref, counted(len(l.Clarifications), "clarification"), counted(len(l.Assumptions), "assumption"))
+	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s\n", path, ref, render.Counted(len(l.Clarifications), "clarification"), render.Counted(len(l.Assumptions), "assumption"))
 	return nil
 }
 
@@ -332,23 +326,23 @@ func ledgerStatusBody(l clarify.Ledger, fileRepo, flagRepo, key string, stderr i
 	if !ok {
 		return "", errors.New("-status: the file names no repository: give -repo OWNER/REPO (each issue's ledger is signed with a key of its own)")
 	}
-	keys, err := loadLedgerKeys(key)
+	keys, err := app.LedgerKeyring(key)
 	if err != nil {
 		return "", err
 	}
-	if !keys.given() {
+	if !keys.Given() {
 		return "", errors.New("-status signs the ledger: give -key, or set CLARIFY_LEDGER_KEY, GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE as serve has them")
 	}
 	if len(l.Archives) > 0 {
 		// The file holds the archives' clarifications too: listed again, the app would
 		// read them twice. In one comment they are whole, and the app archives them anew
 		// when it next saves.
-		fmt.Fprintf(stderr, "the clarifications of %s are written into the status body, not left to be read from them\n", counted(len(l.Archives), "archive comment"))
+		fmt.Fprintf(stderr, "the clarifications of %s are written into the status body, not left to be read from them\n", render.Counted(len(l.Archives), "archive comment"))
 		l.Archives = nil
 	}
 	// The round the app created its status comment with cannot be put back from a file.
 	l.Head = ""
-	block, err := render.EncodeLedger(l, handlers.IssueLedgerKey(keys.current, ref.owner, ref.name, ref.number))
+	block, err := keys.Issue(ref.owner, ref.name, ref.number).EncodeLedger(l)
 	if err != nil {
 		return "", err
 	}
@@ -399,155 +393,30 @@ func (e noStatusError) Error() string { return string(e) }
 // have been written by anyone.
 const ledgerUncheckedNote = "MAC not checked: no ledger key given"
 
-// ledgerKeys are the keys serve checks a ledger under; none means the MAC is not checked.
-type ledgerKeys struct {
-	current  []byte
-	previous [][]byte
-}
-
-// loadLedgerKeys draws the keys from flag and the environment as serve does.
-func loadLedgerKeys(flagKey string) (ledgerKeys, error) {
-	var cfg app.Config
-	cfg.FromEnv()
-	// The private key as serve reads it (from GITHUB_APP_PRIVATE_KEY_FILE, \n unescaped),
-	// or the ledger key drawn from it would differ.
-	cfg.LoadPrivateKey()
-	if flagKey != "" {
-		cfg.Clarify.LedgerKey = flagKey
-	}
-	if cfg.Clarify.LedgerKey == "" && cfg.PrivateKeyFile != "" && cfg.Github.App.PrivateKey == "" {
-		// A key file named but unreadable must not turn into "no key": the ledger would be
-		// read unchecked when the operator meant it checked.
-		return ledgerKeys{}, fmt.Errorf("GITHUB_APP_PRIVATE_KEY_FILE %q could not be read, or is empty", cfg.PrivateKeyFile)
-	}
-	if cfg.Clarify.LedgerKey == "" && strings.TrimSpace(cfg.Github.App.PrivateKey) == "" {
-		return ledgerKeys{}, nil
-	}
-	return ledgerKeys{current: cfg.LedgerKeyBytes(), previous: cfg.PreviousLedgerKeys()}, nil
-}
-
-func (k ledgerKeys) given() bool { return k.current != nil }
-
-func (k ledgerKeys) all() [][]byte { return append([][]byte{k.current}, k.previous...) }
-
-// decode reads a ledger (or archive) block under the keys serve tries, in its order
-// (handlers' verifyUnder): the issue's key, the previous keys' for the issue, then a plain
-// key for a ledger older than per-issue keys that names this issue.
-func (k ledgerKeys) decode(ref ledgerIssue, body string, decode func(string, []byte) (clarify.Ledger, error)) (clarify.Ledger, error) {
-	l, first := decode(body, handlers.IssueLedgerKey(k.current, ref.owner, ref.name, ref.number))
-	if first == nil || errors.Is(first, render.ErrVersion) {
-		return l, first
-	}
-	for _, prev := range k.previous {
-		if l, err := decode(body, handlers.IssueLedgerKey(prev, ref.owner, ref.name, ref.number)); err == nil {
-			return l, nil
-		}
-	}
-	for _, plain := range k.all() {
-		if l, err := decode(body, plain); err == nil && l.Issue == ref.number {
-			return l, nil
-		}
-	}
-	return clarify.Ledger{}, first
-}
-
-// ledgerClient is a REST client for api, authenticated with GITHUB_TOKEN when it is set.
-func ledgerClient(api string) (*github.Client, error) {
-	client := github.NewClient(&http.Client{Timeout: time.Minute})
-	if token := os.Getenv("GITHUB_TOKEN"); token != "" {
-		client = client.WithAuthToken(token)
-	}
-	// As github.v3_api_url: the URL as given (GitHub Enterprise Server: https://HOST/api/v3/).
-	base, err := url.Parse(strings.TrimSuffix(api, "/") + "/")
-	if err != nil || base.Host == "" {
-		return nil, fmt.Errorf("-api %q: not a URL", api)
-	}
-	client.BaseURL = base
-	return client, nil
-}
-
 // fetchLedger reads an issue's whole ledger as the app does: from the first status
 // comment of the app's own account, with the clarifications of the archive comments it
 // lists merged in. A missing archive or one that does not verify is an error, as it makes
 // the app rebuild the ledger.
-func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys ledgerKeys, stderr io.Writer) (clarify.Ledger, error) {
+func fetchLedger(client *github.Client, ref ledgerIssue, slug string, keys render.Keyring, stderr io.Writer) (clarify.Ledger, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	var comments []*github.IssueComment
-	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	for {
-		page, resp, err := client.Issues.ListComments(ctx, ref.owner, ref.name, ref.number, opts)
-		if err != nil {
-			return clarify.Ledger{}, fmt.Errorf("list the comments of %s: %w%s", ref, err, tokenHint(err))
-		}
-		comments = append(comments, page...)
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
-	}
-	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
 	bot := slug + "[bot]"
-	own := func(c *github.IssueComment) bool { return strings.EqualFold(c.GetUser().GetLogin(), bot) }
-	var status *github.IssueComment
-	lookalikes := 0
-	for _, c := range comments {
-		if !render.IsStatus(c.GetBody()) {
-			continue
-		}
-		switch {
-		case !own(c):
-			lookalikes++
-		case status == nil:
-			status = c
-		}
+	reader := handlers.LedgerReader{Bot: bot, Keys: keys, Unchecked: !keys.Given()}
+	got, err := reader.Read(ctx, client, ref.owner, ref.name, ref.number)
+	if got.Lookalikes > 0 {
+		fmt.Fprintf(stderr, "ignored %s that look like a status comment but are not by %s\n", render.Counted(got.Lookalikes, "comment"), bot)
 	}
-	if lookalikes > 0 {
-		fmt.Fprintf(stderr, "ignored %s that look like a status comment but are not by %s\n", counted(lookalikes, "comment"), bot)
-	}
-	if status == nil {
+	switch {
+	case errors.Is(err, handlers.ErrNoStatus):
 		return clarify.Ledger{}, noStatusError(fmt.Sprintf("%s has no status comment by %s: Clarify has asked nothing there yet, or the app's slug is not %q (-app, CLARIFY_APP_SLUG)",
 			ref, bot, slug))
+	case got.Status == nil && err != nil: // the comments could not be listed
+		return clarify.Ledger{}, fmt.Errorf("%w%s", err, tokenHint(err))
 	}
-	read := func(body string, verified func(string, []byte) (clarify.Ledger, error), unverified func(string) (clarify.Ledger, error)) (clarify.Ledger, error) {
-		if !keys.given() {
-			return unverified(body)
-		}
-		return keys.decode(ref, body, verified)
-	}
-	if !keys.given() {
+	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 	}
-	l, err := read(status.GetBody(), render.DecodeLedger, render.DecodeLedgerUnverified)
-	if err != nil {
-		return clarify.Ledger{}, fmt.Errorf("status comment %d of %s: %w", status.GetID(), ref, err)
-	}
-	if l.Issue != ref.number {
-		return clarify.Ledger{}, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", status.GetID(), ref, l.Issue)
-	}
-	var archived []clarify.Clarification
-	for _, id := range l.Archives {
-		i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id })
-		if i < 0 || !own(comments[i]) {
-			return clarify.Ledger{}, fmt.Errorf("archive comment %d of %s, listed in its ledger, is gone", id, ref)
-		}
-		a, err := read(comments[i].GetBody(), render.DecodeArchive, render.DecodeArchiveUnverified)
-		if err != nil {
-			return clarify.Ledger{}, fmt.Errorf("archive comment %d of %s: %w", id, ref, err)
-		}
-		archived = append(archived, a.Clarifications...)
-	}
-	if len(archived) > 0 {
-		l.Clarifications = append(archived, l.Clarifications...)
-		slices.SortStableFunc(l.Clarifications, func(a, b clarify.Clarification) int { return cmp.Compare(ledgerSeq(a.ID), ledgerSeq(b.ID)) })
-	}
-	return l, nil
-}
-
-// ledgerSeq is the sequence number of an id, the order clarifications were asked in.
-func ledgerSeq(id string) int {
-	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
-	return n
+	return got.Ledger, err
 }
 
 // tokenHint says what to do about a refusal that a missing token explains.
@@ -570,146 +439,4 @@ func writeAgentX(w io.Writer, f agentx.File) error {
 	}
 	_, err = w.Write(b)
 	return err
-}
-
-// printLedger prints a ledger as a person reads it: each clarification with its thread
-// and decision, then the assumption log.
-func printLedger(w io.Writer, ref ledgerIssue, l clarify.Ledger) {
-	head := fmt.Sprintf("%s · %s · %s · ledger rev %d", ref, counted(len(l.Clarifications), "clarification"), counted(len(l.Assumptions), "assumption"), l.Rev)
-	if n := len(l.Archives); n > 0 {
-		head += " · " + counted(n, "archive comment")
-	}
-	if l.Closed {
-		head += " · issue closed"
-	}
-	fmt.Fprintln(w, head)
-	for _, c := range l.Clarifications {
-		fmt.Fprintln(w)
-		title := c.ID
-		if c.Topic != "" {
-			title += " · " + oneLine(c.Topic)
-		}
-		fmt.Fprintln(w, title)
-		blocking := "non-blocking"
-		if c.Blocking {
-			blocking = "blocking"
-		}
-		round := strconv.Itoa(c.Round)
-		if c.MaxRounds > 0 {
-			round += "/" + strconv.Itoa(c.MaxRounds)
-		}
-		fmt.Fprintf(w, "  %s → %s · %s · round %s · %s\n", ledgerAsker(c.Asker), ledgerTarget(c.Target), c.Status, round, blocking)
-		var when []string
-		for _, t := range []struct {
-			what string
-			at   time.Time
-		}{{"asked", c.CreatedAt}, {"stale at", c.StaleAfter}, {"resolved", c.ResolvedAt}} {
-			if !t.at.IsZero() && (t.what != "stale at" || c.Status.Open()) {
-				when = append(when, t.what+" "+ledgerTime(t.at))
-			}
-		}
-		if len(when) > 0 {
-			fmt.Fprintf(w, "  %s\n", strings.Join(when, " · "))
-		}
-		if c.Type != "" {
-			fmt.Fprintf(w, "  type: %s\n", oneLine(c.Type))
-		}
-		for _, o := range c.Options {
-			mark := ""
-			if o.Key == c.Fallback {
-				mark = " (fallback)"
-			}
-			fmt.Fprintf(w, "  option %s) %s%s\n", oneLine(o.Key), oneLine(o.Text), mark)
-		}
-		for _, e := range c.Evidence {
-			fmt.Fprintf(w, "  evidence: %s\n", oneLine(e))
-		}
-		for _, e := range c.Thread {
-			who := cmp.Or(oneLine(e.Author), "Clarify")
-			line := fmt.Sprintf("  round %d · %s · %s · %s", e.Round, e.Kind, who, ledgerTime(e.At))
-			if e.Edited {
-				line += " · edited before it was read"
-			}
-			fmt.Fprintln(w, line)
-			fmt.Fprintln(w, indent(printable(e.Text), "      "))
-		}
-		if c.Resolution != "" {
-			fmt.Fprintf(w, "  decision: %s\n", oneLine(c.Resolution))
-		}
-	}
-	if len(l.Assumptions) == 0 {
-		return
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "assumptions")
-	for _, a := range l.Assumptions {
-		line := fmt.Sprintf("  %s · %s · %s", ledgerTime(a.At), cmp.Or(oneLine(a.Author), "Clarify"), oneLine(a.Decision))
-		if a.Confidence != "" {
-			line += " · confidence " + oneLine(a.Confidence)
-		}
-		if a.Risk != "" {
-			line += " · risk " + oneLine(a.Risk)
-		}
-		if a.Source == "timeout_assumed" {
-			line += " · fallback taken on timeout"
-		}
-		if a.Clarification != "" {
-			line += " · " + oneLine(a.Clarification)
-		}
-		fmt.Fprintln(w, line)
-	}
-}
-
-// ledgerTarget is the target as one addresses it in /clarify, and as AgentX files write it.
-func ledgerTarget(t clarify.Target) string {
-	if t.Kind == clarify.TargetLogin || t.Kind == clarify.TargetTeam {
-		return "@" + oneLine(t.Name)
-	}
-	return cmp.Or(oneLine(t.Name), "?")
-}
-
-// ledgerAsker is the asker as "role (login)", or whichever of the two it has.
-func ledgerAsker(p clarify.Party) string {
-	switch {
-	case p.Role != "" && p.Login != "":
-		return oneLine(p.Role) + " (" + oneLine(p.Login) + ")"
-	case p.Role != "":
-		return oneLine(p.Role)
-	}
-	return cmp.Or(oneLine(p.Login), "?")
-}
-
-func ledgerTime(t time.Time) string {
-	if t.IsZero() {
-		return "(no time)"
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
-func counted(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// printable replaces the control characters of text anyone could have typed into an
-// issue (an escape sequence would drive the reader's terminal; a bidi override would show
-// text in another order than it is), keeping line breaks and tabs.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || !unicode.IsControl(r) && !unicode.Is(unicode.Bidi_Control, r) {
-			return r
-		}
-		return '\uFFFD'
-	}, strings.ReplaceAll(s, "\r\n", "\n"))
-}
-
-// oneLine is printable text on one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(printable(s)), " ")
-}
-
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
 }

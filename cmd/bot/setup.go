@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/setup"
@@ -55,16 +52,7 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer, list
 		return fmt.Errorf("unexpected arguments %q\n%s", fs.Args(), setupUsage)
 	}
 	opts.Log = stderr
-	host, _, err := net.SplitHostPort(*addr)
-	if err != nil {
-		return fmt.Errorf("-listen %q: %w", *addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		// The page carries the state that guards the callback: for this machine's browser
-		// only. Over SSH, forward a local port to it.
-		return fmt.Errorf("-listen %q is not a loopback address such as 127.0.0.1:0", *addr)
-	}
-	ln, err := listen("tcp", *addr)
+	ln, err := setup.ListenLoopback(*addr, listen)
 	if err != nil {
 		return err
 	}
@@ -73,31 +61,11 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer, list
 		ln.Close()
 		return err
 	}
-	srv := &http.Server{Handler: flow, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "Open %s in your browser to register the app on GitHub (Ctrl-C to give up).\n", flow.URL())
-
-	select {
-	case <-flow.Done():
-	case <-ctx.Done():
-	case err := <-errc:
+	res, err := flow.Run(ctx, ln, func(page string) {
+		fmt.Fprintf(stdout, "Open %s in your browser to register the app on GitHub (Ctrl-C to give up).\n", page)
+	})
+	if err != nil {
 		return err
-	}
-	// Shutdown lets the page that ended the flow reach the browser first. A browser keeps
-	// connections it opened ahead of need, which Shutdown waits on for 5 s; those are cut,
-	// as nothing the flow needs is on them.
-	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shut); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		_ = srv.Close()
-	}
-	res, done, err := flow.Outcome()
-	switch {
-	case !done:
-		return errors.New("stopped before GitHub sent the browser back: nothing was written")
-	case err != nil:
-		return fmt.Errorf("the app %s is registered (%s) but: %w", res.Slug, res.HTMLURL, err)
 	}
 	fmt.Fprintf(stdout, `Registered the GitHub App %s (App ID %d) for %s: %s
 Wrote %s (App ID, webhook secret, slug) and %s (the private key), both mode 0600: keep them private.

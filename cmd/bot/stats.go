@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-github/v60/github"
-
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -51,41 +50,21 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	from := time.Now().Add(-*since)
-	var issues []*github.Issue
-	opts := &github.IssueListByRepoOptions{State: "all", Since: from, ListOptions: github.ListOptions{PerPage: 100}}
-	for {
-		page, resp, err := client.Issues.ListByRepo(ctx, owner, name, opts)
-		if err != nil {
-			return fmt.Errorf("list the issues of %s/%s: %w%s", owner, name, err, tokenHint(err))
-		}
-		issues = append(issues, page...)
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
-	}
-	if !keys.given() {
+	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 	}
-	var ledgers []clarify.Ledger
+	reader := handlers.LedgerReader{Bot: *lf.app + "[bot]", Keys: keys, Unchecked: !keys.Given()}
 	failed := 0
-	for _, is := range issues {
-		ref := ledgerIssue{owner: owner, name: name, number: is.GetNumber()}
-		l, err := fetchLedger(client, ref, *lf.app, keys, io.Discard)
-		var none noStatusError
-		switch {
-		case errors.As(err, &none):
-		case err != nil:
-			// One issue's damaged ledger must not hide the rest of the digest.
-			failed++
-			fmt.Fprintf(stderr, "%s: %v\n", ref, err)
-		default:
-			ledgers = append(ledgers, l)
-		}
+	ledgers, listed, err := reader.ReadRepo(ctx, client, owner, name, from, func(number int, err error) {
+		failed++
+		fmt.Fprintf(stderr, "%s/%s#%d: %v%s\n", owner, name, number, err, tokenHint(err))
+	})
+	if err != nil {
+		return fmt.Errorf("%w%s", err, tokenHint(err))
 	}
 	title := fmt.Sprintf("%s/%s since %s", owner, name, from.UTC().Format("2006-01-02"))
 	fmt.Fprint(stdout, render.Stats(title, clarify.Summarize(ledgers...)))
-	fmt.Fprintf(stdout, "\n%d issue(s) updated since then, %d with clarifications", len(issues), len(ledgers))
+	fmt.Fprintf(stdout, "\n%d issue(s) updated since then, %d with clarifications", listed, len(ledgers))
 	if failed > 0 {
 		fmt.Fprintf(stdout, ", %d whose ledger could not be read (see above)", failed)
 	}

@@ -1,34 +1,26 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/gregjones/httpcache"
-	lru "github.com/hashicorp/golang-lru"
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
 	"github.com/rs/zerolog/hlog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/metrics"
 	"github.com/clarify-app/clarify/internal/redisstate"
 )
-
-// cacheEntries bounds each installation client's HTTP cache (go-githubapp keeps 64 clients).
-const cacheEntries = 512
 
 // App is the assembled GitHub App: its HTTP handler, the scheduler to drain on shutdown,
 // and the sweep that a ticker or an external scheduler runs.
@@ -59,36 +51,7 @@ type App struct {
 func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, error) {
 	// A registry per app, not Prometheus's global one: tests and harnesses build many.
 	m := metrics.New()
-	// One pacer for every client: go-githubapp builds a client's middleware per client.
-	pacer := &handlers.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute,
-		Spacing: cfg.PaceSpacing, OnWait: m.Paced}
-	retry := cfg.Retry
-	retry.OnLimit = m.RateLimited
-	// Replicas behind one webhook URL share through Redis what one process keeps in memory.
-	var shared *redisstate.Store
-	if cfg.Clarify.RedisURL != "" {
-		var err error
-		shared, err = redisstate.New(redisstate.Options{URL: cfg.Clarify.RedisURL, Logger: logger,
-			// Per App ID, so that production and staging can share one Redis.
-			Prefix: fmt.Sprintf("clarify:%d:", cfg.Github.App.IntegrationID)})
-		if err != nil {
-			return nil, err
-		}
-		pacer.Store = shared.PaceStore()
-	}
-	clients, err := githubapp.NewDefaultCachingClientCreator(cfg.Github,
-		githubapp.WithClientUserAgent("clarify-app"),
-		// One deadline covers a request and its retries, with room for a secondary
-		// limit's minute-long wait.
-		githubapp.WithClientTimeout(2*time.Minute),
-		// alwaysValidate: a cached ledger must never be trusted without asking GitHub.
-		githubapp.WithClientCaching(true, newHTTPCache),
-		// Retry outermost, so that every attempt counts against the sweep's budget and
-		// every write sent again is paced; the metrics innermost, so that they count what
-		// reaches GitHub, by route template.
-		githubapp.WithClientMiddleware(handlers.RetryTransient(retry), handlers.CountRequests,
-			pacer.Middleware(), m.Middleware(apiPath(cfg.Github.V3APIURL))),
-	)
+	clients, shared, err := newClients(cfg, logger, m)
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +93,38 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		slug:       cfg.Clarify.AppSlug,
 		apiURL:     cfg.Github.V3APIURL,
 	}
+	a.Handler = hlog.NewHandler(logger)(a.routes(cfg, m, dispatcher))
+	return a, nil
+}
+
+// newClients builds the app's GitHub clients, paced and retried, and the state replicas
+// share through Redis when clarify.redis_url is set (nil otherwise).
+func newClients(cfg Config, logger zerolog.Logger, m *metrics.Metrics) (githubapp.ClientCreator, *redisstate.Store, error) {
+	// One pacer for every client: go-githubapp builds a client's middleware per client.
+	pacer := &ghtransport.Pacer{PerMinute: cfg.Clarify.WritesPerMinute, PerHour: cfg.Clarify.WritesPerHour, Minute: cfg.PaceMinute,
+		Spacing: cfg.PaceSpacing, OnWait: m.Paced}
+	retry := cfg.Retry
+	retry.OnLimit = m.RateLimited
+	// Replicas behind one webhook URL share through Redis what one process keeps in memory.
+	var shared *redisstate.Store
+	if cfg.Clarify.RedisURL != "" {
+		var err error
+		shared, err = redisstate.New(redisstate.Options{URL: cfg.Clarify.RedisURL, Logger: logger,
+			// Per App ID, so that production and staging can share one Redis.
+			Prefix: fmt.Sprintf("clarify:%d:", cfg.Github.App.IntegrationID)})
+		if err != nil {
+			return nil, nil, err
+		}
+		pacer.Store = shared.PaceStore()
+	}
+	clients, err := ghtransport.NewClientCreator(cfg.Github, ghtransport.Clients{Retry: retry, Pacer: pacer,
+		// The metrics innermost, so that they count what reaches GitHub, by route template.
+		Inner: m.Middleware(apiPath(cfg.Github.V3APIURL))})
+	return clients, shared, err
+}
+
+// routes is the app's HTTP surface: the signed webhook, /metrics and the health checks.
+func (a *App) routes(cfg Config, m *metrics.Metrics, dispatcher http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(githubapp.DefaultWebhookRoute, requireSignature([]byte(cfg.Github.App.WebhookSecret), a.Bodies, m, dispatcher))
 	// On the webhook's listener, beside the health checks: one port to run and probe. Its
@@ -150,8 +145,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	a.Handler = hlog.NewHandler(logger)(mux)
-	return a, nil
+	return mux
 }
 
 // Ready reports whether GitHub has accepted the app's credentials at least once.
@@ -232,110 +226,6 @@ func explainCheck(err error, apiURL string) error {
 	return fmt.Errorf("GET /app: %w", err)
 }
 
-// BodyBudget bounds the bytes held, all connections together, for delivery bodies whose
-// signature is not checked yet. Anyone can send those: without a bound, unsigned 25 MB
-// bodies trickled in on many connections would hold as much memory as there are
-// connections, for as long as the read timeout.
-type BodyBudget struct {
-	mu   sync.Mutex
-	max  int64
-	held int64
-	peak int64
-}
-
-// NewBodyBudget returns a budget of limit bytes.
-func NewBodyBudget(limit int64) *BodyBudget { return &BodyBudget{max: limit} }
-
-// TryReserve takes n bytes if they fit, and never waits: a delivery that waited for room
-// would hold its connection (and GitHub's 10 s) for nothing, while one refused now is
-// redelivered later.
-func (b *BodyBudget) TryReserve(n int64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.held+n > b.max {
-		return false
-	}
-	b.held += n
-	b.peak = max(b.peak, b.held)
-	return true
-}
-
-// Release gives back n bytes that TryReserve took.
-func (b *BodyBudget) Release(n int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.held -= n
-}
-
-// Held is the bytes reserved now.
-func (b *BodyBudget) Held() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.held
-}
-
-// Peak is the most ever reserved at once: what shows that the bound held.
-func (b *BodyBudget) Peak() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.peak
-}
-
-// Max is the budget's bound.
-func (b *BodyBudget) Max() int64 { return b.max }
-
-// retryAfterBusy is the Retry-After of a delivery refused for want of room. GitHub does not
-// retry by itself; the app's redelivery, after the next sweep, asks for it again.
-const retryAfterBusy = "60"
-
-// requireSignature reads a delivery's body within the budget, then answers 401 to one
-// without a valid X-Hub-Signature-256 before anything else sees it; go-githubapp would
-// answer 400, which hides an attack or a misconfigured secret among malformed payloads.
-// The body's room is reserved from Content-Length before a byte is read, and refused
-// outright when there is none: waiting would let slow senders hold the rest.
-func requireSignature(secret []byte, budget *BodyBudget, m *metrics.Metrics, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		logger := hlog.FromRequest(r).With().Str(githubapp.LogKeyDeliveryID, r.Header.Get("X-GitHub-Delivery")).Logger()
-		n := r.ContentLength
-		switch {
-		case n < 0:
-			// GitHub always sends Content-Length; without it the room to reserve is unknown.
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
-			refuse(w, http.StatusLengthRequired, "Content-Length is required")
-			return
-		case n > MaxWebhookBody:
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
-			refuse(w, http.StatusRequestEntityTooLarge, "request body too large: GitHub sends at most 25 MB")
-			return
-		case !budget.TryReserve(n):
-			logger.Warn().Int64("content_length", n).Int64("held", budget.Held()).
-				Msg("Refused a delivery: the bytes held for unverified bodies are at clarify.max_unverified_body_bytes; it will be redelivered")
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBusy)
-			w.Header().Set("Retry-After", retryAfterBusy)
-			refuse(w, http.StatusServiceUnavailable, "busy: too many deliveries being read; try again later")
-			return
-		}
-		defer budget.Release(n)
-		// Exactly n bytes: what is held never exceeds what was reserved.
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r.Body, body); err != nil {
-			logger.Warn().Err(err).Int64("content_length", n).Msg("Dropped a delivery whose body stalled or ended early")
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadRequest)
-			refuse(w, http.StatusBadRequest, "the body ended before its Content-Length or came too slowly")
-			return
-		}
-		sig := r.Header.Get(github.SHA256SignatureHeader)
-		if sig == "" || github.ValidateSignature(sig, body, secret) != nil {
-			logger.Warn().Msg("Refused a delivery without a valid signature")
-			m.Delivery(metrics.EventUnverified, metrics.OutcomeBadSignature)
-			http.Error(w, "missing or invalid X-Hub-Signature-256", http.StatusUnauthorized)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
-	})
-}
-
 // apiPath is the path of the REST API's base URL, which the metrics read routes after.
 func apiPath(v3URL string) string {
 	u, err := url.Parse(v3URL)
@@ -343,40 +233,6 @@ func apiPath(v3URL string) string {
 		return "/"
 	}
 	return u.Path
-}
-
-// refuse answers status and closes the connection, so that the server does not read on
-// through a body it refused in order to keep the connection alive.
-func refuse(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Connection", "close")
-	http.Error(w, msg, status)
-}
-
-// Timeouts of NewServer. GitHub sends a delivery whole and gives up after 10 s: a
-// connection that trickles its headers or body, or idles, is closed rather than held.
-const (
-	serverReadHeaderTimeout = 10 * time.Second
-	serverReadTimeout       = 30 * time.Second
-	serverWriteTimeout      = 30 * time.Second
-	serverIdleTimeout       = 2 * time.Minute
-	// GitHub's headers are a few kB; net/http's default of 1 MB a connection is room for
-	// nothing but abuse.
-	serverMaxHeaderBytes = 64 << 10
-)
-
-// NewServer returns the HTTP server `bot serve` runs h with, at cfg's address. ReadTimeout
-// runs from the first byte of a request to the last of its body, so it is what closes a
-// connection whose body stalls; the fields are the server's, and tests shorten them.
-func NewServer(cfg Config, h http.Handler) *http.Server {
-	return &http.Server{
-		Addr:              net.JoinHostPort(cfg.Server.Address, strconv.Itoa(cfg.Server.Port)),
-		Handler:           h,
-		ReadHeaderTimeout: serverReadHeaderTimeout,
-		ReadTimeout:       serverReadTimeout,
-		WriteTimeout:      serverWriteTimeout,
-		IdleTimeout:       serverIdleTimeout,
-		MaxHeaderBytes:    serverMaxHeaderBytes,
-	}
 }
 
 // NewLogger returns the app's JSON logger at level (info when empty or unknown); the
@@ -388,26 +244,3 @@ func NewLogger(w io.Writer, level string) zerolog.Logger {
 	}
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
 }
-
-// lruCache is a bounded httpcache.Cache, so ETags save rate limit without growing forever.
-type lruCache struct{ c *lru.Cache }
-
-func newHTTPCache() httpcache.Cache {
-	c, _ := lru.New(cacheEntries) // fails only for a size below 1
-	return lruCache{c}
-}
-
-// Get returns a cached response, as httpcache.Cache asks.
-func (l lruCache) Get(key string) ([]byte, bool) {
-	v, ok := l.c.Get(key)
-	if !ok {
-		return nil, false
-	}
-	return v.([]byte), true
-}
-
-// Set caches a response, evicting the least recently used past the bound.
-func (l lruCache) Set(key string, b []byte) { l.c.Add(key, b) }
-
-// Delete drops a cached response.
-func (l lruCache) Delete(key string) { l.c.Remove(key) }

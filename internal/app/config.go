@@ -2,8 +2,6 @@ package app
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -18,7 +16,9 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/redisstate"
+	"github.com/clarify-app/clarify/render"
 )
 
 // Defaults of the app's own settings; config.example.yml documents each.
@@ -45,7 +45,7 @@ type Config struct {
 	Github  githubapp.Config `yaml:"github"`
 	Clarify ClarifyConfig    `yaml:"clarify"`
 	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
-	Retry handlers.RetryOptions `yaml:"-"`
+	Retry ghtransport.RetryOptions `yaml:"-"`
 	// PaceMinute is how long the pacer's minute lasts; harnesses shorten it. PaceSpacing,
 	// if set, is the least time between two writes of an installation (to compare with
 	// the limits).
@@ -195,10 +195,10 @@ func (c *Config) Defaults() {
 		c.Clarify.SweepInterval = DefaultSweepInterval
 	}
 	if c.Clarify.WritesPerMinute == 0 {
-		c.Clarify.WritesPerMinute = handlers.DefaultWritesPerMinute
+		c.Clarify.WritesPerMinute = ghtransport.DefaultWritesPerMinute
 	}
 	if c.Clarify.WritesPerHour == 0 {
-		c.Clarify.WritesPerHour = handlers.DefaultWritesPerHour
+		c.Clarify.WritesPerHour = ghtransport.DefaultWritesPerHour
 	}
 	if c.Clarify.SweepBudget == 0 {
 		c.Clarify.SweepBudget = handlers.DefaultSweepBudget
@@ -236,16 +236,30 @@ func (c *Config) LoadPrivateKey() {
 // Validate refuses a config the app cannot run safely with, naming each key at fault and
 // its environment variable, all at once.
 func (c *Config) Validate() error {
-	errs := append([]error(nil), c.problems...)
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	v := &problems{errs: append([]error(nil), c.problems...)}
+	c.validateGitHub(v)
+	c.validateServer(v)
+	c.validateClarify(v)
+	c.validateLimits(v)
+	return errors.Join(v.errs...)
+}
 
+// problems gathers what Validate finds, so that every mistake is reported at once.
+type problems struct{ errs []error }
+
+func (v *problems) bad(format string, args ...any) {
+	v.errs = append(v.errs, fmt.Errorf(format, args...))
+}
+
+// validateGitHub checks what the app needs to be GitHub's app: its secret, id, key and URLs.
+func (c *Config) validateGitHub(v *problems) {
 	if c.Github.App.WebhookSecret == "" {
 		// go-githubapp skips the signature check when the secret is empty: anyone
 		// could then drive the app, so it does not start.
-		bad("github.app.webhook_secret (GITHUB_APP_WEBHOOK_SECRET) is required")
+		v.bad("github.app.webhook_secret (GITHUB_APP_WEBHOOK_SECRET) is required")
 	}
 	if c.Github.App.IntegrationID <= 0 {
-		bad("github.app.integration_id (GITHUB_APP_INTEGRATION_ID) is required: the App ID from the app's settings page")
+		v.bad("github.app.integration_id (GITHUB_APP_INTEGRATION_ID) is required: the App ID from the app's settings page")
 	}
 	if c.PrivateKeyFile == "" || c.Github.App.PrivateKey != "" { // an unreadable file is reported already
 		source := "github.app.private_key (GITHUB_APP_PRIVATE_KEY)"
@@ -253,7 +267,7 @@ func (c *Config) Validate() error {
 			source = fmt.Sprintf("github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE) %q", c.PrivateKeyFile)
 		}
 		if problem := privateKeyProblem(c.Github.App.PrivateKey); problem != "" {
-			bad("%s %s", source, problem)
+			v.bad("%s %s", source, problem)
 		}
 	}
 	for _, u := range []struct{ key, env, value, example string }{
@@ -262,54 +276,64 @@ func (c *Config) Validate() error {
 		{"github.v4_api_url", "GITHUB_V4_API_URL", c.Github.V4APIURL, DefaultV4APIURL},
 	} {
 		if p, err := url.Parse(u.value); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			bad("%s (%s) %q is not an http(s) URL, e.g. %s", u.key, u.env, u.value, u.example)
+			v.bad("%s (%s) %q is not an http(s) URL, e.g. %s", u.key, u.env, u.value, u.example)
 		}
 	}
+}
 
+// validateServer checks where the webhook server listens.
+func (c *Config) validateServer(v *problems) {
 	if a := c.Server.Address; strings.Contains(a, ":") && net.ParseIP(a) == nil {
-		bad("server.address (SERVER_ADDRESS) %q holds a port: put the port in server.port (SERVER_PORT)", a)
+		v.bad("server.address (SERVER_ADDRESS) %q holds a port: put the port in server.port (SERVER_PORT)", a)
 	}
 	if c.Server.Port < 1 || c.Server.Port > 65535 {
-		bad("server.port (SERVER_PORT) %d is not a port (1 to 65535)", c.Server.Port)
+		v.bad("server.port (SERVER_PORT) %d is not a port (1 to 65535)", c.Server.Port)
 	}
+}
 
+// validateClarify checks the app's identity, keys and workers.
+func (c *Config) validateClarify(v *problems) {
 	if !isSlug(c.Clarify.AppSlug) {
-		bad("clarify.app_slug (CLARIFY_APP_SLUG) %q is not a slug: write it as in the app's URL, github.com/apps/SLUG, without [bot]", c.Clarify.AppSlug)
+		v.bad("clarify.app_slug (CLARIFY_APP_SLUG) %q is not a slug: write it as in the app's URL, github.com/apps/SLUG, without [bot]", c.Clarify.AppSlug)
 	}
 	for i, k := range c.Clarify.PreviousLedgerKeys {
 		if k == "" {
-			bad("clarify.previous_ledger_keys[%d] is empty", i)
+			v.bad("clarify.previous_ledger_keys[%d] is empty", i)
 		}
 	}
 	if c.Clarify.Workers < 1 {
-		bad("clarify.workers must be at least 1, not %d", c.Clarify.Workers)
+		v.bad("clarify.workers must be at least 1, not %d", c.Clarify.Workers)
 	}
+}
+
+// validateLimits checks how the app runs: its bounds on time, requests and memory, its
+// log level and its Redis.
+func (c *Config) validateLimits(v *problems) {
 	if c.Clarify.HandlerTimeout <= 0 {
-		bad("clarify.handler_timeout must be positive, not %s", c.Clarify.HandlerTimeout)
+		v.bad("clarify.handler_timeout must be positive, not %s", c.Clarify.HandlerTimeout)
 	}
 	switch c.Clarify.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
-		bad("clarify.log_level (CLARIFY_LOG_LEVEL) %q is not a level: use debug, info, warn or error", c.Clarify.LogLevel)
+		v.bad("clarify.log_level (CLARIFY_LOG_LEVEL) %q is not a level: use debug, info, warn or error", c.Clarify.LogLevel)
 	}
 	if c.Clarify.SweepBudget < 1 {
-		bad("clarify.sweep_budget must be at least 1, not %d", c.Clarify.SweepBudget)
+		v.bad("clarify.sweep_budget must be at least 1, not %d", c.Clarify.SweepBudget)
 	}
 	if c.Clarify.WalkInterval < 0 {
-		bad("clarify.walk_interval must be positive, not %s", c.Clarify.WalkInterval)
+		v.bad("clarify.walk_interval must be positive, not %s", c.Clarify.WalkInterval)
 	}
 	if c.Clarify.MaxUnverifiedBodyBytes < MaxWebhookBody {
 		// Below GitHub's cap, the largest deliveries would be refused every time.
-		bad("clarify.max_unverified_body_bytes must be at least %d (GitHub's 25 MiB payload cap), not %d",
+		v.bad("clarify.max_unverified_body_bytes must be at least %d (GitHub's 25 MiB payload cap), not %d",
 			MaxWebhookBody, c.Clarify.MaxUnverifiedBodyBytes)
 	}
 	if c.Clarify.RedisURL != "" {
 		// Never quoted: the URL may hold Redis's password.
 		if err := redisstate.CheckURL(c.Clarify.RedisURL); err != nil {
-			bad("clarify.redis_url (REDIS_URL) is not a Redis URL: %v; write redis://[:password@]host:port[/db], or rediss:// for TLS", err)
+			v.bad("clarify.redis_url (REDIS_URL) is not a Redis URL: %v; write redis://[:password@]host:port[/db], or rediss:// for TLS", err)
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // privateKeyProblem says in plain words what keeps key from being the App's RSA private
@@ -387,9 +411,7 @@ func (c *Config) PreviousLedgerKeys() [][]byte {
 	if c.Clarify.LedgerKey == "" && canonicalPEM(c.Github.App.PrivateKey) != c.Github.App.PrivateKey {
 		out = append(out, privateKeyLedgerKey(c.Github.App.PrivateKey))
 	}
-	m := hmac.New(sha256.New, []byte(c.Github.App.WebhookSecret))
-	m.Write([]byte("clarify ledger key v1"))
-	return append(out, m.Sum(nil))
+	return append(out, render.DeriveKey([]byte(c.Github.App.WebhookSecret), "clarify ledger key v1"))
 }
 
 // canonicalPEM is the key without the whitespace around it and with Unix line breaks: the
@@ -400,7 +422,5 @@ func canonicalPEM(key string) string {
 }
 
 func privateKeyLedgerKey(key string) []byte {
-	m := hmac.New(sha256.New, []byte(key))
-	m.Write([]byte("clarify ledger key v2"))
-	return m.Sum(nil)
+	return render.DeriveKey([]byte(key), "clarify ledger key v2")
 }

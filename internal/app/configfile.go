@@ -84,29 +84,10 @@ func checkNode(n *yaml.Node, t reflect.Type, path string) []error {
 	if n.Tag == "!!null" {
 		return nil // decodes to the zero value, which Defaults fills
 	}
-	at := func(format string, args ...any) []error {
-		where := path
-		if where == "" {
-			where = "the file"
-		}
-		return []error{fmt.Errorf("%s (line %d)"+format, append([]any{where, n.Line}, args...)...)}
-	}
+	at := problemAt(n, path)
 	switch {
 	case t == durationType:
-		if n.Kind != yaml.ScalarNode {
-			return at(" should be a duration such as 90s or 2m, not %s", shape(n))
-		}
-		if _, err := time.ParseDuration(n.Value); err != nil {
-			// A bare number would be nanoseconds to Go: a mistake, refused rather than obeyed.
-			if _, numErr := strconv.ParseFloat(n.Value, 64); numErr == nil {
-				return at(": %s needs a unit, e.g. %ss (units: ms, s, m, h)", n.Value, n.Value)
-			}
-			return at(": %q is not a duration; write e.g. 90s, 2m or 1h30m", n.Value)
-		}
-		// "0" is a number to yaml.v3, which decodes no number into a Duration; as a
-		// string it reaches time.ParseDuration like "90s" does.
-		n.Tag = "!!str"
-		return nil
+		return checkDuration(n, at)
 	case t.Kind() == reflect.Struct:
 		if n.Kind != yaml.MappingNode {
 			return at(" should be a mapping of %s, not %s", strings.Join(yamlKeys(t), ", "), shape(n))
@@ -122,23 +103,59 @@ func checkNode(n *yaml.Node, t reflect.Type, path string) []error {
 		}
 		return errs
 	}
+	return checkScalar(n, t, at)
+}
+
+// nodeProblem writes what is wrong with one node, after its path and line.
+type nodeProblem func(format string, args ...any) []error
+
+// problemAt is the problem writer of the node n at path ("the file" for the top).
+func problemAt(n *yaml.Node, path string) nodeProblem {
+	where := path
+	if where == "" {
+		where = "the file"
+	}
+	return func(format string, args ...any) []error {
+		return []error{fmt.Errorf("%s (line %d)"+format, append([]any{where, n.Line}, args...)...)}
+	}
+}
+
+// checkDuration checks a duration, and marks it a string for the decoder.
+func checkDuration(n *yaml.Node, at nodeProblem) []error {
+	if n.Kind != yaml.ScalarNode {
+		return at(" should be a duration such as 90s or 2m, not %s", shape(n))
+	}
+	if _, err := time.ParseDuration(n.Value); err != nil {
+		// A bare number would be nanoseconds to Go: a mistake, refused rather than obeyed.
+		if _, numErr := strconv.ParseFloat(n.Value, 64); numErr == nil {
+			return at(": %s needs a unit, e.g. %ss (units: ms, s, m, h)", n.Value, n.Value)
+		}
+		return at(": %q is not a duration; write e.g. 90s, 2m or 1h30m", n.Value)
+	}
+	// "0" is a number to yaml.v3, which decodes no number into a Duration; as a
+	// string it reaches time.ParseDuration like "90s" does.
+	n.Tag = "!!str"
+	return nil
+}
+
+// checkScalar checks a single value by decoding it into a t.
+func checkScalar(n *yaml.Node, t reflect.Type, at nodeProblem) []error {
 	if n.Kind != yaml.ScalarNode {
 		return at(" should be a single value, not %s", shape(n))
 	}
+	isInt := t.Kind() == reflect.Int || t.Kind() == reflect.Int64
 	// A number in quotes (as templates often write it) is still the number: yaml.v3 alone
 	// would refuse "7" for an integer.
-	if k := t.Kind(); (k == reflect.Int || k == reflect.Int64) && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+	if isInt && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 		if _, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
 			n.Tag, n.Style = "!!int", 0
 		}
 	}
 	if err := n.Decode(reflect.New(t).Interface()); err != nil {
-		switch t.Kind() {
-		case reflect.Int, reflect.Int64:
+		if isInt {
 			return at(": %q is not a whole number", n.Value)
-		default:
-			return at(": %q cannot be read as a %s", n.Value, t.Kind())
 		}
+		return at(": %q cannot be read as a %s", n.Value, t.Kind())
 	}
 	return nil
 }
@@ -177,7 +194,7 @@ func checkMapping(n *yaml.Node, t reflect.Type, path string) []error {
 
 // unknownKey names the key and where it is, and the setting most likely meant.
 func unknownKey(key string, line int, name string, known []string) error {
-	if guess := closest(name, known); guess != "" {
+	if guess := clarify.Nearest(name, known, 2); guess != "" {
 		return fmt.Errorf("%s (line %d) is not a setting; did you mean %s?", key, line, guess)
 	}
 	return fmt.Errorf("%s (line %d) is not a setting; the settings there are %s", key, line, strings.Join(known, ", "))
@@ -224,16 +241,4 @@ func shape(n *yaml.Node) string {
 		return "a list"
 	}
 	return fmt.Sprintf("%q", n.Value)
-}
-
-// closest returns the known key nearest to key, when it is near enough to be a typo (at
-// most two edits, ignoring case); "" otherwise.
-func closest(key string, known []string) string {
-	best, bestDist := "", 3
-	for _, k := range known {
-		if d := clarify.EditDistance(strings.ToLower(key), k); d < bestDist && d < len(key) {
-			best, bestDist = k, d
-		}
-	}
-	return best
 }

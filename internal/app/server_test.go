@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/internal/app"
-	"github.com/clarify-app/clarify/internal/fakegithub"
 )
 
 // These tests run the app behind the server serve runs (app.NewServer), on a real socket,
@@ -109,56 +107,6 @@ func TestStalledAndTricklingBodiesAreCutOff(t *testing.T) {
 				t.Errorf("%d bytes still held for a body the server gave up on", held)
 			}
 		})
-	}
-}
-
-// TestUnverifiedBodiesNeverHoldMoreThanTheBudget: slow senders fill the budget; the next
-// deliveries are refused at once with 503 and Retry-After, not made to wait; once the slow
-// ones are gone, a signed delivery goes through.
-func TestUnverifiedBodiesNeverHoldMoreThanTheBudget(t *testing.T) {
-	h := newHarness(t)
-	const body = 64 << 10
-	cfg := h.Config
-	cfg.Clarify.MaxUnverifiedBodyBytes = 4 * body
-	a, err := app.NewApp(cfg, app.NewLogger(io.Discard, "info"), h.Fake.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := listenAndServe(t, app.NewServer(cfg, a.Handler)) // serve's timeouts: the test hangs up itself
-
-	var slow []net.Conn
-	for range 4 {
-		slow = append(slow, openPost(t, addr, body, `{"action":"created",`))
-	}
-	waitFor(t, "the slow bodies to fill the budget", func() bool { return a.Bodies.Held() == 4*body })
-
-	for _, length := range []int64{body, body, 1} {
-		c := openPost(t, addr, length, "")
-		resp := readResponse(t, c)
-		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-			t.Errorf("a delivery of %d bytes past the budget: status %d, Retry-After %q; want 503 with Retry-After",
-				length, resp.StatusCode, resp.Header.Get("Retry-After"))
-		}
-		c.Close()
-	}
-	if a.Bodies.Peak() > a.Bodies.Max() {
-		t.Errorf("held %d bytes of unverified bodies at once; the budget is %d", a.Bodies.Peak(), a.Bodies.Max())
-	}
-
-	for _, c := range slow {
-		c.Close()
-	}
-	waitFor(t, "the budget to be given back", func() bool { return a.Bodies.Held() == 0 })
-
-	d, _ := h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Which database?")
-	before := h.Fake.Fingerprint()
-	status, err := fakegithub.Send(context.Background(), &http.Client{}, "http://"+addr+"/api/github/hook", h.Secret, d)
-	if err != nil {
-		t.Fatalf("a signed delivery after the slow ones was refused: %d, %v", status, err)
-	}
-	a.Scheduler.Wait()
-	if h.Fake.Fingerprint() == before {
-		t.Error("the signed delivery was accepted but nothing happened in the issue")
 	}
 }
 

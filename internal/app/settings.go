@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Setting is one key of the server configuration as an operator reads it: in the README's
@@ -38,15 +39,15 @@ var Settings = []Setting{
 		"MAC key of the hidden ledger; each issue's ledger is signed with a key drawn from it and the issue"},
 	{"clarify.previous_ledger_keys", "", "none", "keys that still verify ledgers after a rotation (see below)"},
 	{"clarify.workers", "", code(strconv.Itoa(DefaultWorkers)), "deliveries handled at once"},
-	{"clarify.handler_timeout", "", code(duration(handlers.DefaultHandlerTimeout)), "the most one delivery may take"},
+	{"clarify.handler_timeout", "", code(clarify.FormatDuration(handlers.DefaultHandlerTimeout)), "the most one delivery may take"},
 	{"clarify.log_level", "CLARIFY_LOG_LEVEL", code(DefaultLogLevel), "`debug`, `info`, `warn`, `error`"},
-	{"clarify.sweep_interval", "", code(duration(DefaultSweepInterval)), "how often the sweep checks every installation's deadlines (negative: never)"},
+	{"clarify.sweep_interval", "", code(clarify.FormatDuration(DefaultSweepInterval)), "how often the sweep checks every installation's deadlines (negative: never)"},
 	{"clarify.sweep_budget", "", code(strconv.Itoa(handlers.DefaultSweepBudget)), "GitHub requests one sweep may spend per installation"},
-	{"clarify.walk_interval", "", code(duration(handlers.DefaultReconcileEvery)),
+	{"clarify.walk_interval", "", code(clarify.FormatDuration(handlers.DefaultReconcileEvery)),
 		"how often a sweep also walks every installation for issues its deadline index does not know (a process's first sweep always walks)"},
-	{"clarify.writes_per_minute", "", code(strconv.Itoa(handlers.DefaultWritesPerMinute)),
+	{"clarify.writes_per_minute", "", code(strconv.Itoa(ghtransport.DefaultWritesPerMinute)),
 		"the most writes one installation sends in any minute, GitHub's secondary limit on content; more wait their turn (negative: no bound)"},
-	{"clarify.writes_per_hour", "", code(strconv.Itoa(handlers.DefaultWritesPerHour)), "the same in any hour (negative: no bound)"},
+	{"clarify.writes_per_hour", "", code(strconv.Itoa(ghtransport.DefaultWritesPerHour)), "the same in any hour (negative: no bound)"},
 	{"clarify.max_unverified_body_bytes", "", fmt.Sprintf("`%d` (%d MiB)", DefaultMaxUnverifiedBodyBytes, DefaultMaxUnverifiedBodyBytes>>20),
 		fmt.Sprintf("bytes held at once, all connections together, for deliveries whose signature is not checked yet; at least %d (%d MiB)", MaxWebhookBody, MaxWebhookBody>>20)},
 	{"clarify.redis_url", "REDIS_URL", "none (one process, state in memory)",
@@ -69,15 +70,3 @@ func SettingsReference() string {
 }
 
 func code(s string) string { return "`" + s + "`" }
-
-// duration writes d as an operator would in the file: 2m, not 2m0s.
-func duration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}

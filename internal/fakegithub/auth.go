@@ -70,7 +70,7 @@ func (s *Server) authenticateLocked(c *call) *reply {
 		if !ok || !time.Now().Before(t.expires) {
 			return unauthorized("Bad credentials")
 		}
-		c.installation = t.installation
+		c.installation, c.repoScope, c.actor = t.installation, t.repo, t.actor
 		return nil
 	}
 }
@@ -266,7 +266,7 @@ func (s *Server) listInstallationRepos(c *call) reply {
 // repository outside the token's installation is a 404, as on GitHub.
 func (s *Server) repoForCall(c *call) (*repository, *reply) {
 	r := s.repoLocked(c.param("owner") + "/" + c.param("repo"))
-	if r == nil || r.installation != c.installation {
+	if r == nil || r.installation != c.installation || (c.repoScope != "" && c.repoScope != key(r.fullName())) {
 		rep := c.notFound()
 		return nil, &rep
 	}

@@ -214,9 +214,9 @@ func (s *Server) createComment(c *call) reply {
 	if rep != nil {
 		return *rep
 	}
-	cm := s.addCommentLocked(r, is, s.BotLogin(), body, 0)
+	cm := s.addCommentLocked(r, is, c.author(), body, 0)
 	cm.viaApp = true
-	s.outbox = append(s.outbox, s.commentDeliveryLocked("created", cm, s.BotLogin(), ""))
+	s.outbox = append(s.outbox, s.commentDeliveryLocked("created", cm, c.author(), ""))
 	out := s.commentJSONLocked(cm)
 	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}
 }
@@ -245,7 +245,7 @@ func (s *Server) updateComment(c *call) reply {
 	if body != cm.body {
 		from := cm.body
 		s.editCommentLocked(cm, body)
-		s.outbox = append(s.outbox, s.commentDeliveryLocked("edited", cm, s.BotLogin(), from))
+		s.outbox = append(s.outbox, s.commentDeliveryLocked("edited", cm, c.author(), from))
 	}
 	return reply{status: http.StatusOK, body: s.commentJSONLocked(cm)}
 }
@@ -256,7 +256,7 @@ func (s *Server) deleteComment(c *call) reply {
 	if rep != nil {
 		return *rep
 	}
-	d := s.removeCommentLocked(cm, s.BotLogin())
+	d := s.removeCommentLocked(cm, c.author())
 	s.outbox = append(s.outbox, d)
 	return reply{status: http.StatusNoContent}
 }
@@ -300,7 +300,7 @@ func (s *Server) createReaction(c *call) reply {
 	if !validReaction(in.Content) {
 		return validationFailed(c.route.docs, fieldError{Resource: "Reaction", Code: "custom", Field: "content", Message: "content is not included in the list"})
 	}
-	bot := s.BotLogin()
+	bot := c.author()
 	for _, r := range cm.reactions {
 		if r.content == in.Content && key(r.login) == key(bot) {
 			return reply{status: http.StatusOK, body: s.reactionJSONLocked(r)}

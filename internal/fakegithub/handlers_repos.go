@@ -167,9 +167,13 @@ type membershipJSON struct {
 }
 
 // getTeamMembership: GET /orgs/{org}/teams/{team_slug}/memberships/{username}.
-// Any valid installation token may ask; GitHub would also want the
-// installation on that organisation with members:read.
+// Any installation token may ask (GitHub would also want the installation on that
+// organisation with members:read); a workflow's GITHUB_TOKEN may not.
 func (s *Server) getTeamMembership(c *call) reply {
+	if c.repoScope != "" {
+		// A workflow's GITHUB_TOKEN has no members permission.
+		return errorReply(http.StatusForbidden, "Resource not accessible by integration", c.route.docs)
+	}
 	team := key(c.param("org") + "/" + c.param("team_slug"))
 	if !s.teams[team][key(c.param("username"))] {
 		return c.notFound()

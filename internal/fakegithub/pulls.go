@@ -42,9 +42,11 @@ type pullState struct {
 	nextRun int64
 }
 
-// pullHead is a pull request's branch: where it points and where it goes.
+// pullHead is a pull request's branch: where it points and where it goes, and whether it
+// lives in its author's fork.
 type pullHead struct {
 	ref, sha, base string
+	fork           bool
 }
 
 // checkRun is one check run of the app's.
@@ -94,12 +96,32 @@ func (s *Server) pushLocked(r *repository, h *pullHead) {
 // "Fixes #42" links an issue) from a branch of its own into main, and returns its
 // pull_request.opened delivery.
 func (s *Server) OpenPullRequestWithBody(repo string, number int, title, author, body string) Delivery {
+	return s.OpenPullRequestWith(repo, number, title, author, body, PullOptions{})
+}
+
+// PullOptions shapes a pull request beyond its description.
+type PullOptions struct {
+	// Fork opens it from a branch of the author's fork, as someone without write access does.
+	Fork bool
+	// HeadOf, when set, opens it at the head commit of that pull request: two pull requests
+	// of one commit (a fork of the same commit, a duplicate), which share its check runs.
+	HeadOf int
+}
+
+// OpenPullRequestWith is OpenPullRequestWithBody shaped by o.
+func (s *Server) OpenPullRequestWith(repo string, number int, title, author, body string, o PullOptions) Delivery {
 	must(s.userOpenIssue(repo, number, title, author, body))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.repoLocked(repo)
 	is := r.issues[number]
 	is.pullRequest = true
+	h := s.headLocked(r, is)
+	h.fork = o.Fork
+	if o.HeadOf != 0 {
+		_, other := s.pullLocked("OpenPullRequestWith", repo, o.HeadOf)
+		h.sha = s.headLocked(r, other).sha
+	}
 	return s.pullDeliveryLocked("opened", r, is, author, nil)
 }
 
@@ -131,6 +153,21 @@ func (s *Server) PushToPullRequest(repo string, number int, pusher string) Deliv
 	is.updated = s.nowLocked()
 	s.userLocked(pusher)
 	return s.pullDeliveryLocked("synchronize", r, is, pusher, func(p *pullRequestPayload) { p.Before, p.After = before, h.sha })
+}
+
+// ClosePullRequest has actor close a pull request without merging it and returns the
+// pull_request.closed delivery (GitHub sends no issues.closed for a pull request).
+func (s *Server) ClosePullRequest(repo string, number int, actor string) Delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, is := s.pullLocked("ClosePullRequest", repo, number)
+	if is.state == "closed" {
+		panic(fmt.Sprintf("fakegithub: ClosePullRequest: %s#%d is already closed", repo, number))
+	}
+	s.userLocked(actor)
+	now := s.nowLocked()
+	is.state, is.updated, is.closed = "closed", now, now
+	return s.pullDeliveryLocked("closed", r, is, actor, nil)
 }
 
 // PullHead returns the SHA a pull request's branch points at.
@@ -236,7 +273,7 @@ func (s *Server) pullJSONLocked(r *repository, is *issue) pullJSON {
 		CommentsURL:        api + "/issues/" + strconv.Itoa(is.number) + "/comments",
 		StatusesURL:        api + "/statuses/" + h.sha,
 		Head: branchJSON{Label: is.author + ":" + h.ref, Ref: h.ref, SHA: h.sha, User: s.userJSONLocked(is.author),
-			Repo: repo},
+			Repo: s.headRepoJSONLocked(r, is.author, h)},
 		Base: branchJSON{Label: r.owner + ":" + h.base, Ref: h.base, SHA: baseSHA(r), User: s.userJSONLocked(r.owner),
 			Repo: repo},
 		AuthorAssociation: s.associationLocked(r, is.author),
@@ -249,6 +286,21 @@ func (s *Server) pullJSONLocked(r *repository, is *issue) pullJSON {
 		out.Assignee = &out.Assignees[0]
 	}
 	return out
+}
+
+// headRepoJSONLocked is the repository a head branch lives in: the base repository, or
+// the author's fork of it (same name, the author's account, "fork": true).
+func (s *Server) headRepoJSONLocked(r *repository, author string, h *pullHead) repoJSON {
+	repo := s.repoJSONLocked(r)
+	if !h.fork {
+		return repo
+	}
+	full := author + "/" + r.name
+	repo.ID = stableID(5_000_000_000, "fork", full)
+	repo.NodeID = nodeID("Repository", repo.ID)
+	repo.FullName, repo.Owner, repo.Fork = full, s.userJSONLocked(author), true
+	repo.HTMLURL, repo.URL = htmlBase+"/"+full, apiBase+"/repos/"+full
+	return repo
 }
 
 // baseSHA is the commit main points at; nothing in the fake moves it.

@@ -36,6 +36,8 @@ type call struct {
 	params       map[string]string
 	body         []byte
 	installation int64 // authenticated installation, 0 for the App JWT
+	// repoScope and actor come from a workflow token (workflow.go); empty for the app's.
+	repoScope, actor string
 }
 
 func (c *call) param(name string) string { return c.params[name] }
@@ -116,6 +118,7 @@ func (s *Server) routeTable() []*route {
 		{"GET /repos/{owner}/{repo}/collaborators/{username}/permission", authInstallation, docsCollab, s.getPermission},
 		{"GET /repos/{owner}/{repo}/contents/{path}", authInstallation, docsContents, s.getContents},
 		{"GET /orgs/{org}/teams/{team_slug}/memberships/{username}", authInstallation, docsTeams, s.getTeamMembership},
+		{RouteDispatches, authInstallation, docsDispatches, s.createDispatch},
 		{RouteListPulls, authInstallation, docsPulls + "#list-pull-requests", s.listPulls},
 		{RouteCreateCheckRun, authInstallation, docsCheckRuns + "#create-a-check-run", s.createCheckRun},
 		{RouteUpdateCheckRun, authInstallation, docsCheckRuns + "#update-a-check-run", s.updateCheckRun},

@@ -92,6 +92,8 @@ type Server struct {
 
 	// pulls holds what pull requests have beyond their issue, and their check runs.
 	pulls pullState
+	// dispatches holds the repository_dispatch events created through the API.
+	dispatches []SentDispatch
 }
 
 // New returns an empty Server with its app's bot user registered.

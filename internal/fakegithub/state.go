@@ -87,6 +87,9 @@ type comment struct {
 type token struct {
 	installation int64
 	expires      time.Time // wall clock, see auth.go
+	// repo and actor are set for a workflow's GITHUB_TOKEN (workflow.go): it reaches one
+	// repository, and what it writes is github-actions[bot]'s.
+	repo, actor string
 }
 
 // Comment is a snapshot of an issue comment, for assertions and transcripts.

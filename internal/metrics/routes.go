@@ -39,6 +39,7 @@ var routes = compile(
 	"/repos/{owner}/{repo}/check-runs/{check_run_id}",
 	"/repos/{owner}/{repo}/commits/{ref}/check-runs",
 	"/repos/{owner}/{repo}/pulls/{pull_number}",
+	"/repos/{owner}/{repo}/dispatches",
 	"/graphql",
 )
 

@@ -21,7 +21,7 @@ func TestIndexAnswersAsTheMemoryOne(t *testing.T) {
 	var mem handlers.MemoryIndex
 	t0 := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	entry := func(inst int64, repo string, n int, due time.Duration) handlers.IndexEntry {
-		return handlers.IndexEntry{Installation: inst, Owner: "octo", Repo: repo, Number: n, Due: t0.Add(due),
+		return handlers.IndexEntry{Installation: inst, Owner: "octo", Repo: repo, Number: n, Due: t0.Add(due), Seen: t0.Add(-due),
 			Waits: []clarify.WaitFor{{Issue: n, ID: fmt.Sprintf("CLR-%d-001", n), From: "coder-agent", To: "maria", AskerPriority: 1}}}
 	}
 	puts := []handlers.IndexEntry{

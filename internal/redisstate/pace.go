@@ -7,10 +7,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
-// reserveScript is handlers.MemoryPaceStore.Reserve over Redis, in one script so that two
+// reserveScript is ghtransport.MemoryPaceStore.Reserve over Redis, in one script so that two
 // replicas never both take an installation's last place. KEYS[1] is a sorted set of the
 // times writes were let through (µs since the epoch, as scores; members made unique by a
 // counter), KEYS[2] a hash of the hold (µs) and that counter. ARGV: now, write (1 or 0),
@@ -71,10 +71,10 @@ type PaceStore struct {
 	s *Store
 	// fallback paces this process alone while Redis is unreachable: the replicas together
 	// may then send more than the limit, and GitHub's Retry-After holds them back.
-	fallback handlers.MemoryPaceStore
+	fallback ghtransport.MemoryPaceStore
 }
 
-var _ handlers.PaceStore = (*PaceStore)(nil)
+var _ ghtransport.PaceStore = (*PaceStore)(nil)
 
 // PaceStore returns the store's pacer windows.
 func (s *Store) PaceStore() *PaceStore { return &PaceStore{s: s} }
@@ -87,8 +87,8 @@ func (p *PaceStore) keys(inst int64) []string {
 
 func micros(t time.Time) int64 { return t.UnixMicro() }
 
-// Reserve decides when the installation may send, as handlers.PaceStore says.
-func (p *PaceStore) Reserve(ctx context.Context, inst int64, now time.Time, write bool, lim handlers.PaceLimits) (time.Time, error) {
+// Reserve decides when the installation may send, as ghtransport.PaceStore says.
+func (p *PaceStore) Reserve(ctx context.Context, inst int64, now time.Time, write bool, lim ghtransport.PaceLimits) (time.Time, error) {
 	w := "0"
 	if write {
 		w = "1"

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/redisstate/redistest"
 )
 
@@ -18,12 +18,12 @@ func TestPaceStoreDecidesAsTheMemoryOne(t *testing.T) {
 	srv := redistest.Start(t)
 	s, _ := replica(t, srv.URL, nil)
 	shared := s.PaceStore()
-	var mem handlers.MemoryPaceStore
+	var mem ghtransport.MemoryPaceStore
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	// Minutes whose margin (a sixtieth) is whole microseconds, Redis's resolution here.
-	lims := []handlers.PaceLimits{
+	lims := []ghtransport.PaceLimits{
 		{PerMinute: 5, PerHour: 12, Minute: 1200 * time.Millisecond},
 		{PerMinute: 3, PerHour: -1, Minute: 1200 * time.Millisecond, Spacing: 100 * time.Millisecond},
 		{PerMinute: -1, PerHour: 4, Minute: 1200 * time.Millisecond},
@@ -67,9 +67,9 @@ func TestPacerCountsTheWritesOfEveryReplica(t *testing.T) {
 	srv := redistest.Start(t)
 	clk := newClock()
 	var waits []time.Duration
-	pacer := func() *handlers.Pacer {
+	pacer := func() *ghtransport.Pacer {
 		s, _ := replica(t, srv.URL, nil)
-		return &handlers.Pacer{Store: s.PaceStore(), Now: clk.Now, Sleep: func(_ context.Context, d time.Duration) error {
+		return &ghtransport.Pacer{Store: s.PaceStore(), Now: clk.Now, Sleep: func(_ context.Context, d time.Duration) error {
 			waits = append(waits, d)
 			clk.Advance(d)
 			return nil
@@ -111,7 +111,7 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 // send runs one request of installation 1 through a pacer's middleware.
 func send(t *testing.T, mw http.RoundTripper, method string) {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(handlers.WithInstallation(context.Background(), 1), method, "http://api.invalid/x", nil)
+	req, _ := http.NewRequestWithContext(ghtransport.WithInstallation(context.Background(), 1), method, "http://api.invalid/x", nil)
 	if _, err := mw.RoundTrip(req); err != nil {
 		t.Fatal(err)
 	}

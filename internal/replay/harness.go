@@ -11,12 +11,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -48,7 +50,16 @@ type Harness struct {
 	logs    io.Writer
 	// down says the app is stopped: deliveries fail as GitHub logs them, unanswered.
 	down bool
+	// skew is how far the app's clock is from GitHub's (SetAppClockSkew).
+	skew atomic.Int64
 }
+
+// SetAppClockSkew sets the app's clock d away from GitHub's (negative: the app is behind),
+// as two machines' clocks are: GitHub's timestamps then disagree with the app's.
+func (h *Harness) SetAppClockSkew(d time.Duration) { h.skew.Store(int64(d)) }
+
+// appNow is the app's clock: GitHub's, moved by the skew.
+func (h *Harness) appNow() time.Time { return h.Fake.Now().Add(time.Duration(h.skew.Load())) }
 
 // harnessAppID is the App id the harness registers with the in-memory GitHub.
 const harnessAppID = 4242
@@ -78,7 +89,7 @@ func NewHarnessWith(logs io.Writer, tune func(*app.Config)) (*Harness, error) {
 	// wait on the real one.
 	cfg.Clarify.WritesPerMinute, cfg.Clarify.WritesPerHour = -1, -1
 	// Retries keep their order and count, without the real seconds between them.
-	cfg.Retry = handlers.RetryOptions{BaseDelay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
+	cfg.Retry = ghtransport.RetryOptions{BaseDelay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
 	if tune != nil {
 		tune(&cfg)
 	}
@@ -100,7 +111,7 @@ func NewHarnessWith(logs io.Writer, tune func(*app.Config)) (*Harness, error) {
 
 // startApp assembles a fresh app, with nothing in memory, as a new process would.
 func (h *Harness) startApp() error {
-	a, err := app.NewApp(h.Config, app.NewLogger(h.logs, "debug"), h.Fake.Now)
+	a, err := app.NewApp(h.Config, app.NewLogger(h.logs, "debug"), h.appNow)
 	if err != nil {
 		return err
 	}

@@ -98,37 +98,11 @@ type Flow struct {
 // whose credentials then cannot be written would have to be fixed by hand. base is the
 // page's own origin on loopback (http://127.0.0.1:PORT), where GitHub sends the browser back.
 func New(opts Options, base string) (*Flow, error) {
-	if opts.WebURL == "" {
-		opts.WebURL = app.DefaultWebURL
-	}
-	if opts.APIURL == "" {
-		opts.APIURL = app.DefaultV3APIURL
-	}
-	if opts.ManifestPath == "" {
-		opts.ManifestPath = DefaultManifest
-	}
-	if opts.ConfigPath == "" {
-		opts.ConfigPath = DefaultConfig
-	}
-	if opts.HTTPClient == nil {
-		opts.HTTPClient = http.DefaultClient
-	}
-	if opts.Log == nil {
-		opts.Log = io.Discard
-	}
-	web, err := httpURL("-web", opts.WebURL)
+	opts = opts.withDefaults()
+	apiURL, err := opts.normalizeURLs()
 	if err != nil {
 		return nil, err
 	}
-	opts.WebURL = strings.TrimSuffix(web.String(), "/")
-	apiURL, err := httpURL("-api", opts.APIURL)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.HasSuffix(apiURL.Path, "/") {
-		apiURL.Path += "/"
-	}
-	opts.APIURL = apiURL.String()
 	b, err := url.Parse(base)
 	if err != nil || b.Scheme != "http" || !isLoopback(b.Hostname()) {
 		// The page carries the state that guards the callback: it is for this machine's
@@ -165,6 +139,48 @@ func New(opts Options, base string) (*Flow, error) {
 	f.gh.BaseURL = apiURL
 	f.gh.UserAgent = "clarify-setup"
 	return f, nil
+}
+
+// withDefaults fills the options left empty.
+func (opts Options) withDefaults() Options {
+	if opts.WebURL == "" {
+		opts.WebURL = app.DefaultWebURL
+	}
+	if opts.APIURL == "" {
+		opts.APIURL = app.DefaultV3APIURL
+	}
+	if opts.ManifestPath == "" {
+		opts.ManifestPath = DefaultManifest
+	}
+	if opts.ConfigPath == "" {
+		opts.ConfigPath = DefaultConfig
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = http.DefaultClient
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	return opts
+}
+
+// normalizeURLs checks GitHub's web and API URLs and writes them as the rest of the flow
+// uses them: the web URL without a trailing slash, the API URL with one (returned parsed).
+func (opts *Options) normalizeURLs() (*url.URL, error) {
+	web, err := httpURL("-web", opts.WebURL)
+	if err != nil {
+		return nil, err
+	}
+	opts.WebURL = strings.TrimSuffix(web.String(), "/")
+	apiURL, err := httpURL("-api", opts.APIURL)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(apiURL.Path, "/") {
+		apiURL.Path += "/"
+	}
+	opts.APIURL = apiURL.String()
+	return apiURL, nil
 }
 
 func httpURL(flag, s string) (*url.URL, error) {
@@ -279,30 +295,10 @@ func (f *Flow) start(w http.ResponseWriter) {
 var codeShape = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
 
 func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(f.state)) != 1 {
-		// Without this, a page elsewhere could send the browser here with the code of
-		// an app of its own, and its credentials would become this config's.
-		fmt.Fprintln(f.opts.Log, "bot setup: refused a callback whose state is not this run's")
-		f.page(w, http.StatusForbidden, "problem", map[string]any{
-			"Title": "Not the registration this page started",
-			"What":  "This address was opened with a state that is not the one bot setup gave GitHub, so the code it carries was not exchanged and nothing was written.",
-			"Next":  "To register the app, start from the page bot setup printed.",
-			"Start": f.URL(),
-		})
+	code, ok := f.callbackCode(w, r)
+	if !ok {
 		return
 	}
-	code := q.Get("code")
-	if !codeShape.MatchString(code) {
-		f.page(w, http.StatusBadRequest, "problem", map[string]any{
-			"Title": "No code from GitHub",
-			"What":  "GitHub sends the browser back here with a code once the app is created; this address has none (or not one GitHub makes), so nothing was written.",
-			"Next":  "Start again from the page bot setup printed.",
-			"Start": f.URL(),
-		})
-		return
-	}
-
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.result != nil || f.err != nil {
@@ -329,14 +325,7 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	res := Result{
-		AppID: cfg.GetID(), Slug: cfg.GetSlug(), Name: cfg.GetName(), Owner: cfg.GetOwner().GetLogin(),
-		HTMLURL: cfg.GetHTMLURL(), ConfigPath: f.opts.ConfigPath, KeyPath: f.keyPath, WebhookURL: f.man.hookURL(),
-	}
-	if res.HTMLURL == "" {
-		res.HTMLURL = f.opts.WebURL + "/apps/" + res.Slug
-	}
-	res.InstallURL = strings.TrimSuffix(res.HTMLURL, "/") + "/installations/new"
+	res := f.resultOf(cfg)
 	f.result = &res
 	f.err = f.write(cfg)
 	close(f.done)
@@ -352,6 +341,48 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprintf(f.opts.Log, "bot setup: wrote %s and %s\n", res.ConfigPath, res.KeyPath)
 	f.page(w, http.StatusOK, "done", f.resultPageLocked())
+}
+
+// callbackCode is the code GitHub sent the browser back with; false, once the page says
+// why, when the callback is not this run's or carries no code.
+func (f *Flow) callbackCode(w http.ResponseWriter, r *http.Request) (string, bool) {
+	q := r.URL.Query()
+	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(f.state)) != 1 {
+		// Without this, a page elsewhere could send the browser here with the code of
+		// an app of its own, and its credentials would become this config's.
+		fmt.Fprintln(f.opts.Log, "bot setup: refused a callback whose state is not this run's")
+		f.page(w, http.StatusForbidden, "problem", map[string]any{
+			"Title": "Not the registration this page started",
+			"What":  "This address was opened with a state that is not the one bot setup gave GitHub, so the code it carries was not exchanged and nothing was written.",
+			"Next":  "To register the app, start from the page bot setup printed.",
+			"Start": f.URL(),
+		})
+		return "", false
+	}
+	code := q.Get("code")
+	if !codeShape.MatchString(code) {
+		f.page(w, http.StatusBadRequest, "problem", map[string]any{
+			"Title": "No code from GitHub",
+			"What":  "GitHub sends the browser back here with a code once the app is created; this address has none (or not one GitHub makes), so nothing was written.",
+			"Next":  "Start again from the page bot setup printed.",
+			"Start": f.URL(),
+		})
+		return "", false
+	}
+	return code, true
+}
+
+// resultOf is what the registration wrote, from GitHub's answer to the code exchange.
+func (f *Flow) resultOf(cfg *github.AppConfig) Result {
+	res := Result{
+		AppID: cfg.GetID(), Slug: cfg.GetSlug(), Name: cfg.GetName(), Owner: cfg.GetOwner().GetLogin(),
+		HTMLURL: cfg.GetHTMLURL(), ConfigPath: f.opts.ConfigPath, KeyPath: f.keyPath, WebhookURL: f.man.hookURL(),
+	}
+	if res.HTMLURL == "" {
+		res.HTMLURL = f.opts.WebURL + "/apps/" + res.Slug
+	}
+	res.InstallURL = strings.TrimSuffix(res.HTMLURL, "/") + "/installations/new"
+	return res
 }
 
 // appsPage is where GitHub lists the apps of the user or the organization.

@@ -1,4 +1,4 @@
-package handlers
+package ghtransport
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
 )
 
@@ -17,10 +16,6 @@ const (
 	DefaultWritesPerMinute = 80
 	DefaultWritesPerHour   = 500
 )
-
-// spreadBelow is how few primary-limit requests may be left before the pacer spreads the
-// rest evenly until the reset, instead of spending them and being refused.
-const spreadBelow = 100
 
 // Pacer keeps each installation's writes under GitHub's secondary limits: at most
 // PerMinute in any minute and PerHour in any hour, counted on one sliding window per
@@ -107,6 +102,13 @@ func WithInstallation(ctx context.Context, id int64) context.Context {
 	return context.WithValue(ctx, installationKey{}, id)
 }
 
+// InstallationOf returns the installation ctx was marked for (WithInstallation); false
+// when nothing marked it.
+func InstallationOf(ctx context.Context) (int64, bool) {
+	id, ok := ctx.Value(installationKey{}).(int64)
+	return id, ok
+}
+
 // appWindow is the window of requests made for no installation; installation ids are
 // positive.
 const appWindow = -1
@@ -118,7 +120,7 @@ const appWindow = -1
 func (p *Pacer) Middleware() githubapp.ClientMiddleware {
 	return func(next http.RoundTripper) http.RoundTripper {
 		return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
-			inst, ok := r.Context().Value(installationKey{}).(int64)
+			inst, ok := InstallationOf(r.Context())
 			if !ok {
 				// The app's own requests (installations, deliveries): one window for
 				// them all, as they are one app's, and one window is all they leave.
@@ -221,35 +223,18 @@ func later(at time.Time, sent []time.Time, limit int, window time.Duration) time
 	return at
 }
 
-// observe reads what GitHub says of the installation's limits: a Retry-After holds all its
-// requests that long, and a primary limit nearly spent spaces the rest until its reset.
+// observe holds every request of the installation for as long as GitHub's answer asks
+// (ReadLimit): after a rate limit, and while the last requests before a nearly spent
+// primary limit's reset are spread.
 func (p *Pacer) observe(ctx context.Context, inst int64, resp *http.Response) {
 	now := p.now()
-	var until time.Time
-	if resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests {
-		if d, ok := retryAfter(resp.Header, now); ok {
-			until = now.Add(d)
-		} else if resp.Header.Get("X-RateLimit-Remaining") != "0" && isRateLimit(resp) {
-			// A secondary limit that names no time: GitHub asks for at least a minute, and
-			// every client of the installation must keep to it, not only the one refused.
-			until = now.Add(hintlessLimitWait)
-		}
-	}
-	if left, ok := headerInt(resp.Header, "X-RateLimit-Remaining"); ok && left < spreadBelow {
-		if reset, ok := headerInt(resp.Header, "X-RateLimit-Reset"); ok {
-			if d := time.Unix(reset, 0).Sub(now); d > 0 {
-				if spaced := now.Add(d / time.Duration(left+1)); spaced.After(until) {
-					until = spaced
-				}
-			}
-		}
-	}
-	if until.IsZero() {
+	d := ReadLimit(resp, now).Hold()
+	if d <= 0 {
 		return
 	}
 	// A hold that cannot be recorded is not worth failing a request that GitHub answered:
 	// the next refusal sets it again.
-	_ = p.store(inst).Hold(ctx, inst, now, until)
+	_ = p.store(inst).Hold(ctx, inst, now, now.Add(d))
 }
 
 // window returns the installation's window, pruned of writes older than an hour and its
@@ -303,12 +288,13 @@ func (p *Pacer) now() time.Time {
 
 func (p *Pacer) sleep(ctx context.Context, d time.Duration) error {
 	if p.Sleep == nil {
-		return sleepCtx(ctx, d)
+		return Sleep(ctx, d)
 	}
 	return p.Sleep(ctx, d)
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// Sleep waits d, or until ctx ends and then says why.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -317,11 +303,4 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// installationClient returns the installation's client, and ctx marked for it, so that
-// the pacer counts the requests made with both on the installation's window.
-func (b *Base) installationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
-	client, err := b.Clients.NewInstallationClient(id)
-	return WithInstallation(ctx, id), client, err
 }

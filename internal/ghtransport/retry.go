@@ -1,14 +1,12 @@
-package handlers
+package ghtransport
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/palantir/go-githubapp/githubapp"
@@ -36,15 +34,6 @@ const (
 	LogKeyRetryWait    = "retry_wait"
 	LogKeyRetryFault   = "retry_fault"
 )
-
-// hintlessLimitWait is the first wait after a secondary limit without Retry-After or a
-// spent x-ratelimit-remaining: "wait for at least one minute", doubling after that.
-// https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit
-const hintlessLimitWait = time.Minute
-
-// limitBodyPeek bounds how much of a 403 is read to tell a rate limit from a refusal;
-// GitHub's error bodies are a few hundred bytes.
-const limitBodyPeek = 16 << 10
 
 // RetryOptions tunes RetryTransient; a zero field takes its Default* value.
 type RetryOptions struct {
@@ -108,7 +97,7 @@ func (o RetryOptions) withDefaults() RetryOptions {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleepCtx
+		o.Sleep = Sleep
 	}
 	if o.Jitter == nil {
 		o.Jitter = equalJitter
@@ -116,54 +105,31 @@ func (o RetryOptions) withDefaults() RetryOptions {
 	return o
 }
 
-// retryTransport is built once per installation client. Besides retrying, it remembers
-// until when GitHub asked the installation to hold off after a secondary limit, so that
-// the client's other requests wait too: requests sent during a limit prolong it, and
-// GitHub may ban an integration that keeps sending.
+// retryTransport is built once per client. It keeps no hold of its own: the pacer holds
+// every client of the installation after a rate limit, from the same reading (ReadLimit).
 type retryTransport struct {
 	next http.RoundTripper
 	opts RetryOptions
-
-	mu   sync.Mutex
-	hold time.Time
 }
 
 // RoundTrip sends the request and sends it again while a fault is worth retrying.
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	var waited time.Duration
-	hintless := 0
 	for attempt := 1; ; attempt++ {
-		if d := t.holdLeft(); d > 0 && t.affordable(ctx, d, waited) {
-			if err := t.opts.Sleep(ctx, d); err != nil {
-				if attempt == 1 && req.Body != nil {
-					_ = req.Body.Close() // a RoundTripper closes the body even when it sends nothing
-				}
-				return nil, err
-			}
-			waited += d
-		}
 		r, err := rewound(req, attempt)
 		if err != nil {
 			return nil, err
 		}
 		resp, err := t.next.RoundTrip(r)
-		v := t.judge(req, resp, err, attempt, &hintless)
-		if limit, ok := strings.CutSuffix(v.fault, " limit"); ok && t.opts.OnLimit != nil {
-			t.opts.OnLimit(limit)
-		}
-		if v.hold {
-			t.holdUntil(t.opts.Now().Add(v.wait))
+		v := t.judge(req, resp, err, attempt)
+		if v.limit != "" && t.opts.OnLimit != nil {
+			t.opts.OnLimit(v.limit)
 		}
 		if !v.retry || attempt >= t.opts.Attempts || !rewindable(req) || !t.affordable(ctx, v.wait, waited) {
 			return resp, err
 		}
-		ev := zerolog.Ctx(ctx).Info().Str(LogKeyRetryMethod, req.Method).Str(LogKeyRetryPath, req.URL.Path).
-			Int(LogKeyRetryAttempt, attempt).Dur(LogKeyRetryWait, v.wait).Str(LogKeyRetryFault, v.fault)
-		if err != nil {
-			ev = ev.Err(err)
-		}
-		ev.Msg("Retrying a GitHub request after a transient fault")
+		logRetry(req, attempt, v, err)
 		drainAndClose(resp)
 		if err := t.opts.Sleep(ctx, v.wait); err != nil {
 			return nil, err
@@ -172,42 +138,53 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
+// logRetry says which request is sent again, after what and how soon.
+func logRetry(req *http.Request, attempt int, v retryVerdict, err error) {
+	ev := zerolog.Ctx(req.Context()).Info().Str(LogKeyRetryMethod, req.Method).Str(LogKeyRetryPath, req.URL.Path).
+		Int(LogKeyRetryAttempt, attempt).Dur(LogKeyRetryWait, v.wait).Str(LogKeyRetryFault, v.fault())
+	if err != nil {
+		ev = ev.Err(err)
+	}
+	ev.Msg("Retrying a GitHub request after a transient fault")
+}
+
 // retryVerdict is whether, and after how long, a request may be sent again.
 type retryVerdict struct {
 	retry bool
 	wait  time.Duration
-	// hold says the wait is a secondary limit's, which holds the whole installation.
-	hold  bool
-	fault string
+	// limit is the rate limit that refused the request (LimitPrimary, LimitSecondary), if any.
+	limit string
+	// status is the 5xx answered, or 0 for a network error.
+	status int
+}
+
+// fault names what went wrong, for the log.
+func (v retryVerdict) fault() string {
+	switch {
+	case v.limit != "":
+		return v.limit + " limit"
+	case v.status != 0:
+		return strconv.Itoa(v.status)
+	}
+	return "network"
 }
 
 // judge reads GitHub's answer. Rate limits come first: whatever the method, GitHub did
 // not do a request it refused for a limit. Otherwise only requests that may be done twice
 // are retried, because a write answered 5xx or cut off may have happened.
-func (t *retryTransport) judge(req *http.Request, resp *http.Response, err error, attempt int, hintless *int) retryVerdict {
+func (t *retryTransport) judge(req *http.Request, resp *http.Response, err error, attempt int) retryVerdict {
 	read := repeatable(req)
 	if err != nil {
 		if !read || req.Context().Err() != nil {
 			return retryVerdict{}
 		}
-		return retryVerdict{retry: true, wait: t.backoff(attempt), fault: "network"}
+		return retryVerdict{retry: true, wait: t.backoff(attempt)}
 	}
-	if isRateLimit(resp) {
-		if d, ok := retryAfter(resp.Header, t.opts.Now()); ok {
-			return retryVerdict{retry: true, wait: d, hold: true, fault: "secondary limit"}
+	if l := ReadLimit(resp, t.opts.Now()); l.Kind != "" {
+		if l.Wait <= 0 { // a primary limit whose reset is past on our clock, which runs ahead of GitHub's
+			l.Wait = t.backoff(attempt)
 		}
-		if resp.Header.Get("X-RateLimit-Remaining") == "0" {
-			if reset, ok := headerInt(resp.Header, "X-RateLimit-Reset"); ok {
-				d := time.Unix(reset, 0).Sub(t.opts.Now())
-				if d <= 0 { // our clock runs ahead of GitHub's
-					d = t.backoff(attempt)
-				}
-				return retryVerdict{retry: true, wait: d, fault: "primary limit"}
-			}
-		}
-		d := hintlessLimitWait << *hintless
-		*hintless++
-		return retryVerdict{retry: true, wait: d, hold: true, fault: "secondary limit"}
+		return retryVerdict{retry: true, wait: l.Wait, limit: l.Kind}
 	}
 	if !read {
 		return retryVerdict{}
@@ -218,7 +195,7 @@ func (t *retryTransport) judge(req *http.Request, resp *http.Response, err error
 		if !ok {
 			d = t.backoff(attempt)
 		}
-		return retryVerdict{retry: true, wait: d, fault: strconv.Itoa(resp.StatusCode)}
+		return retryVerdict{retry: true, wait: d, status: resp.StatusCode}
 	}
 	return retryVerdict{}
 }
@@ -235,58 +212,6 @@ func repeatable(req *http.Request) bool {
 		return strings.HasSuffix(req.URL.Path, "/labels") || strings.HasSuffix(req.URL.Path, "/reactions")
 	}
 	return false
-}
-
-// isRateLimit tells a rate limit from a refusal. A 429 is always one; a 403 is one when
-// GitHub says so in a header or in the message, and otherwise a permission that waiting
-// will not grant. The body is read only in that last case, and put back for the caller.
-func isRateLimit(resp *http.Response) bool {
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests:
-		return true
-	case http.StatusForbidden:
-	default:
-		return false
-	}
-	if resp.Header.Get("X-RateLimit-Remaining") == "0" || resp.Header.Get("Retry-After") != "" {
-		return true
-	}
-	if resp.Body == nil {
-		return false
-	}
-	peek, err := io.ReadAll(io.LimitReader(resp.Body, limitBodyPeek))
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(peek), resp.Body), resp.Body}
-	if err != nil {
-		return false
-	}
-	// "You have exceeded a secondary rate limit…"; before 2022, "…an abuse detection
-	// mechanism", with documentation_url ending "#abuse-rate-limits".
-	msg := strings.ToLower(string(peek))
-	return strings.Contains(msg, "secondary rate limit") || strings.Contains(msg, "secondary-rate-limits") ||
-		strings.Contains(msg, "abuse detection") || strings.Contains(msg, "abuse-rate-limits")
-}
-
-// retryAfter reads Retry-After, which GitHub gives in seconds; an HTTP date is read too.
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(0, at.Sub(now)), true
-	}
-	return 0, false
-}
-
-func headerInt(h http.Header, key string) (int64, bool) {
-	n, err := strconv.ParseInt(h.Get(key), 10, 64)
-	return n, err == nil
 }
 
 // backoff is the jittered delay before attempt+1.
@@ -317,20 +242,6 @@ func (t *retryTransport) affordable(ctx context.Context, wait, waited time.Durat
 		return false
 	}
 	return true
-}
-
-func (t *retryTransport) holdLeft() time.Duration {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.hold.Sub(t.opts.Now())
-}
-
-func (t *retryTransport) holdUntil(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if at.After(t.hold) {
-		t.hold = at
-	}
 }
 
 // rewindable says whether the request can be sent again: a body that cannot be read

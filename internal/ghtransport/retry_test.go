@@ -1,4 +1,4 @@
-package handlers
+package ghtransport
 
 import (
 	"context"
@@ -301,10 +301,9 @@ func TestRetryTransient(t *testing.T) {
 			method: http.MethodPost, script: []scriptedReply{replySecondaryLimit(-1), replyCreated()},
 			sent: 2, waits: []time.Duration{time.Minute},
 		},
-		"secondaryLimitsWithoutRetryAfterBackOffFromAMinute": {
+		"secondaryLimitWithoutRetryAfterTwiceIsHandedBackAfterOneMinute": {
 			method: http.MethodPost, script: []scriptedReply{replySecondaryLimit(-1), replySecondaryLimit(-1), replyCreated()},
-			tune: func(o *RetryOptions) { o.MaxWait = 5 * time.Minute; o.MaxTotalWait = 5 * time.Minute },
-			sent: 3, waits: []time.Duration{time.Minute, 2 * time.Minute},
+			sent: 2, waits: []time.Duration{time.Minute}, status: 403,
 		},
 		"tooManyRequestsWaitsUntilTheRateLimitResets": {
 			method: http.MethodPost, script: []scriptedReply{replyPrimaryLimit(http.StatusTooManyRequests, 30*s), replyCreated()},
@@ -422,32 +421,6 @@ func TestRetryTransientStopsWaitingWhenTheContextEnds(t *testing.T) {
 	}
 	if n := len(gh.requests()); n != 1 {
 		t.Errorf("GitHub was sent %d requests, want 1", n)
-	}
-}
-
-func TestRetryTransientHoldsTheInstallationDuringASecondaryLimit(t *testing.T) {
-	clock := newRetryClock()
-	gh, client := newScriptedGitHub(t, []scriptedReply{replySecondaryLimit(7), replyIssue(), replyCreated()}, RetryTransient(clock.options()))
-	var readErr error
-	// While the post waits out its limit, a read on the same installation client comes.
-	clock.during = func() { readErr = callGitHub(context.Background(), client, http.MethodGet) }
-
-	if err := callGitHub(context.Background(), client, http.MethodPost); err != nil {
-		t.Fatal(err)
-	}
-	if readErr != nil {
-		t.Fatal(readErr)
-	}
-	var order []string
-	for _, r := range gh.requests() {
-		order = append(order, r.method)
-	}
-	if want := []string{"POST", "GET", "POST"}; !slices.Equal(order, want) {
-		t.Errorf("GitHub was sent %v, want %v", order, want)
-	}
-	// The read waited the 7 s out before it went; then the post its own 7 s.
-	if got, want := clock.recorded(), []time.Duration{7 * time.Second, 7 * time.Second}; !slices.Equal(got, want) {
-		t.Errorf("waits %v, want %v", got, want)
 	}
 }
 

@@ -1,0 +1,36 @@
+package handlers
+
+import (
+	"context"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
+)
+
+// What `bot action` (internal/action) needs of the handlers beside their Handle methods:
+// its scheduled run visits issues one by one, as the sweep does, with the workflow's
+// client rather than an installation's.
+
+// RunIssue runs one issue as the sweep visits it: any comment past the ledger's cursor,
+// the deadlines passed, and the close of a closed issue whose close no run applied.
+func (b *Base) RunIssue(ctx context.Context, client *github.Client, owner, repo string, is *github.Issue) error {
+	_, err := b.run(ctx, client, issueRef{Owner: owner, Repo: repo, Number: is.GetNumber()}, sweepTrigger(is))
+	return err
+}
+
+// FlushDashboards writes the dashboards the run noted: a workflow's process ends with its
+// run, so it writes at the end what the server's sweep would write within the minute.
+func (b *Base) FlushDashboards(ctx context.Context) { b.flushDashboards(ctx) }
+
+// HasCommand reports whether a comment holds a command, or something meant as one that
+// deserves a refusal: what makes an issue worth a run when nothing else does.
+func HasCommand(body string) bool { return hasCommand(body) }
+
+// IsSelf reports whether a user is the app itself (its comments are never input).
+func (b *Base) IsSelf(u *github.User) bool { return b.isSelf(u) }
+
+// AllPages calls list for every page GitHub has (the one pagination loop of the handlers).
+func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, error) {
+	return ghtransport.AllPages(list)
+}

@@ -1,0 +1,95 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
+)
+
+// ErrLedgerMoved says a run's save found the status comment changed since the run read it:
+// another process (a workflow run of the same issue in another concurrency group, such as
+// the scheduled sweep) saved first, or would have been overwritten. Nothing of the run is
+// lost: its comments are past the ledger's cursor and its posts carry markers, so running
+// the event again from a fresh read applies exactly what is missing. RunAgain does that.
+var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked on it")
+
+// GitHub's comment edit has no compare-and-swap (no If-Match on PATCH), so between two
+// processes the check is two reads around the write, when Base.Concurrent is set:
+//
+//   - just before the edit, the status comment is read again; a body other than the one
+//     the run loaded means someone saved meanwhile, and the run starts over;
+//   - SettleDelay after the edit, it is read again; a body other than ours whose ledger
+//     is not newer than ours was written from the same old read, so one of the two saves
+//     was lost, and this run starts over (the other one, reading ours, does too, or wins).
+//
+// What remains is a window: a competitor whose read-before-edit precedes our edit, whose
+// edit lands after our read-after-edit, and who then reads its own body back. Waiting
+// SettleDelay before reading back makes that window the time a competitor takes between
+// its two requests beyond SettleDelay. The lost save is not lost for good either: the
+// comments it applied are past its cursor only in the overwritten body, so the next run
+// applies them again; only its posts' markers keep it from posting twice.
+
+// DefaultSettleDelay is how long a guarded save waits before reading its edit back.
+const DefaultSettleDelay = 2 * time.Second
+
+// checkUnmoved reads the status comment again just before the run edits it.
+func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot) error {
+	if !b.Concurrent || snap.status == nil {
+		return nil
+	}
+	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, snap.status.GetID())
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
+		return fmt.Errorf("status comment %d of %s deleted: %w", snap.status.GetID(), ref.key(), ErrLedgerMoved)
+	}
+	if err != nil {
+		return fmt.Errorf("read status comment %d of %s again: %w", snap.status.GetID(), ref.key(), err)
+	}
+	if now.GetBody() != snap.status.GetBody() {
+		return fmt.Errorf("status comment %d of %s changed before the save: %w", snap.status.GetID(), ref.key(), ErrLedgerMoved)
+	}
+	return nil
+}
+
+// checkKept reads the status comment back after the run's edit of it wrote body at
+// revision rev, and reports ErrLedgerMoved when another save overwrote it from an equally
+// old read.
+func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRef, id int64, body string, rev int64) error {
+	if !b.Concurrent {
+		return nil
+	}
+	if err := ghtransport.Sleep(ctx, b.settleDelay()); err != nil {
+		return err
+	}
+	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
+	if err != nil {
+		return fmt.Errorf("read status comment %d of %s back: %w", id, ref.key(), err)
+	}
+	if now.GetBody() == body {
+		return nil
+	}
+	theirs, err := b.decodeLedger(ref, now.GetBody())
+	if err == nil && theirs.Rev > rev {
+		// A later save, which read ours first: ours stands inside it.
+		return nil
+	}
+	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, id).Int64("rev", rev).Int64("their_rev", theirs.Rev).
+		Msg("Another run saved the ledger from the same read; running again")
+	return fmt.Errorf("status comment %d of %s overwritten: %w", id, ref.key(), ErrLedgerMoved)
+}
+
+func (b *Base) settleDelay() time.Duration {
+	if b.SettleDelay < 0 {
+		return 0
+	}
+	if b.SettleDelay == 0 {
+		return DefaultSettleDelay
+	}
+	return b.SettleDelay
+}

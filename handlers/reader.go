@@ -1,0 +1,181 @@
+package handlers
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/render"
+)
+
+// ErrNoStatus says an issue has no status comment by the app's account: nothing was asked
+// there, or the app's login is not the one given.
+var ErrNoStatus = errors.New("no status comment by the app")
+
+// LedgerReader reads an issue's ledger from its comments, the one way the handlers, bot
+// ledger and bot stats all read it: the first status comment written by the app's own
+// account (a look-alike by anyone else is never read), verified under the issue's keys,
+// with the clarifications of the archive comments it lists merged back in.
+type LedgerReader struct {
+	// Bot is the app's login, "<slug>[bot]": only its comments hold the ledger.
+	Bot string
+	// Keys verify the issue's blocks (render.Keyring decides which keys an issue trusts).
+	Keys render.Keyring
+	// Unchecked reads the blocks without verifying them: bot ledger given no key, for a
+	// person to look at. The app never does: a ledger it cannot verify is rebuilt.
+	Unchecked bool
+}
+
+// LedgerRead is what Read found of an issue's ledger.
+type LedgerRead struct {
+	Ledger clarify.Ledger
+	// Status is the status comment the ledger was read from.
+	Status *github.IssueComment
+	// Lookalikes counts the comments by others that look like a status comment.
+	Lookalikes int
+}
+
+// ListComments reads every comment of an issue, oldest first, page by page.
+func ListComments(ctx context.Context, client *github.Client, owner, repo string, number int) ([]*github.IssueComment, error) {
+	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+		return client.Issues.ListComments(ctx, owner, repo, number,
+			&github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list the comments of %s/%s#%d: %w", owner, repo, number, err)
+	}
+	sortByID(comments)
+	return comments, nil
+}
+
+// sortByID puts comments in the order they were written: GitHub's ids grow with time.
+func sortByID(comments []*github.IssueComment) {
+	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
+}
+
+// Read lists the issue's comments and reads its whole ledger. Without a status comment by
+// the app the error is ErrNoStatus; a status comment or an archive that does not verify,
+// or an archive that is gone, is an error that names the comment.
+func (r LedgerReader) Read(ctx context.Context, client *github.Client, owner, repo string, number int) (LedgerRead, error) {
+	comments, err := ListComments(ctx, client, owner, repo, number)
+	if err != nil {
+		return LedgerRead{}, err
+	}
+	var got LedgerRead
+	got.Status, _, got.Lookalikes = r.findStatus(comments)
+	if got.Status == nil {
+		return got, ErrNoStatus
+	}
+	ref := issueRef{Owner: owner, Repo: repo, Number: number}
+	if got.Ledger, err = r.decodeStatus(ref, got.Status.GetBody()); err != nil {
+		return got, fmt.Errorf("status comment %d of %s: %w", got.Status.GetID(), ref.key(), err)
+	}
+	if got.Ledger.Issue != number {
+		return got, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", got.Status.GetID(), ref.key(), got.Ledger.Issue)
+	}
+	_, err = r.mergeArchives(ref, &got.Ledger, comments)
+	return got, err
+}
+
+// own reports whether a comment was written by the app's account.
+func (r LedgerReader) own(c *github.IssueComment) bool { return isLogin(c.GetUser(), r.Bot) }
+
+// isLogin reports whether u is the account of that login; GitHub's logins ignore case.
+func isLogin(u *github.User, login string) bool {
+	return u != nil && strings.EqualFold(u.GetLogin(), login)
+}
+
+// findStatus returns the app's status comment among comments (oldest first): the first
+// by the app's account. extra are the app's later ones, which are never read (two
+// replicas may both have created one); lookalikes counts those by anyone else.
+func (r LedgerReader) findStatus(comments []*github.IssueComment) (status *github.IssueComment, extra []*github.IssueComment, lookalikes int) {
+	for _, c := range comments {
+		switch {
+		case !render.IsStatus(c.GetBody()):
+		case !r.own(c):
+			lookalikes++
+		case status == nil:
+			status = c
+		default:
+			extra = append(extra, c)
+		}
+	}
+	return status, extra, lookalikes
+}
+
+// decodeStatus verifies and decodes the ledger in the issue's status comment body.
+func (r LedgerReader) decodeStatus(ref issueRef, body string) (clarify.Ledger, error) {
+	if r.Unchecked {
+		return render.DecodeLedgerUnverified(body)
+	}
+	return r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).DecodeLedger(body)
+}
+
+// decodeArchive is decodeStatus for an archive comment's body.
+func (r LedgerReader) decodeArchive(ref issueRef, body string) (clarify.Ledger, error) {
+	if r.Unchecked {
+		return render.DecodeArchiveUnverified(body)
+	}
+	return r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).DecodeArchive(body)
+}
+
+// mergeArchives merges into l the clarifications of the archive comments it lists, found
+// among comments, in the order they were asked, and returns their ids. An archive that is
+// gone, not the app's, or does not verify is an error: the app then rebuilds the ledger.
+func (r LedgerReader) mergeArchives(ref issueRef, l *clarify.Ledger, comments []*github.IssueComment) (map[string]bool, error) {
+	archived := map[string]bool{}
+	var merged []clarify.Clarification
+	for _, id := range l.Archives {
+		i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id })
+		if i < 0 || !r.own(comments[i]) {
+			return nil, fmt.Errorf("archive comment %d of %s, listed in its ledger, is gone", id, ref.key())
+		}
+		a, err := r.decodeArchive(ref, comments[i].GetBody())
+		if err != nil {
+			return nil, fmt.Errorf("archive comment %d of %s: %w", id, ref.key(), err)
+		}
+		for _, c := range a.Clarifications {
+			archived[c.ID] = true
+		}
+		merged = append(merged, a.Clarifications...)
+	}
+	if len(merged) > 0 {
+		l.Clarifications = append(merged, l.Clarifications...)
+		sortBySeq(l.Clarifications)
+	}
+	return archived, nil
+}
+
+// ReadRepo reads the ledgers of a repository's issues updated since a time (bot stats):
+// the issues without a status comment by the app are skipped, and one whose ledger cannot
+// be read is told to failed and left out, so that it does not hide the rest. listed is how
+// many issues were updated since then.
+func (r LedgerReader) ReadRepo(ctx context.Context, client *github.Client, owner, repo string, since time.Time,
+	failed func(number int, err error)) (ledgers []clarify.Ledger, listed int, err error) {
+	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
+		return client.Issues.ListByRepo(ctx, owner, repo, &github.IssueListByRepoOptions{State: "all", Since: since,
+			ListOptions: github.ListOptions{Page: page, PerPage: 100}})
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list the issues of %s/%s: %w", owner, repo, err)
+	}
+	for _, is := range issues {
+		got, err := r.Read(ctx, client, owner, repo, is.GetNumber())
+		switch {
+		case errors.Is(err, ErrNoStatus):
+		case err != nil:
+			failed(is.GetNumber(), err)
+		default:
+			ledgers = append(ledgers, got.Ledger)
+		}
+	}
+	return ledgers, len(issues), nil
+}

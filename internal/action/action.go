@@ -1,0 +1,258 @@
+package action
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/palantir/go-githubapp/githubapp"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
+)
+
+// Options are what a caller other than main tunes.
+type Options struct {
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+	// SettleDelay is how long a save waits before reading its edit back (handlers.Base);
+	// zero is handlers.DefaultSettleDelay, negative none.
+	SettleDelay time.Duration
+	// Retry tunes the retries of GitHub's transient faults; tests shorten its waits.
+	Retry ghtransport.RetryOptions
+	// PaceMinute is how long the write pacer's minute lasts (zero: a minute); tests
+	// shorten it.
+	PaceMinute time.Duration
+	// Stdout takes the workflow commands (::error::); Stderr the log.
+	Stdout, Stderr io.Writer
+}
+
+// Exit codes of Run.
+const (
+	ExitOK     = 0
+	ExitFailed = 1
+	// ExitRefused is a run that could not start: a setting missing or wrong.
+	ExitRefused = 2
+)
+
+// attempts bounds how often one event or issue is run again after another run moved its
+// ledger (handlers.ErrLedgerMoved).
+const attempts = 4
+
+// errBudget is the run's request budget spent.
+var errBudget = errors.New("request budget of this run spent")
+
+// Outcome is what one run did, for the summary and the tests.
+type Outcome struct {
+	// What names the event and what it was about ("issue_comment on o/r#12").
+	What string
+	// Requests and Writes count the requests made and those that were not reads.
+	Requests, Writes int
+	// Issues counts the issues a scheduled run visited; Deferred those its budget left.
+	Issues, Deferred int
+	// Note says why nothing was done, when nothing was.
+	Note string
+	Err  error
+}
+
+// Run applies the event a workflow step was started for, and returns the process's exit
+// code, having written an ::error:: annotation and the step's summary.
+func Run(ctx context.Context, env Env, opts Options) int {
+	out := run(ctx, env, opts)
+	return report(env, opts, out)
+}
+
+func run(ctx context.Context, env Env, opts Options) Outcome {
+	owner, repo, err := env.check()
+	if err != nil {
+		return Outcome{What: env.EventName, Err: err}
+	}
+	r := newRunner(env, opts)
+	switch env.EventName {
+	case "schedule", "workflow_dispatch":
+		return r.sweep(ctx, owner, repo)
+	}
+	h, ok := r.handlers[env.EventName]
+	if !ok {
+		return Outcome{What: env.EventName, Note: fmt.Sprintf("Clarify takes no %s events: nothing to do. "+
+			"Run it on issue_comment, issues, pull_request, repository_dispatch, schedule and workflow_dispatch.", env.EventName)}
+	}
+	payload, err := os.ReadFile(env.EventPath)
+	if err != nil {
+		return Outcome{What: env.EventName, Err: fmt.Errorf("read the event's payload (GITHUB_EVENT_PATH): %w", err)}
+	}
+	out := Outcome{What: describe(env.EventName, owner, repo, payload)}
+	out.Err = retryMoved(ctx, func() error {
+		return h.Handle(r.ctx(ctx), env.EventName, r.deliveryID(payload), payload)
+	})
+	r.base.FlushDashboards(r.ctx(ctx))
+	return r.finish(out)
+}
+
+// runner is one run's handlers and client, and what it spent.
+type runner struct {
+	env      Env
+	base     *handlers.Base
+	handlers map[string]githubapp.EventHandler
+	clients  tokenClients
+	count    *counter
+	logger   zerolog.Logger
+}
+
+func newRunner(env Env, opts Options) *runner {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	stderr := opts.Stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	count := &counter{budget: int64(env.Budget)}
+	cc := githubapp.NewClientCreator(env.APIURL, graphqlURL(env.APIURL), 0, nil,
+		githubapp.WithClientUserAgent("clarify-action"),
+		githubapp.WithClientTimeout(2*time.Minute),
+		// As the App's: retries outermost, so that every attempt is counted and paced.
+		githubapp.WithClientMiddleware(ghtransport.RetryTransient(opts.Retry), count.middleware, (&ghtransport.Pacer{Minute: opts.PaceMinute}).Middleware()))
+	clients := tokenClients{ClientCreator: cc, token: env.Token}
+	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
+	// No lock is shared with the other runs of the issue (the scheduled run is in another
+	// concurrency group): each save checks that the ledger did not move.
+	base.Concurrent, base.SettleDelay = true, opts.SettleDelay
+	return &runner{
+		env: env, base: base, clients: clients, count: count,
+		logger: zerolog.New(stderr).With().Timestamp().Str("run", env.RunID).Logger(),
+		handlers: map[string]githubapp.EventHandler{
+			"issue_comment":       &handlers.IssueComment{Base: base},
+			"issues":              &handlers.Issues{Base: base},
+			"pull_request":        &handlers.PullRequest{Base: base},
+			"repository_dispatch": &handlers.Dispatch{Base: base},
+		},
+	}
+}
+
+func (r *runner) ctx(ctx context.Context) context.Context { return r.logger.WithContext(ctx) }
+
+// deliveryID stands where the App has the delivery's GUID, which a redelivery keeps: the
+// run's id, which a re-run of the run keeps too (a new attempt), so that a command sent
+// through repository_dispatch is mirrored once however often its run is re-run. Outside a
+// workflow (no GITHUB_RUN_ID) the payload's digest stands for it.
+func (r *runner) deliveryID(payload []byte) string {
+	if r.env.RunID != "" {
+		return "run-" + r.env.RunID
+	}
+	sum := sha256.Sum256(payload)
+	return "event-" + hex.EncodeToString(sum[:12])
+}
+
+func (r *runner) finish(out Outcome) Outcome {
+	out.Requests, out.Writes = int(r.count.all.Load()), int(r.count.writes.Load())
+	if out.Err == nil && out.Writes == 0 {
+		out.Note = "Nothing to do: nothing called for a change."
+	}
+	return out
+}
+
+// retryMoved runs f again, up to attempts times, while another run moved the ledger.
+func retryMoved(ctx context.Context, f func() error) error {
+	var err error
+	for range attempts {
+		if err = f(); !errors.Is(err, handlers.ErrLedgerMoved) {
+			return err
+		}
+		zerolog.Ctx(ctx).Info().Err(err).Msg("Another run saved this issue meanwhile; running again from a fresh read")
+	}
+	return err
+}
+
+// tokenClients hands every handler the workflow's token client: there is no installation
+// and no App key in a workflow.
+type tokenClients struct {
+	githubapp.ClientCreator
+	token string
+}
+
+// NewInstallationClient returns the token's client, whatever installation the payload
+// names (none: a workflow's payload carries no installation).
+func (t tokenClients) NewInstallationClient(int64) (*github.Client, error) {
+	return t.NewTokenClient(t.token)
+}
+
+// NewAppClient refuses: a workflow has no App credentials.
+func (t tokenClients) NewAppClient() (*github.Client, error) {
+	return nil, errors.New("a workflow has no GitHub App credentials")
+}
+
+// counter counts a run's requests and refuses those past its budget.
+type counter struct {
+	budget      int64
+	all, writes atomic.Int64
+}
+
+func (c *counter) middleware(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		if c.budget > 0 && c.all.Load() >= c.budget {
+			return nil, fmt.Errorf("%s %s: %w (%d requests)", req.Method, req.URL.Path, errBudget, c.budget)
+		}
+		c.all.Add(1)
+		if req.Method != http.MethodGet && req.Method != http.MethodHead {
+			c.writes.Add(1)
+		}
+		return next.RoundTrip(req)
+	})
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+// RoundTrip calls the function.
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// graphqlURL is the GraphQL endpoint beside a REST API URL (unused by Clarify, but the
+// client creator wants one): api.github.com/graphql, or HOST/api/graphql on GHES.
+func graphqlURL(api string) string {
+	api = strings.TrimSuffix(api, "/")
+	if strings.HasSuffix(api, "/api/v3") {
+		return strings.TrimSuffix(api, "/v3") + "/graphql"
+	}
+	return api + "/graphql"
+}
+
+// describe names the event and its issue for the summary.
+func describe(event, owner, repo string, payload []byte) string {
+	var p struct {
+		Action string `json:"action"`
+		Issue  struct {
+			Number int `json:"number"`
+		} `json:"issue"`
+		PullRequest struct {
+			Number int `json:"number"`
+		} `json:"pull_request"`
+		ClientPayload struct {
+			Issue json.Number `json:"issue"`
+		} `json:"client_payload"`
+	}
+	_ = json.Unmarshal(payload, &p) // a payload that does not decode is the handler's to refuse
+	what := event
+	if p.Action != "" {
+		what += "." + p.Action
+	}
+	num := fmt.Sprint(max(p.Issue.Number, p.PullRequest.Number))
+	if num == "0" {
+		num = p.ClientPayload.Issue.String()
+	}
+	if num == "" || num == "0" {
+		return fmt.Sprintf("%s on %s/%s", what, owner, repo)
+	}
+	return fmt.Sprintf("%s on %s/%s#%s", what, owner, repo, num)
+}

@@ -1,0 +1,221 @@
+package action_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/action"
+	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/render"
+)
+
+const (
+	repo      = "octo/widgets"
+	ledgerKey = "test-ledger-key-of-forty-characters-long!"
+)
+
+// bench is a repository on the in-memory GitHub with a workflow's token, and a runner of
+// `bot action` that starts from nothing on every run, as a fresh process does: only the
+// event file and the environment go in.
+type bench struct {
+	t     *testing.T
+	fake  *fakegithub.Server
+	url   string
+	token string
+	dir   string
+	runs  int
+	// settle is the Options.SettleDelay of every run (negative: none).
+	settle time.Duration
+	// summary is the GITHUB_STEP_SUMMARY file.
+	summary string
+	hooks   *hooked
+}
+
+func newBench(t *testing.T) *bench {
+	t.Helper()
+	fake := fakegithub.New(fakegithub.Options{})
+	fake.AddInstallation(1, "octo", repo)
+	fake.AddUser("maria", "User")
+	fake.SetPermission(repo, "maria", "write")
+	fake.AddUser("coder-agent", "Bot")
+	fake.AddUser("drive-by", "User")
+	fake.SetPermission(repo, "drive-by", "read")
+	fake.OpenIssue(repo, 42, "Rate-limit the public API", "maria")
+	hooks := &hooked{next: fake}
+	srv := httptest.NewServer(hooks)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	return &bench{t: t, fake: fake, url: srv.URL, token: fake.WorkflowToken(repo), dir: dir, settle: -1,
+		summary: filepath.Join(dir, "summary.md"), hooks: hooks}
+}
+
+// hooked lets a test hold a request on its way to the in-memory GitHub, or hear that one
+// was answered: how two runs are made to interleave exactly so.
+type hooked struct {
+	next          http.Handler
+	mu            sync.Mutex
+	before, after func(token string, r *http.Request)
+}
+
+func (h *hooked) set(before, after func(token string, r *http.Request)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.before, h.after = before, after
+}
+
+// ServeHTTP runs the hooks around the in-memory GitHub.
+func (h *hooked) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	before, after := h.before, h.after
+	h.mu.Unlock()
+	_, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if before != nil {
+		before(token, r)
+	}
+	h.next.ServeHTTP(w, r)
+	if after != nil {
+		after(token, r)
+	}
+}
+
+// eventFile writes a delivery's payload as the runner's event file: the webhook payload,
+// without the installation a workflow's payload does not carry.
+func (b *bench) eventFile(d fakegithub.Delivery) string {
+	b.t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal(d.Body, &p); err != nil {
+		b.t.Fatal(err)
+	}
+	delete(p, "installation")
+	return b.writeEvent(p)
+}
+
+func (b *bench) writeEvent(p any) string {
+	b.t.Helper()
+	raw, err := json.Marshal(p)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.runs++
+	path := filepath.Join(b.dir, "event-"+strconv.Itoa(b.runs)+".json")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		b.t.Fatal(err)
+	}
+	return path
+}
+
+// env is the step's environment for one run.
+func (b *bench) env(event, path string) action.Env {
+	b.runs++
+	return action.Env{EventName: event, EventPath: path, Repository: repo, APIURL: b.url, Token: b.token,
+		LedgerKey: ledgerKey, StepSummary: b.summary, RunID: strconv.Itoa(9000 + b.runs), RunAttempt: "1",
+		RunNumber: b.runs, BotSlug: action.DefaultBotSlug, Budget: action.DefaultBudget}
+}
+
+// result is one run's exit code, stdout and requests.
+type result struct {
+	code     int
+	stdout   string
+	requests int
+	took     time.Duration
+}
+
+func (b *bench) runEnv(env action.Env) result {
+	b.t.Helper()
+	var out, logs bytes.Buffer
+	before := len(b.fake.Requests())
+	start := time.Now()
+	code := action.Run(context.Background(), env, action.Options{Now: b.fake.Now, SettleDelay: b.settle,
+		Retry: ghtransport.RetryOptions{MaxWait: time.Millisecond}, PaceMinute: 50 * time.Millisecond, Stdout: &out, Stderr: &logs})
+	r := result{code: code, stdout: out.String(), requests: len(b.fake.Requests()) - before, took: time.Since(start)}
+	if testing.Verbose() {
+		var routes []string
+		for _, q := range b.fake.Requests()[before:] {
+			routes = append(routes, q.Method+" "+q.Route)
+		}
+		b.t.Logf("run %s: exit %d, %d requests, %s\n%s%s\n%s", env.EventName, code, r.requests, r.took,
+			strings.Join(routes, "\n"), out.String(), logs.String())
+	}
+	return r
+}
+
+func (b *bench) run(event, path string) result { return b.runEnv(b.env(event, path)) }
+
+// ok runs an event and fails the test unless it exits 0.
+func (b *bench) ok(event, path string) result {
+	b.t.Helper()
+	r := b.run(event, path)
+	if r.code != 0 {
+		b.t.Fatalf("bot action on %s exited %d:\n%s", event, r.code, r.stdout)
+	}
+	return r
+}
+
+// comment has author comment in issue 42 and runs the workflow for it.
+func (b *bench) comment(author, body string) (int64, result) {
+	b.t.Helper()
+	d, id := b.fake.Comment(repo, 42, author, body)
+	return id, b.ok("issue_comment", b.eventFile(d))
+}
+
+// commentOnly has author comment without a run: its run was cancelled or dropped.
+func (b *bench) commentOnly(author, body string) fakegithub.Delivery {
+	d, _ := b.fake.Comment(repo, 42, author, body)
+	return d
+}
+
+func (b *bench) schedule() result {
+	b.t.Helper()
+	return b.ok("schedule", b.writeEvent(map[string]string{"schedule": "*/15 * * * *"}))
+}
+
+// ledger decodes issue n's ledger from github-actions[bot]'s status comment.
+func (b *bench) ledger(n int) clarify.Ledger {
+	b.t.Helper()
+	for _, c := range b.fake.Comments(repo, n) {
+		if c.User == fakegithub.ActionsBotLogin && render.IsStatus(c.Body) {
+			l, err := render.DecodeLedger(c.Body, handlers.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", n))
+			if err != nil {
+				b.t.Fatalf("ledger of #%d: %v", n, err)
+			}
+			return l
+		}
+	}
+	b.t.Fatalf("no status comment by %s in #%d", fakegithub.ActionsBotLogin, n)
+	return clarify.Ledger{}
+}
+
+func (b *bench) clar(id string) clarify.Clarification {
+	b.t.Helper()
+	c, ok := b.ledger(42).Find(id)
+	if !ok {
+		b.t.Fatalf("%s not in the ledger", id)
+	}
+	return c
+}
+
+// botComments counts github-actions[bot]'s comments in #42 holding text.
+func (b *bench) botComments(text string) int {
+	n := 0
+	for _, c := range b.fake.Comments(repo, 42) {
+		if c.User == fakegithub.ActionsBotLogin && strings.Contains(c.Body, text) {
+			n++
+		}
+	}
+	return n
+}
+
+func (b *bench) labels() string { return strings.Join(b.fake.IssueLabels(repo, 42), ",") }

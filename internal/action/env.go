@@ -1,0 +1,105 @@
+package action
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// DefaultAPIURL is github.com's REST API, when GITHUB_API_URL is not set.
+const DefaultAPIURL = "https://api.github.com"
+
+// DefaultBotSlug is the account a workflow's GITHUB_TOKEN writes as, github-actions[bot].
+const DefaultBotSlug = "github-actions"
+
+// DefaultBudget is the most requests one run may make. GITHUB_TOKEN has 1,000 an hour per
+// repository, shared with every other workflow: a run that needs more stops, says so and
+// fails, rather than spend what the other workflows need.
+const DefaultBudget = 300
+
+// MinLedgerKey is the shortest CLARIFY_LEDGER_KEY accepted, in bytes: a shorter secret
+// could be guessed, and with it anyone could write a ledger the app trusts.
+const MinLedgerKey = 32
+
+// Env is what a workflow step hands `bot action`.
+type Env struct {
+	// EventName and EventPath are GITHUB_EVENT_NAME and GITHUB_EVENT_PATH: the event and
+	// the file holding its webhook payload (with no installation in it).
+	EventName, EventPath string
+	// Repository is GITHUB_REPOSITORY, OWNER/REPO: a schedule's payload names none.
+	Repository string
+	// APIURL is GITHUB_API_URL; Token is GITHUB_TOKEN (or an App token put there).
+	APIURL, Token string
+	// LedgerKey is CLARIFY_LEDGER_KEY, the MAC key of the hidden ledger.
+	LedgerKey string
+	// StepSummary is GITHUB_STEP_SUMMARY, the file the run's summary is appended to.
+	StepSummary string
+	// RunID and RunAttempt name the run in the logs, as the delivery id does in the App.
+	RunID, RunAttempt string
+	// RunNumber turns where a scheduled run starts when its budget cannot cover every
+	// issue, so that every issue gets its turn.
+	RunNumber int
+	// BotSlug is CLARIFY_APP_SLUG: whose comments are the app's own, "<slug>[bot]";
+	// github-actions by default, the App's slug with an App token.
+	BotSlug string
+	// Budget is CLARIFY_ACTION_BUDGET, the most requests this run may make.
+	Budget int
+}
+
+// EnvFrom reads the Env from the environment through getenv (os.Getenv).
+func EnvFrom(getenv func(string) string) (Env, error) {
+	e := Env{
+		EventName: getenv("GITHUB_EVENT_NAME"), EventPath: getenv("GITHUB_EVENT_PATH"),
+		Repository: getenv("GITHUB_REPOSITORY"), APIURL: getenv("GITHUB_API_URL"), Token: getenv("GITHUB_TOKEN"),
+		LedgerKey: getenv("CLARIFY_LEDGER_KEY"), StepSummary: getenv("GITHUB_STEP_SUMMARY"),
+		RunID: getenv("GITHUB_RUN_ID"), RunAttempt: getenv("GITHUB_RUN_ATTEMPT"), BotSlug: getenv("CLARIFY_APP_SLUG"),
+		Budget: DefaultBudget,
+	}
+	if e.APIURL == "" {
+		e.APIURL = DefaultAPIURL
+	}
+	if e.BotSlug == "" {
+		e.BotSlug = DefaultBotSlug
+	}
+	e.RunNumber, _ = strconv.Atoi(getenv("GITHUB_RUN_NUMBER"))
+	if v := getenv("CLARIFY_ACTION_BUDGET"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return e, fmt.Errorf("CLARIFY_ACTION_BUDGET is %q: write a whole number of requests, 1 or more", v)
+		}
+		e.Budget = n
+	}
+	return e, nil
+}
+
+// OSEnv is EnvFrom(os.Getenv).
+func OSEnv() (Env, error) { return EnvFrom(os.Getenv) }
+
+// errNoKey is the refusal of a run without CLARIFY_LEDGER_KEY: it says how to add it.
+var errNoKey = errors.New("CLARIFY_LEDGER_KEY is not set, so this run refuses to write: a ledger it signed " +
+	"with no key (or a guessable one) could be forged by anyone who can comment. Add a repository secret " +
+	"(Settings → Secrets and variables → Actions → New repository secret, name CLARIFY_LEDGER_KEY, a random " +
+	"value of at least 32 characters, e.g. from `openssl rand -base64 48`) and pass it to the step: " +
+	"`env: {CLARIFY_LEDGER_KEY: ${{ secrets.CLARIFY_LEDGER_KEY }}}`")
+
+// check says what is missing for a run, before any request.
+func (e Env) check() (owner, repo string, err error) {
+	switch {
+	case e.LedgerKey == "":
+		return "", "", errNoKey
+	case len(e.LedgerKey) < MinLedgerKey:
+		return "", "", fmt.Errorf("CLARIFY_LEDGER_KEY has %d characters, fewer than %d: a short key can be guessed; "+
+			"set the secret to a random value of at least %d characters (`openssl rand -base64 48`)", len(e.LedgerKey), MinLedgerKey, MinLedgerKey)
+	case e.Token == "":
+		return "", "", errors.New("GITHUB_TOKEN is not set: pass it to the step, `env: {GITHUB_TOKEN: ${{ github.token }}}`")
+	case e.EventName == "":
+		return "", "", errors.New("GITHUB_EVENT_NAME is not set: bot action runs as a step of a GitHub Actions workflow")
+	}
+	owner, repo, ok := strings.Cut(e.Repository, "/")
+	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
+		return "", "", fmt.Errorf("GITHUB_REPOSITORY is %q, not OWNER/REPO", e.Repository)
+	}
+	return owner, repo, nil
+}

@@ -1,0 +1,180 @@
+package replay_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/replay"
+)
+
+// burstIssues is how many issues a planning agent asks in at once in the burst-cost test.
+const burstIssues = 30
+
+// burstCost is what one-round lifecycles cost, per lifecycle, by route.
+type burstCost struct {
+	lifecycles int
+	requests   map[string]int // by "METHOD route"
+}
+
+func (c burstCost) per(n int) float64 { return float64(n) / float64(c.lifecycles) }
+
+func (c burstCost) total(keep func(route string) bool) int {
+	n := 0
+	for r, k := range c.requests {
+		if keep(r) {
+			n += k
+		}
+	}
+	return n
+}
+
+func isWrite(route string) bool { return !strings.HasPrefix(route, http.MethodGet+" ") }
+
+func counted(route string) bool { return !strings.Contains(route, "access_tokens") }
+
+// playBurst plays burstIssues one-round lifecycles (ask, answer, resolve) in one repository
+// with a config file, pacing on and GitHub's content limit enforced: all asks at once, then
+// all answers at once, then all resolutions at once when together is set, else one
+// lifecycle after another. It returns the requests by route.
+func playBurst(t *testing.T, together bool) burstCost {
+	t.Helper()
+	h, err := replay.NewHarnessWith(io.Discard, func(c *app.Config) {
+		c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour = 80, 500
+		c.PaceMinute = burstMinute
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	h.Fake.AddInstallation(1, "octo", chaosRepo)
+	h.Fake.AddUser("maria", "User")
+	h.Fake.SetPermission(chaosRepo, "maria", "write")
+	h.Fake.AddUser("coder-agent", "Bot")
+	h.Fake.SetFile(chaosRepo, ".github/clarify.yml", "sla: 4h\n")
+	for i := 1; i <= burstIssues; i++ {
+		h.Fake.OpenIssue(chaosRepo, i, "Issue "+strconv.Itoa(i), "maria")
+	}
+	h.Fake.SetContentLimit(fakegithub.ContentLimit{PerMinute: 80, PerHour: 500, Minute: burstMinute})
+	h.Fake.ResetRequests()
+
+	steps := []func(i int) fakegithub.Delivery{
+		func(i int) fakegithub.Delivery {
+			d, _ := h.Fake.Comment(chaosRepo, i, "coder-agent", "/clarify @maria Per key or per IP?")
+			return d
+		},
+		func(i int) fakegithub.Delivery {
+			d, _ := h.Fake.Comment(chaosRepo, i, "maria", "Per key.")
+			return d
+		},
+		func(i int) fakegithub.Delivery {
+			d, _ := h.Fake.Comment(chaosRepo, i, "coder-agent", fmt.Sprintf("/clarify resolve CLR-%d-001 Per key.", i))
+			return d
+		},
+	}
+	send := func(ds []fakegithub.Delivery) {
+		var wg sync.WaitGroup
+		for _, d := range ds {
+			wg.Go(func() {
+				if _, err := fakegithub.Send(context.Background(), h.AppServer.Client(), h.HookURL(), h.Secret, d); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		h.App.Scheduler.Wait()
+	}
+	if together {
+		for _, step := range steps {
+			var ds []fakegithub.Delivery
+			for i := 1; i <= burstIssues; i++ {
+				ds = append(ds, step(i))
+			}
+			send(ds)
+		}
+	} else {
+		for i := 1; i <= burstIssues; i++ {
+			for _, step := range steps {
+				send([]fakegithub.Delivery{step(i)})
+			}
+		}
+	}
+	for i := 1; i <= burstIssues; i++ {
+		l, err := h.Ledger(chaosRepo, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Clarifications) != 1 || l.Clarifications[0].Status != "resolved" {
+			t.Fatalf("issue %d did not end with one resolved clarification: %+v", i, l.Clarifications)
+		}
+	}
+	if n := h.Fake.ContentRefusals(); n != 0 {
+		t.Errorf("GitHub refused %d writes", n)
+	}
+	cost := burstCost{lifecycles: burstIssues, requests: map[string]int{}}
+	for _, r := range h.Fake.Requests() {
+		cost.requests[r.Method+" "+strings.TrimPrefix(r.Route, r.Method+" ")]++
+	}
+	return cost
+}
+
+// TestThirtyAsksAtOnceCostWhatOneAtATimeCosts is issue 20's measure: a planning agent asks
+// in 30 issues of one repository at once, then the maintainer answers them all and the
+// agent resolves them all, against one lifecycle after another. Work that the parallel
+// runs need together (the repository's config, whether its labels exist) is done once, and
+// a label is removed once. `go test ./internal/replay -run TestThirtyAsks -v` prints the
+// table by route.
+func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
+	one, many := playBurst(t, false), playBurst(t, true)
+	routes := map[string]bool{}
+	for r := range one.requests {
+		routes[r] = true
+	}
+	for r := range many.requests {
+		routes[r] = true
+	}
+	var names []string
+	for r := range routes {
+		if counted(r) {
+			names = append(names, r)
+		}
+	}
+	sort.Strings(names)
+	t.Logf("%-80s %14s %14s", "per lifecycle", "one at a time", "30 at once")
+	row := func(name string, a, b float64) { t.Logf("%-80s %14.2f %14.2f", name, a, b) }
+	row("requests in all", one.per(one.total(counted)), many.per(many.total(counted)))
+	row("writes", one.per(one.total(func(r string) bool { return counted(r) && isWrite(r) })),
+		many.per(many.total(func(r string) bool { return counted(r) && isWrite(r) })))
+	for _, r := range names {
+		row(r, one.per(one.requests[r]), many.per(many.requests[r]))
+	}
+
+	writesOne := one.total(func(r string) bool { return counted(r) && isWrite(r) })
+	writesMany := many.total(func(r string) bool { return counted(r) && isWrite(r) })
+	if writesMany > writesOne {
+		t.Errorf("30 at once wrote %d times, one at a time %d: parallel runs repeat each other's writes", writesMany, writesOne)
+	}
+	if all1, allN := one.total(counted), many.total(counted); float64(allN) > float64(all1)*1.02 {
+		t.Errorf("30 at once made %d requests, one at a time %d", allN, all1)
+	}
+	for _, r := range []string{
+		"GET /repos/{owner}/{repo}/contents/{path}",
+		"GET /repos/{owner}/{repo}/labels/{name}",
+		"POST /repos/{owner}/{repo}/labels",
+	} {
+		if many.requests[r] > one.requests[r] {
+			t.Errorf("%s: %d times for 30 asks at once, %d one at a time: the runs did not share it", r, many.requests[r], one.requests[r])
+		}
+	}
+	if n := many.requests["DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"]; n > burstIssues {
+		t.Errorf("%d label removals for %d lifecycles: a label was removed more than once", n, burstIssues)
+	}
+}
