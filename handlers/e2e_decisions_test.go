@@ -136,11 +136,17 @@ func TestSettlingTheSameTopicDifferentlySupersedesTheEarlierDecision(t *testing.
 	if len(m.Decisions) != 2 || m.Decisions[0].SupersededBy != "CLR-60-001" || !m.Decisions[1].InForce() {
 		t.Fatalf("memory after a different decision on the same topic: %+v", m.Decisions)
 	}
-	w.h.Fake.OpenIssue(repo, 61, "Cache a third time", "maria")
-	w.commentOn(61, "coder-agent", "/clarify @maria Which cache scope?\nTopic: cache scope")
-	got := w.botText(61)
-	if strings.Contains(got, "Per-user cache") || !strings.Contains(got, "> One global cache.") {
-		t.Errorf("want the decision in force offered and the superseded one never:\n%s", got)
+	offersInForceOnly(w, "> One global cache.")
+}
+
+// offersInForceOnly asks about the cache scope in a new issue, #61, and insists that the
+// decision in force is offered (want) and the superseded per-user one never.
+func offersInForceOnly(w *world, want string) {
+	w.t.Helper()
+	w.h.Fake.OpenIssue(repo, 61, "Cache again", "maria")
+	w.commentOn(61, "coder-agent", "/clarify @maria Which cache scope for the new service?\nTopic: cache scope")
+	if got := w.botText(61); strings.Contains(got, "Per-user cache") || !strings.Contains(got, want) {
+		w.t.Errorf("want the decision in force offered and the superseded one never:\n%s", got)
 	}
 }
 
@@ -227,12 +233,7 @@ func TestASupersededDecisionIsNeverOffered(t *testing.T) {
 		t.Fatalf("memory after the supersede: %+v", m.Decisions)
 	}
 
-	w.h.Fake.OpenIssue(repo, 61, "Cache again", "maria")
-	w.commentOn(61, "coder-agent", "/clarify @maria Which cache scope for the new service?\nTopic: Cache scope")
-	got := w.botText(61)
-	if strings.Contains(got, "Per-user cache") || !strings.Contains(got, "> One global cache: tenants share data now.") {
-		t.Errorf("want the new decision offered and the superseded one never:\n%s", got)
-	}
+	offersInForceOnly(w, "> One global cache: tenants share data now.")
 
 	// Superseding it again through the old decision's words fails: only one is in force.
 	w.commentOn(60, "maria", "/clarify supersede CLR-99-001 Something else.")
