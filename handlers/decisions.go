@@ -70,15 +70,15 @@ func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, rep
 		if !b.isSelf(c.GetUser()) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
 			continue // a person's comment, or the app's answer to a command typed there
 		}
-		part, ds, err := render.DecodeDecisions(c.GetBody(), b.keys(ref).Signing())
+		// Every part keeps its place, so the next write puts a part that does not verify
+		// (edited by hand) right rather than shifting the others onto the wrong comments.
+		book.parts = append(book.parts, c)
+		part, ds, err := b.keys(ref).DecodeDecisions(c.GetBody())
 		if err != nil {
 			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Part of the decision memory not read")
 			continue
 		}
-		if part == len(book.parts) {
-			book.parts = append(book.parts, c)
-			byPart[part] = ds
-		}
+		byPart[part] = ds
 	}
 	for i := range book.parts {
 		book.memory.Decisions = append(book.memory.Decisions, byPart[i]...)

@@ -133,6 +133,21 @@ func DecodeDecisions(body string, key []byte) (part int, ds []clarify.Decision, 
 	return p.Part, p.Decisions, nil
 }
 
+// DecodeDecisions reads a part of the decision memory under the issue's current key, else
+// under a previous one (a key rotation): the next write signs it with the current key.
+func (k IssueKeys) DecodeDecisions(body string) (part int, ds []clarify.Decision, err error) {
+	part, ds, first := DecodeDecisions(body, k.Signing())
+	if first == nil || len(k.bound) == 0 {
+		return part, ds, first
+	}
+	for _, key := range k.bound[1:] {
+		if part, ds, err := DecodeDecisions(body, key); err == nil {
+			return part, ds, nil
+		}
+	}
+	return 0, nil, first
+}
+
 // sealJSON deflates js and signs it under key, as "OPEN v1 DATA.MAC -->".
 func sealJSON(open string, js, key []byte) (string, error) {
 	if len(key) == 0 {
