@@ -126,10 +126,8 @@ func (a *applier) run() {
 		a.reply(Reply{Kind: ReplyStale, To: a.ev.Actor.Login})
 	case CmdStats:
 		a.reply(Reply{Kind: ReplyStats, To: a.ev.Actor.Login})
-	case CmdSupersede:
-		a.supersede()
-	case CmdUndo:
-		a.undo()
+	case CmdSupersede, CmdUndo:
+		a.precedentCommand()
 	default:
 		a.ignore("unhandled command " + string(a.cmd.Kind))
 	}

@@ -134,3 +134,13 @@ func (pc *PrecedentCounts) add(c Clarification) {
 		pc.Undone++
 	}
 }
+
+// precedentCommand carries out the commands on the repository's decisions: supersede one,
+// or undo a resolution drawn from one.
+func (a *applier) precedentCommand() {
+	if a.cmd.Kind == CmdUndo {
+		a.undo()
+		return
+	}
+	a.supersede()
+}

@@ -2,8 +2,10 @@ package handlers
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/palantir/go-githubapp/appconfig"
 
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
@@ -33,4 +35,11 @@ func (b *Base) IsSelf(u *github.User) bool { return b.isSelf(u) }
 // AllPages calls list for every page GitHub has (the one pagination loop of the handlers).
 func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, error) {
 	return ghtransport.AllPages(list)
+}
+
+// NewRepoConfigLoader is a ConfigLoader that reads the repository's own file only, not the
+// organisation's default in its .github repository: a workflow's GITHUB_TOKEN reaches no
+// other repository, so that look-up could only cost a request and answer 404.
+func NewRepoConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
+	return newConfigLoader(ttl, now, appconfig.WithOwnerDefault("", nil))
 }

@@ -77,28 +77,26 @@ type ConfigLoader struct {
 
 // NewConfigLoader returns a loader that reuses a repository's config for ttl.
 func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
-	return &ConfigLoader{
-		loader: appconfig.NewLoader([]string{ConfigPath},
-			appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath})),
-		cache: memory[RepoConfig]{ttl: ttl, now: now},
-	}
+	return newConfigLoader(ttl, now, appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath}))
+}
+
+func newConfigLoader(ttl time.Duration, now func() time.Time, opts ...appconfig.Option) *ConfigLoader {
+	return &ConfigLoader{loader: appconfig.NewLoader([]string{ConfigPath}, opts...), cache: memory[RepoConfig]{ttl: ttl, now: now}}
 }
 
 // Load returns the repository's config. A missing file gives the defaults; a broken one
 // gives the defaults and a Problem; only a failure to reach GitHub is an error.
 func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
 	key := owner + "/" + repo
-	if last, fresh, _ := l.cache.lookup(key); fresh {
-		last.Fresh = false
-		return last, nil
+	if cfg, ok := l.cached(key); ok {
+		return cfg, nil
 	}
 	read := false
 	v, err, _ := l.flight.Do(key, func() (any, error) {
 		read = true
 		// A run that lost the race to start the flight may find the read already done.
-		if last, fresh, _ := l.cache.lookup(key); fresh {
-			last.Fresh = false
-			return last, nil
+		if cfg, ok := l.cached(key); ok {
+			return cfg, nil
 		}
 		return l.read(ctx, client, owner, repo)
 	})
@@ -107,6 +105,16 @@ func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, r
 		cfg.Fresh = false // the run that read it reports its problems, the others do not
 	}
 	return cfg, err
+}
+
+// cached returns the repository's config read less than the loader's ttl ago.
+func (l *ConfigLoader) cached(key string) (RepoConfig, bool) {
+	cfg, fresh, _ := l.cache.lookup(key)
+	if !fresh {
+		return RepoConfig{}, false
+	}
+	cfg.Fresh = false
+	return cfg, true
 }
 
 // read fetches the repository's config from GitHub and keeps it for the loader's ttl.

@@ -339,3 +339,22 @@ func (b *Base) supersede(ctx context.Context, client *github.Client, ref issueRe
 	}
 	return react(ctx, client, ref, clarify.Effect{CommentID: e.CommentID, Reaction: "+1"})
 }
+
+// precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
+// to offer the new questions the effects post.
+func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, f *folded) error {
+	l, settled, err := b.settleFromPrecedents(ctx, client, ref, snap, f.ledger, b.Now())
+	if err != nil {
+		return err
+	}
+	f.ledger, f.effects = l, append(f.effects, settled...)
+	snap.offers, err = b.offers(ctx, client, ref, cfg, snap, f.ledger, f.effects)
+	return err
+}
+
+// rememberOffersAndDecisions writes into the ledger what each new question was offered,
+// and into the repository's memory the decisions people made in this run.
+func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
+	*l = stampOffers(*l, snap, cfg, b.Now())
+	return b.rememberDecisions(ctx, client, ref, snap.ledger, *l)
+}

@@ -1,9 +1,46 @@
-// Package handlers holds Clarify's go-githubapp event handlers and everything that talks to
-// GitHub on their behalf: loading an issue's snapshot (comments, the ledger hidden in the
-// app's status comment, permissions), folding events into the ledger through clarify.Apply,
-// and reconciling the issue to the result (round comments posted once each, the status
-// comment upserted, labels set to match).
+// Package handlers reconciles GitHub issues to their clarification ledgers: Clarify's
+// go-githubapp event handlers, the scheduler that runs them, and the sweep that lets time
+// act. Talking HTTP to GitHub (retries, pacing, rate limits, pagination, the client
+// factory) is internal/ghtransport's job; the domain is clarify's, the Markdown render's.
 //
 // Infrastructure errors are wrapped with %w and returned, so a failed delivery shows as
 // failed; a user's mistake is a refusal comment and the handler returns nil.
+//
+// # A webhook's way
+//
+//   - scheduler.go: the delivery is validated, claimed once across replicas (DeliveriesSeen)
+//     and run detached from GitHub's request, with retries.
+//   - issue_comment.go, issues.go, dispatch.go, pull_request.go: one handler per event;
+//     each decodes its payload, applies the cheap filters (active.go: issues with nothing
+//     open are left alone) and starts a run.
+//   - run.go: one run of an issue, under its lock (locks.go): the steps below in order.
+//   - snapshot.go: the issue's comments and its ledger, read in full or only what is new
+//     since this process's last run (memory.go); archive.go merges archived clarifications.
+//   - fold.go: every comment newer than the ledger's cursor, then time, through
+//     clarify.Apply and clarify.Tick; actors.go says who a commenter is (permission, teams).
+//   - effects.go, post.go: what the fold asks for (round comments, pings, replies), each
+//     posted once, found again by its hidden marker.
+//   - save.go: the status comment, with the signed ledger, edited only when it changed.
+//   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull
+//     requests that link the issue.
+//
+// # Background work
+//
+//   - sweep.go: the issues whose deadline is due (index.go, the deadline index), a slow walk
+//     of every installation's active issues, and deadlock breaks.
+//   - redeliver.go: deliveries GitHub failed to deliver are asked for again.
+//
+// # Where each rule lives
+//
+//   - Keys: which keys sign and verify an issue's blocks is render.Keyring's; keys.go draws
+//     the app's ring for an issue.
+//   - Codec: the signed hidden blocks are render's (codec.go).
+//   - Reader: reader.go, LedgerReader, reads an issue's ledger from its comments (the app's
+//     status comment, its archives), for the runs, bot ledger and bot stats alike.
+//   - Pagination: ghtransport.AllPages, the only reader of NextPage.
+//   - Rate limits: ghtransport.ReadLimit reads GitHub's signals once; the pacer holds the
+//     installation (one hold, shared by replicas through the pacer store).
+//   - Memory: memory.go, one bounded memory; base.go groups what Base remembers.
+//   - What replicas share: shared.go lists the interfaces Redis implements
+//     (internal/redisstate); config.go loads each repository's .github/clarify.yml.
 package handlers

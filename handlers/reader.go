@@ -179,3 +179,24 @@ func (r LedgerReader) ReadRepo(ctx context.Context, client *github.Client, owner
 	}
 	return ledgers, len(issues), nil
 }
+
+// ReadBody reads the ledger in a status comment's body saved to a file (bot ledger FILE):
+// under the issue's keys when the issue is known (number > 0), else under the ring's plain
+// keys, which signed ledgers before keys were bound to their issue.
+func (r LedgerReader) ReadBody(body, owner, repo string, number int) (clarify.Ledger, error) {
+	switch {
+	case r.Unchecked:
+		l, err := render.DecodeLedgerUnverified(body)
+		if err == nil && number > 0 && l.Issue != number {
+			err = fmt.Errorf("the ledger is issue #%d's, not #%d's", l.Issue, number)
+		}
+		return l, err
+	case number <= 0:
+		l, err := r.Keys.DecodeUnbound(body)
+		if err != nil {
+			err = fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
+		}
+		return l, err
+	}
+	return r.decodeStatus(issueRef{Owner: owner, Repo: repo, Number: number}, body)
+}

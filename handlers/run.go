@@ -107,26 +107,13 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	snap.recoverHead(ctx, trig.Replaced)
 	snap.lostStatus(trig)
 	// 2. The fold: what is new, then time, then a deadlock break.
-	lookups := newActorLookups(client, ref, &b.members)
-	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
-		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
-	}
-	if trig, err = b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy); err != nil {
-		return clarify.Ledger{}, err
-	}
-	env := folding{policy: cfg.Policy, now: b.Now(), actorOf: actorOf, roomFor: func(l clarify.Ledger) bool { return b.roomFor(l, snap.headRoom()) }}
-	f, err := fold(ctx, snap.ledger, b.events(snap, trig), env, trig)
+	f, trig, err := b.foldIssue(ctx, client, ref, snap, trig, cfg)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
 	// 3. The effects: notices first, then what the fold asked for, each posted once; a
 	// new question is offered the repository's earlier decision on its topic.
-	var settled []clarify.Effect
-	if f.ledger, settled, err = b.settleFromPrecedents(ctx, client, ref, snap, f.ledger, b.Now()); err != nil {
-		return clarify.Ledger{}, err
-	}
-	f.effects = append(f.effects, settled...)
-	if snap.offers, err = b.offers(ctx, client, ref, cfg, snap, f.ledger, f.effects); err != nil {
+	if err := b.precedentsAndOffers(ctx, client, ref, snap, cfg, &f); err != nil {
 		return clarify.Ledger{}, err
 	}
 	if err := b.report(ctx, client, ref, snap, cfg); err != nil {
@@ -135,17 +122,10 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
 		return clarify.Ledger{}, err
 	}
-	f.ledger = stampOffers(f.ledger, snap, cfg, b.Now())
-	if err := b.rememberDecisions(ctx, client, ref, snap.ledger, f.ledger); err != nil {
+	if err := b.rememberOffersAndDecisions(ctx, client, ref, snap, cfg, &f.ledger); err != nil {
 		return clarify.Ledger{}, err
 	}
-	// The checks of linked pull requests, before the save, best effort: a pull request's
-	// check must never hold up the issue's ledger. One that fails is logged; the next
-	// change of the issue's blocking clarifications, or the pull request's next event,
-	// puts it right.
-	if err := b.syncChecks(ctx, client, ref, snap.ledger, f.ledger); err != nil {
-		zerolog.Ctx(ctx).Error().Err(err).Msg("Checks of the pull requests linking the issue not updated")
-	}
+	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)
 	// 4. The save: the status comment, and archives when it grows too big. The labels are
 	// decided first, so that the ledger saved records those the app puts on.
 	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
@@ -159,16 +139,48 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	savedOK = true
-	if b.OnSaved != nil {
-		b.OnSaved(snap.ledger, saved)
-	}
-	b.active.saved(ref.key(), len(saved.Open()) > 0)
-	b.indexSaved(ctx, ref, saved, cfg.Policy, seenOf(trig))
+	b.noteSaved(ctx, ref, snap, f, saved, cfg.Policy, trig)
 	b.noteDashboard(client, ref, cfg, snap.ledger, saved, f.effects)
-	b.revs.raise(ref.key(), saved.Rev)
-	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 	// 5. The wake-ups of agents waiting on what settled (wake.go), then the labels, to
 	// match what was saved.
 	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
 	return saved, errors.Join(woke, b.reconcileLabels(ctx, client, ref, labels))
+}
+
+// foldIssue folds into the snapshot's ledger what is new (a dispatch's command first),
+// then time, then a deadlock break; it returns the trigger as the dispatch left it.
+func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, trig trigger, cfg RepoConfig) (folded, trigger, error) {
+	lookups := newActorLookups(client, ref, &b.members)
+	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
+		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
+	}
+	trig, err := b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy)
+	if err != nil {
+		return folded{}, trig, err
+	}
+	env := folding{policy: cfg.Policy, now: b.Now(), actorOf: actorOf, roomFor: func(l clarify.Ledger) bool { return b.roomFor(l, snap.headRoom()) }}
+	f, err := fold(ctx, snap.ledger, b.events(snap, trig), env, trig)
+	return f, trig, err
+}
+
+// checkPullRequests sets the checks of linked pull requests, before the save, best
+// effort: a pull request's check must never hold up the issue's ledger. One that fails is
+// logged; the next change of the issue's blocking clarifications, or the pull request's
+// next event, puts it right.
+func (b *Base) checkPullRequests(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) {
+	if err := b.syncChecks(ctx, client, ref, before, after); err != nil {
+		zerolog.Ctx(ctx).Error().Err(err).Msg("Checks of the pull requests linking the issue not updated")
+	}
+}
+
+// noteSaved tells what a saved ledger changes beyond the issue: the metrics, the active
+// issues, the deadline index, the newest revision and what the next run may skip.
+func (b *Base) noteSaved(ctx context.Context, ref issueRef, snap *snapshot, f folded, saved clarify.Ledger, p clarify.Policy, trig trigger) {
+	if b.OnSaved != nil {
+		b.OnSaved(snap.ledger, saved)
+	}
+	b.active.saved(ref.key(), len(saved.Open()) > 0)
+	b.indexSaved(ctx, ref, saved, p, seenOf(trig))
+	b.revs.raise(ref.key(), saved.Rev)
+	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 }

@@ -16,12 +16,10 @@ import (
 // comment, and replaying a few no-op comments on the next run costs only reads.
 const cursorLag = 20
 
-// save writes the ledger into the status comment when it changed (or its cursor lags too
-// far), and creates the status comment the first time there is something to show.
-func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
-	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
-		return l, nil
-	}
+// toSave is the ledger to save and its revision: the loaded one when nothing changed and
+// only a few comments were applied (moving the cursor alone costs a write), and a new
+// revision whenever what is saved differs from what was loaded.
+func toSave(snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
 	l.Head = render.HeadSum(snap.head)
 	changed, err := ledgerChanged(snap.ledger, l)
 	if err != nil {
@@ -34,6 +32,19 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 		// Above every revision known, not only the loaded one: a rebuilt ledger starts
 		// afresh, and must not read as older than the one it replaces.
 		l.Rev = max(snap.ledger.Rev, snap.revFloor) + 1
+	}
+	return l, nil
+}
+
+// save writes the ledger into the status comment when it changed (or its cursor lags too
+// far), and creates the status comment the first time there is something to show.
+func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
+	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
+		return l, nil
+	}
+	l, err := toSave(snap, l, applied)
+	if err != nil {
+		return l, err
 	}
 	l, body, err := b.statusBody(ctx, client, ref, snap, l)
 	if err != nil {

@@ -122,22 +122,11 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 		s.report(d.EventType, DeliveryDuplicate)
 		return nil
 	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if err := s.admit(); err != nil {
 		finish(false)
 		s.report(d.EventType, DeliveryBusy)
-		return ErrShuttingDown
+		return err
 	}
-	if s.MaxPending > 0 && s.pending >= s.MaxPending {
-		s.mu.Unlock()
-		finish(false)
-		s.report(d.EventType, DeliveryBusy)
-		return githubapp.ErrCapacityExceeded
-	}
-	s.pending++
-	s.wg.Add(1)
-	s.mu.Unlock()
 	if standby {
 		s.report(d.EventType, DeliveryDuplicate)
 	} else {
@@ -149,33 +138,51 @@ func (s *Scheduler) Schedule(ctx context.Context, d githubapp.Dispatch) error {
 	}
 
 	// Detach: the request context ends when GitHub has its answer.
-	bg := context.WithoutCancel(ctx)
-	go func() {
-		defer s.wg.Done()
-		defer done()
-		defer func() {
-			s.mu.Lock()
-			s.pending--
-			s.mu.Unlock()
-		}()
-		if standby {
-			var taken bool
-			if finish, taken = s.standBy(bg, d); !taken {
-				return
-			}
-		}
-		err := s.runWithRetries(bg, d)
-		finish(err == nil)
-		s.report(d.EventType, runOutcome(err))
-		if err != nil {
-			if s.OnError != nil {
-				s.OnError(bg, d, err)
-				return
-			}
-			zerolog.Ctx(bg).Error().Err(err).Msg("Handling the delivery failed")
-		}
-	}()
+	go s.work(context.WithoutCancel(ctx), d, finish, standby, done)
 	return nil
+}
+
+// admit takes a place for a delivery, unless the scheduler is shutting down or full.
+func (s *Scheduler) admit() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrShuttingDown
+	}
+	if s.MaxPending > 0 && s.pending >= s.MaxPending {
+		return githubapp.ErrCapacityExceeded
+	}
+	s.pending++
+	s.wg.Add(1)
+	return nil
+}
+
+// work runs an admitted delivery in the background, after standing by while another run
+// has it in hand, and reports how it ended.
+func (s *Scheduler) work(bg context.Context, d githubapp.Dispatch, finish func(bool), standby bool, done func()) {
+	defer s.wg.Done()
+	defer done()
+	defer func() {
+		s.mu.Lock()
+		s.pending--
+		s.mu.Unlock()
+	}()
+	if standby {
+		var taken bool
+		if finish, taken = s.standBy(bg, d); !taken {
+			return
+		}
+	}
+	err := s.runWithRetries(bg, d)
+	finish(err == nil)
+	s.report(d.EventType, runOutcome(err))
+	if err != nil {
+		if s.OnError != nil {
+			s.OnError(bg, d, err)
+			return
+		}
+		zerolog.Ctx(bg).Error().Err(err).Msg("Handling the delivery failed")
+	}
 }
 
 func (s *Scheduler) report(eventType, outcome string) {

@@ -180,29 +180,11 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 	if !ok {
 		return nil, false, nil
 	}
-	since := mem.cursorAt.Add(-time.Second) // GitHub's timestamps have whole seconds
-	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
-		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number,
-			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
-	if err != nil {
-		return nil, false, fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
+	rc := &recentComments{ctx: ctx, client: client, ref: ref}
+	if err := rc.list(mem.cursorAt.Add(-time.Second)); err != nil { // GitHub's timestamps have whole seconds
+		return nil, false, err
 	}
-	byID := func(id int64) (*github.IssueComment, bool, error) {
-		if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id }); i >= 0 {
-			return comments[i], true, nil
-		}
-		c, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
-		if ghtransport.IsStatus(err, http.StatusNotFound) {
-			return nil, false, nil
-		}
-		if err != nil {
-			return nil, false, fmt.Errorf("read comment %d of %s: %w", id, ref.key(), err)
-		}
-		comments = append(comments, c)
-		return c, true, nil
-	}
-	status, found, err := byID(mem.statusID)
+	status, found, err := rc.byID(mem.statusID)
 	if err != nil || !found || !b.isSelf(status.User) || sha256.Sum256([]byte(status.GetBody())) != mem.statusHash {
 		// Gone, or changed by someone else (another replica, or a person): read everything.
 		return nil, false, err
@@ -212,12 +194,12 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		return nil, false, nil
 	}
 	for _, id := range l.Archives {
-		if _, found, err := byID(id); err != nil || !found {
+		if _, found, err := rc.byID(id); err != nil || !found {
 			return nil, false, err // a missing archive: the whole read finds the ledger damaged
 		}
 	}
-	sortByID(comments)
-	snap := &snapshot{comments: comments, status: status, ledger: l, hasLedger: true, revFloor: floor, partial: true}
+	sortByID(rc.comments)
+	snap := &snapshot{comments: rc.comments, status: status, ledger: l, hasLedger: true, revFloor: floor, partial: true}
 	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
 		return nil, false, nil
@@ -226,6 +208,45 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 	// in it, so they need not be applied again.
 	snap.skipTo = mem.cursor
 	return snap, true, nil
+}
+
+// recentComments are the comments a partial read has: those since a time, and those
+// fetched by id on demand.
+type recentComments struct {
+	ctx      context.Context
+	client   *github.Client
+	ref      issueRef
+	comments []*github.IssueComment
+}
+
+// list reads the issue's comments updated since a time.
+func (rc *recentComments) list(since time.Time) error {
+	comments, err := ghtransport.AllPages(func(page int) ([]*github.IssueComment, *github.Response, error) {
+		return rc.client.Issues.ListComments(rc.ctx, rc.ref.Owner, rc.ref.Repo, rc.ref.Number,
+			&github.IssueListCommentsOptions{Since: &since, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	if err != nil {
+		return fmt.Errorf("list comments of %s since %s: %w", rc.ref.key(), since.Format(time.RFC3339), err)
+	}
+	rc.comments = comments
+	return nil
+}
+
+// byID returns the comment of that id, read from GitHub when the list lacks it; false
+// when it is gone.
+func (rc *recentComments) byID(id int64) (*github.IssueComment, bool, error) {
+	if i := slices.IndexFunc(rc.comments, func(c *github.IssueComment) bool { return c.GetID() == id }); i >= 0 {
+		return rc.comments[i], true, nil
+	}
+	c, _, err := rc.client.Issues.GetComment(rc.ctx, rc.ref.Owner, rc.ref.Repo, id)
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read comment %d of %s: %w", id, rc.ref.key(), err)
+	}
+	rc.comments = append(rc.comments, c)
+	return c, true, nil
 }
 
 // remember notes, after a run, what the next run of the issue needs to read only what is

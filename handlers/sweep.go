@@ -400,7 +400,6 @@ func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository
 // and nothing touched since is left to its deadline. It returns where it stopped when the
 // budget ran out.
 func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *sweepMark {
-	s := p.s
 	owner, name, full := repo.GetOwner().GetLogin(), repo.GetName(), repo.GetFullName()
 	rr := repoRef{Installation: in.id, Owner: owner, Repo: name}
 	logger := zerolog.Ctx(in.ctx).With().Str(githubapp.LogKeyRepositoryOwner, owner).Str(githubapp.LogKeyRepositoryName, name).Logger()
@@ -409,21 +408,13 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 		return &sweepMark{Repo: full, Issue: from}
 	}
 	p.stats.Repos++
-	labels := s.Configs.Labels(owner, name)
-	// Closed issues too: one closed while its close went undelivered still carries the
-	// active label, and is settled here. Pull requests too: their conversations take
-	// commands like issues, so they time out like issues.
-	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
-		return in.client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Labels: []string{labels.Active},
-			Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
+	issues, err := p.listActive(ctx, in, owner, name)
 	if err != nil {
 		p.fail(ctx, fmt.Errorf("list active issues of %s: %w", full, err), "Sweep of a repository failed")
 		return nil
 	}
 	// Without the index every issue is visited, as before there was one: slower, never wrong.
-	known := map[int]IndexEntry{}
-	entries, err := s.Index.Repo(ctx, in.id, owner, name)
+	entries, err := p.s.Index.Repo(ctx, in.id, owner, name)
 	indexDown := err != nil
 	if indexDown {
 		logger.Warn().Err(err).Msg("Deadline index unreadable: every active issue of the repository is visited")
@@ -432,24 +423,49 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 		return nil
 	}
 	p.walked[rr] = true
-	slices.SortFunc(issues, func(a, b *github.Issue) int { return cmp.Compare(a.GetNumber(), b.GetNumber()) })
+	known := map[int]IndexEntry{}
 	for _, e := range entries {
 		known[e.Number] = e
 	}
 	cfg, changed := p.configChanged(ctx, in, rr)
+	if mark := p.walkIssues(in, rr, full, issues, from, known, !indexDown && !changed); mark != nil {
+		return mark
+	}
+	if changed {
+		p.walkRenamed(in, known)
+	}
+	if cfg != nil {
+		// Only once the whole repository was walked under it, so a walk the budget cut
+		// short still sees the change when it resumes.
+		p.s.configs[rr.key()] = *cfg
+	}
+	return nil
+}
 
+// listActive lists the repository's issues that carry the active label, by number.
+// Closed issues too: one closed while its close went undelivered still carries the active
+// label, and is settled here. Pull requests too: their conversations take commands like
+// issues, so they time out like issues.
+func (p *sweepPass) listActive(ctx context.Context, in *instSweep, owner, name string) ([]*github.Issue, error) {
+	labels := p.s.Configs.Labels(owner, name)
+	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
+		return in.client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Labels: []string{labels.Active},
+			Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+	})
+	slices.SortFunc(issues, func(a, b *github.Issue) int { return cmp.Compare(a.GetNumber(), b.GetNumber()) })
+	return issues, err
+}
+
+// walkIssues visits the listed issues from number from on that the index and this
+// process's saves cannot vouch for (trust false: none), taking each out of known; it
+// returns where to resume when the budget runs out.
+func (p *sweepPass) walkIssues(in *instSweep, rr repoRef, full string, issues []*github.Issue, from int, known map[int]IndexEntry, trust bool) *sweepMark {
 	for _, is := range issues {
 		num := is.GetNumber()
-		ref := issueRef{Owner: owner, Repo: name, Number: num}
+		ref := issueRef{Owner: rr.Owner, Repo: rr.Repo, Number: num}
 		entry, indexed := known[num]
 		delete(known, num)
-		if num < from || p.visited[ref.key()] {
-			continue
-		}
-		saved, ok := s.savedAt.get(ref.key())
-		vouched := !indexDown && !changed && is.GetState() != "closed" &&
-			(entry.unchangedSince(is) || ok && !is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put))
-		if vouched {
+		if num < from || p.visited[ref.key()] || trust && p.vouched(ref, is, entry, indexed) {
 			continue
 		}
 		if p.spentAll(in) {
@@ -459,27 +475,34 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 		p.stats.Issues++
 		p.visit(in, ref, sweepTrigger(is))
 	}
-	if changed {
-		// Issues the index holds that no longer carry the active label under its name
-		// (the name changed) are run too, so their labels follow the new config. They are
-		// few and the change is rare: no budget check here.
-		rest := slices.Collect(maps.Values(known))
-		sortEntries(rest)
-		for _, e := range rest {
-			if p.visited[e.Key()] {
-				continue
-			}
-			p.stats.Found++
-			p.stats.Issues++
-			p.visitEntry(in, e, nil)
-		}
-	}
-	if cfg != nil {
-		// Only once the whole repository was walked under it, so a walk the budget cut
-		// short still sees the change when it resumes.
-		s.configs[rr.key()] = *cfg
-	}
 	return nil
+}
+
+// vouched says whether an open issue is known unchanged: its index entry saw it as it is
+// listed, or this process saved it since it was last updated (and indexed it, if it put
+// it in the index at all).
+func (p *sweepPass) vouched(ref issueRef, is *github.Issue, entry IndexEntry, indexed bool) bool {
+	if is.GetState() == "closed" {
+		return false
+	}
+	saved, ok := p.s.savedAt.get(ref.key())
+	return entry.unchangedSince(is) || ok && !is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put)
+}
+
+// walkRenamed runs the issues the index holds that no longer carry the active label under
+// its name (the config renamed it), so their labels follow the new config. They are few
+// and the change is rare: no budget check here.
+func (p *sweepPass) walkRenamed(in *instSweep, known map[int]IndexEntry) {
+	rest := slices.Collect(maps.Values(known))
+	sortEntries(rest)
+	for _, e := range rest {
+		if p.visited[e.Key()] {
+			continue
+		}
+		p.stats.Found++
+		p.stats.Issues++
+		p.visitEntry(in, e, nil)
+	}
 }
 
 // configChanged reads the repository's config (cached for five minutes, so this costs a

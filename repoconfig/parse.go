@@ -87,8 +87,8 @@ func (p *parser) config(root *yaml.Node) Config {
 	if n := f["escalation"]; n != nil {
 		p.escalation(n, pol)
 	}
-	if n := f["labels"]; n != nil && p.isMapping(n, "labels", "{active: clarification:active}") {
-		cfg.Labels = p.labels(p.fields(n, "labels", labelKeys))
+	if l, ok := p.labelsIn(f["labels"]); ok {
+		cfg.Labels = l
 	}
 	if s, ok := p.choice(f["answer_from"], "answer_from", answerFromChoices,
 		"targets_and_write (the targets and anyone with write access) or targets (the targets only)"); ok {
@@ -107,6 +107,14 @@ func (p *parser) config(root *yaml.Node) Config {
 	p.decisions(f["decisions"], &cfg.Decisions)
 	p.dashboard(f["dashboard"], &cfg.Dashboard)
 	return cfg
+}
+
+// labelsIn reads `labels`, when the file gives it as a mapping.
+func (p *parser) labelsIn(n *yaml.Node) (Labels, bool) {
+	if n == nil || !p.isMapping(n, "labels", "{active: clarification:active}") {
+		return Labels{}, false
+	}
+	return p.labels(p.fields(n, "labels", labelKeys)), true
 }
 
 // maxRounds reads `max_rounds` into pol, each of its keys over its default.

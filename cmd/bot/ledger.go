@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 
@@ -217,20 +216,9 @@ func readLedgerFile(name string, stdin io.Reader, issue string, keys render.Keyr
 	}
 	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
-		l, err := render.DecodeLedgerUnverified(string(body))
-		if err == nil && issue != "" && l.Issue != ref.number {
-			err = fmt.Errorf("the ledger is issue #%d's, not #%d's", l.Issue, ref.number)
-		}
-		return l, ref, err
 	}
-	if issue == "" {
-		l, err := keys.DecodeUnbound(string(body))
-		if err != nil {
-			err = fmt.Errorf("%w (give -issue OWNER/REPO#N: each issue's ledger has a key of its own)", err)
-		}
-		return l, ref, err
-	}
-	l, err := keys.Issue(ref.owner, ref.name, ref.number).DecodeLedger(string(body))
+	reader := handlers.LedgerReader{Keys: keys, Unchecked: !keys.Given()}
+	l, err := reader.ReadBody(string(body), ref.owner, ref.name, ref.number)
 	return l, ref, err
 }
 
@@ -334,23 +322,9 @@ func ledgerStatusBody(l clarify.Ledger, fileRepo, flagRepo, key string, stderr i
 		return "", errors.New("-status signs the ledger: give -key, or set CLARIFY_LEDGER_KEY, GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE as serve has them")
 	}
 	if len(l.Archives) > 0 {
-		// The file holds the archives' clarifications too: listed again, the app would
-		// read them twice. In one comment they are whole, and the app archives them anew
-		// when it next saves.
 		fmt.Fprintf(stderr, "the clarifications of %s are written into the status body, not left to be read from them\n", render.Counted(len(l.Archives), "archive comment"))
-		l.Archives = nil
 	}
-	// The round the app created its status comment with cannot be put back from a file.
-	l.Head = ""
-	block, err := keys.Issue(ref.owner, ref.name, ref.number).EncodeLedger(l)
-	if err != nil {
-		return "", err
-	}
-	body := render.Status(l, block)
-	if n := utf8.RuneCountInString(body); n > 65536 {
-		return "", fmt.Errorf("the status body would be %d characters, over the 65,536 GitHub takes in a comment: settle or drop clarifications first", n)
-	}
-	return body, nil
+	return render.SignedStatus(l, keys.Issue(ref.owner, ref.name, ref.number))
 }
 
 // ledgerIssue is one issue, as OWNER/REPO#N.

@@ -127,6 +127,9 @@ func newRunner(env Env, opts Options) *runner {
 		githubapp.WithClientMiddleware(ghtransport.RetryTransient(opts.Retry), count.middleware, (&ghtransport.Pacer{Minute: opts.PaceMinute}).Middleware()))
 	clients := tokenClients{ClientCreator: cc, token: env.Token}
 	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
+	if env.BotSlug == DefaultBotSlug {
+		base.Configs = handlers.NewRepoConfigLoader(handlers.DefaultConfigTTL, now)
+	}
 	// No lock is shared with the other runs of the issue (the scheduled run is in another
 	// concurrency group): each save checks that the ledger did not move.
 	base.Concurrent, base.SettleDelay = true, opts.SettleDelay

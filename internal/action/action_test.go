@@ -60,6 +60,9 @@ func TestLifecycleThroughBotAction(t *testing.T) {
 		if r.Unhandled {
 			t.Errorf("bot action called a route GitHub does not serve: %s %s", r.Method, r.Path)
 		}
+		if r.Path == "/repos/octo/.github" {
+			t.Errorf("bot action looked for the organisation's default config, which GITHUB_TOKEN cannot reach")
+		}
 	}
 	t.Logf("process time start to exit per event (ask, answer, follow-up, answer, resolve): %s", strings.Join(took, ", "))
 	t.Logf("requests of a one-round lifecycle (ask, answer, resolve) in Action mode, fresh process per event: %d", oneRound)

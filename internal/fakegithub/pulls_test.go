@@ -73,3 +73,28 @@ func TestDispatchDeliversTheClientPayloadAsSent(t *testing.T) {
 		t.Fatalf("dispatch delivery: %v %s", err, d.Body)
 	}
 }
+
+func TestAForkPullRequestOfAnotherOnesCommitAndItsClose(t *testing.T) {
+	f := newFixture(t)
+	f.s.OpenPullRequestWithBody(testRepo, 7, "Use UTC", "alice", "Fixes #42")
+	d := f.s.OpenPullRequestWith(testRepo, 8, "Copy", "mallory", "Fixes #42", PullOptions{Fork: true, HeadOf: 7})
+	var opened github.PullRequestEvent
+	if err := json.Unmarshal(d.Body, &opened); err != nil {
+		t.Fatal(err)
+	}
+	head := opened.GetPullRequest().GetHead()
+	if head.GetSHA() != f.s.PullHead(testRepo, 7) || head.GetRepo().GetFullName() != "mallory/widgets" || !head.GetRepo().GetFork() ||
+		opened.GetPullRequest().GetBase().GetRepo().GetFullName() != "octo/widgets" || opened.GetPullRequest().GetAuthorAssociation() != "NONE" {
+		t.Fatalf("a fork's pull request of #7's commit: head %+v, association %s", head, opened.GetPullRequest().GetAuthorAssociation())
+	}
+	closed := f.s.ClosePullRequest(testRepo, 8, "mallory")
+	var ev github.PullRequestEvent
+	if err := json.Unmarshal(closed.Body, &ev); err != nil || ev.GetAction() != "closed" || ev.GetPullRequest().GetState() != "closed" ||
+		ev.GetPullRequest().GetClosedAt().IsZero() {
+		t.Fatalf("closed delivery: %v %s", err, closed.Body)
+	}
+	pulls, _, err := f.client.PullRequests.List(f.ctx, "octo", "widgets", &github.PullRequestListOptions{State: "open"})
+	if err != nil || len(pulls) != 1 || pulls[0].GetNumber() != 7 {
+		t.Fatalf("open pulls after the close: %v %+v", err, pulls)
+	}
+}
