@@ -75,8 +75,8 @@ func TestTheDashboardListsWhatWaitsAndTheDecisions(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no dashboard after the sweep")
 	}
-	for _, want := range []string{"### Escalated (1)", "[CLR-42-002](../issues/42) Regions · `coder-agent` waits on `maria`",
-		"### Open (1)", "[CLR-60-001](../issues/60) Upload retries", "### Decisions in force (1)", "Per-user cache, keyed by tenant."} {
+	for _, want := range []string{"### Escalated (1)", "[CLR-42-002](../issues/42) Regions · `coder-agent` waits on the maintainers",
+		"### Open (1)", "[CLR-60-001](../issues/60) Upload retries · `coder-agent` waits on `maria`", "### Decisions in force (1)", "Per-user cache, keyed by tenant."} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the dashboard lacks %q:\n%s", want, body)
 		}
@@ -97,6 +97,14 @@ func TestTheDashboardListsWhatWaitsAndTheDecisions(t *testing.T) {
 	w.sweep()
 	if edits, creates := dashboardWrites(w.h.Fake, n); edits+creates != 0 {
 		t.Errorf("a sweep with nothing new wrote the dashboard %d times", edits+creates)
+	}
+
+	// Answered, the question waits on its asker.
+	w.commentOn(60, "maria", "Three times, backing off.")
+	w.h.Fake.Advance(time.Minute)
+	w.sweep()
+	if _, body := w.dashboard(); !strings.Contains(body, "Upload retries · `maria` waits on `coder-agent`") {
+		t.Errorf("after maria's answer the dashboard says:\n%s", body)
 	}
 }
 

@@ -24,13 +24,13 @@ const maxDashboardBytes = 58_000
 // it, and come back with their issue's next run.
 const maxDashboardState = 20_000
 
-// DashRow is one open clarification as the dashboard lists it.
+// DashRow is one open clarification as the dashboard lists it: who waits on whom.
 type DashRow struct {
 	Issue  int    `json:"issue"`
 	ID     string `json:"id"`
 	Topic  string `json:"topic,omitempty"`
-	Asker  string `json:"asker"`
-	Target string `json:"target"`
+	Waiter string `json:"waiter"`
+	Waited string `json:"waited"`
 	Status string `json:"status"`
 	// Since is when the clarification last moved: the asker has waited since then.
 	Since time.Time `json:"since"`
@@ -50,8 +50,15 @@ func DashRows(l clarify.Ledger) []DashRow {
 		if c.UpdatedAt.After(since) {
 			since = c.UpdatedAt
 		}
-		rows = append(rows, DashRow{Issue: l.Issue, ID: c.ID, Topic: c.Topic, Asker: c.Asker.Login,
-			Target: c.Target.Name, Status: string(c.Status), Since: since})
+		waiter, waited := c.Asker.Login, c.Target.Name
+		switch clarify.WaitingOn(c) {
+		case clarify.SideAsker:
+			waiter, waited = waited, waiter
+		case clarify.SideMaintainers:
+			waited = "" // the maintainers, escalated to
+		}
+		rows = append(rows, DashRow{Issue: l.Issue, ID: c.ID, Topic: c.Topic, Waiter: waiter, Waited: waited,
+			Status: string(c.Status), Since: since})
 	}
 	return rows
 }
@@ -153,8 +160,12 @@ func rowLines(rows []DashRow, want func(status string) bool) []string {
 		if !want(r.Status) {
 			continue
 		}
-		line := fmt.Sprintf("- [%s](../issues/%d) %s · `%s` waits on `%s` since %s",
-			r.ID, r.Issue, inline(r.Topic, capTopic), inline(r.Asker, capWord), inline(r.Target, capWord), r.Since.UTC().Format("2006-01-02 15:04 UTC"))
+		waited := "the maintainers"
+		if r.Waited != "" {
+			waited = "`" + inline(r.Waited, capWord) + "`"
+		}
+		line := fmt.Sprintf("- [%s](../issues/%d) %s · `%s` waits on %s since %s",
+			r.ID, r.Issue, inline(r.Topic, capTopic), inline(r.Waiter, capWord), waited, r.Since.UTC().Format("2006-01-02 15:04 UTC"))
 		out = append(out, line)
 	}
 	return out
