@@ -41,9 +41,20 @@ type memoryBook struct {
 	memory clarify.Memory
 }
 
+// readMemory reads the repository's decisions as the app's reader does.
+func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
+	return b.reader().readMemory(ctx, client, owner, repo)
+}
+
+// ReadDecisions reads a repository's decisions, for bot stats.
+func (r LedgerReader) ReadDecisions(ctx context.Context, client *github.Client, owner, repo string) (clarify.Memory, error) {
+	book, err := r.readMemory(ctx, client, owner, repo)
+	return book.memory, err
+}
+
 // readMemory reads the repository's decisions: the label, then the comments of the issue
 // it names. A part that does not verify (edited by hand) is skipped and logged.
-func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
+func (r LedgerReader) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
 	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DecisionsLabel)
 	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return memoryBook{}, nil
@@ -67,13 +78,13 @@ func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, rep
 	book := memoryBook{issue: number}
 	byPart := map[int][]clarify.Decision{}
 	for _, c := range comments {
-		if !b.isSelf(c.GetUser()) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
+		if !r.own(c) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
 			continue // a person's comment, or the app's answer to a command typed there
 		}
 		// Every part keeps its place, so the next write puts a part that does not verify
 		// (edited by hand) right rather than shifting the others onto the wrong comments.
 		book.parts = append(book.parts, c)
-		part, ds, err := b.keys(ref).DecodeDecisions(c.GetBody())
+		part, ds, err := r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).DecodeDecisions(c.GetBody())
 		if err != nil {
 			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Part of the decision memory not read")
 			continue

@@ -245,3 +245,12 @@ func precedentLine(pc clarify.PrecedentCounts) string {
 	return fmt.Sprintf("- earlier decisions: %d offered, %d accepted, %d resolved from precedent, %d objected to, %d undone\n",
 		pc.Offered, pc.Accepted, pc.FromPrecedent, pc.Objected, pc.Undone)
 }
+
+// DecisionCounts is the stats line on a repository's remembered decisions.
+func DecisionCounts(m clarify.Memory) string {
+	if len(m.Decisions) == 0 {
+		return ""
+	}
+	in := len(m.InForceNewestFirst())
+	return fmt.Sprintf("- decisions remembered: %d in force, %d superseded\n", in, len(m.Decisions)-in)
+}

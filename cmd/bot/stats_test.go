@@ -31,6 +31,7 @@ func TestStatsDigestsARepositorysLedgers(t *testing.T) {
 		"- 1.5 round(s) per clarification on average",
 		"- time to a first answer: median 7m, mean 7m (1 answered)",
 		"- 0 escalated to the maintainers",
+		"- decisions remembered: 1 in force, 0 superseded",
 		"4 issue(s) updated since then, 2 with clarifications.", // and the decisions issue the resolve of #42 opened
 	} {
 		if !strings.Contains(out.String(), line) {
