@@ -222,7 +222,10 @@ func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, 
 	}
 	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
 	if err != nil {
-		return nil, err
+		// Advice is best effort: a question is never held up because the memory could
+		// not be read; it is asked without an offer.
+		zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not read: the new question goes without an offer")
+		return nil, nil
 	}
 	out := map[string]*offer{}
 	for _, e := range asks {

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -374,5 +375,17 @@ func TestOnlyAnExactTopicSettlesFromPrecedent(t *testing.T) {
 	w.sweep()
 	if c := w.statusOf(60, "CLR-60-001"); c.Status == clarify.Resolved {
 		t.Error("a near-identical question on another topic was resolved from precedent: only an exact topic may be")
+	}
+}
+
+func TestAQuestionIsNotHeldUpWhenTheDecisionsCannotBeRead(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	settleCacheScope(w)
+	w.h.Fake.OpenIssue(repo, 60, "Cache again", "maria")
+	w.h.Fake.FailNext("GET /repos/{owner}/{repo}/labels/{name}", http.StatusBadGateway, 10)
+	w.commentOn(60, "coder-agent", "/clarify @maria Which cache scope?\nTopic: Cache scope")
+	got := w.botText(60)
+	if !strings.Contains(got, "Clarification needed · CLR-60-001") || strings.Contains(got, "Decided before") {
+		t.Errorf("with the memory unreadable, want the question asked without an offer:\n%s", got)
 	}
 }
