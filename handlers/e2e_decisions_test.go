@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -387,5 +388,25 @@ func TestAQuestionIsNotHeldUpWhenTheDecisionsCannotBeRead(t *testing.T) {
 	got := w.botText(60)
 	if !strings.Contains(got, "Clarification needed · CLR-60-001") || strings.Contains(got, "Decided before") {
 		t.Errorf("with the memory unreadable, want the question asked without an offer:\n%s", got)
+	}
+}
+
+func TestTheAskingAgentLearnsOfAResolutionFromPrecedentLikeAnyOther(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.h.Fake.SetFile(repo, ".github/clarify.yml", "sla: 24h\nnotify:\n  dispatch: true\ndecisions:\n  settle_after: 2h\n")
+	settleCacheScope(w)
+	w.h.Fake.OpenIssue(repo, 60, "Cache the search results", "maria")
+	w.commentOn(60, "coder-agent", "/clarify @maria Where should search results be cached?\nTopic: Cache scope")
+	w.h.Fake.Advance(2*time.Hour + time.Minute)
+	w.sweep()
+	var found bool
+	for _, d := range w.h.Fake.Dispatches(repo) {
+		var p handlers.WakePayload
+		if d.EventType == handlers.WakeResolved && json.Unmarshal(d.ClientPayload, &p) == nil && p.ID == "CLR-60-001" {
+			found = p.Decision == "Per-user cache, keyed by tenant."
+		}
+	}
+	if !found {
+		t.Errorf("no clarify-resolved wake-up with the decision for CLR-60-001: %+v", w.h.Fake.Dispatches(repo))
 	}
 }
