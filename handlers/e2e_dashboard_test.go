@@ -21,6 +21,13 @@ func dashboardWorld(t *testing.T) *world {
 
 // withADashboard is a dashboard world whose dashboard lists one question: it returns the
 // dashboard's number.
+// minuteLater moves the clock a minute on and sweeps, as bot serve does every minute.
+func (w *world) minuteLater() {
+	w.t.Helper()
+	w.h.Fake.Advance(time.Minute)
+	w.sweep()
+}
+
 func withADashboard(t *testing.T) (*world, int) {
 	w := dashboardWorld(t)
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
@@ -93,16 +100,14 @@ func TestTheDashboardListsWhatWaitsAndTheDecisions(t *testing.T) {
 
 	// An unchanged repository costs no edit.
 	w.h.Fake.ResetRequests()
-	w.h.Fake.Advance(time.Minute)
-	w.sweep()
+	w.minuteLater()
 	if edits, creates := dashboardWrites(w.h.Fake, n); edits+creates != 0 {
 		t.Errorf("a sweep with nothing new wrote the dashboard %d times", edits+creates)
 	}
 
 	// Answered, the question waits on its asker.
 	w.commentOn(60, "maria", "Three times, backing off.")
-	w.h.Fake.Advance(time.Minute)
-	w.sweep()
+	w.minuteLater()
 	if _, body := w.dashboard(); !strings.Contains(body, "Upload retries · `maria` waits on `coder-agent`") {
 		t.Errorf("after maria's answer the dashboard says:\n%s", body)
 	}
@@ -114,8 +119,7 @@ func TestABurstOfTenEventsIsOneDashboardEdit(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		w.comment("coder-agent", fmt.Sprintf("/clarify @maria Question %d of the burst?", i))
 	}
-	w.h.Fake.Advance(time.Minute)
-	w.sweep()
+	w.minuteLater()
 	edits, creates := dashboardWrites(w.h.Fake, n)
 	t.Logf("10 events: %d dashboard edits, %d creations", edits, creates)
 	if edits != 1 || creates != 0 {
@@ -158,16 +162,14 @@ func TestADashboardClosedByAPersonStaysClosed(t *testing.T) {
 	w.send(w.h.Fake.CloseIssue(repo, n, "maria"))
 	w.h.Fake.ResetRequests()
 	w.comment("coder-agent", "/clarify @maria And the burst size?")
-	w.h.Fake.Advance(time.Minute)
-	w.sweep()
+	w.minuteLater()
 	if edits, creates := dashboardWrites(w.h.Fake, n); edits+creates != 0 || w.h.Fake.IssueState(repo, n) != "closed" {
 		t.Errorf("after maria closed the dashboard: %d edits, %d creations, state %s; want it left closed", edits, creates, w.h.Fake.IssueState(repo, n))
 	}
 	// Reopened by a person, it is written again.
 	w.send(w.h.Fake.ReopenIssue(repo, n, "maria"))
 	w.comment("coder-agent", "/clarify @maria And the window?")
-	w.h.Fake.Advance(time.Minute)
-	w.sweep()
+	w.minuteLater()
 	if _, body := w.dashboard(); !strings.Contains(body, "### Open (3)") {
 		t.Errorf("the reopened dashboard was not brought up to date:\n%s", body)
 	}
@@ -177,8 +179,7 @@ func TestADeletedDashboardIsRecreatedOnceNotInALoop(t *testing.T) {
 	w, first := withADashboard(t)
 	w.send(w.h.Fake.DeleteIssue(repo, first, "maria"))
 	w.comment("coder-agent", "/clarify @maria And the burst size?")
-	w.h.Fake.Advance(time.Minute)
-	w.sweep()
+	w.minuteLater()
 	second, body := w.dashboard()
 	if second == 0 || second == first || !strings.Contains(body, "### Open (2)") {
 		t.Fatalf("after the deletion of #%d: dashboard #%d:\n%s", first, second, body)
