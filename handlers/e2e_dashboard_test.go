@@ -19,8 +19,6 @@ func dashboardWorld(t *testing.T) *world {
 	return w
 }
 
-// withADashboard is a dashboard world whose dashboard lists one question: it returns the
-// dashboard's number.
 // minuteLater moves the clock a minute on and sweeps, as bot serve does every minute.
 func (w *world) minuteLater() {
 	w.t.Helper()
@@ -28,6 +26,8 @@ func (w *world) minuteLater() {
 	w.sweep()
 }
 
+// withADashboard is a dashboard world whose dashboard lists one question: it returns the
+// dashboard's number.
 func withADashboard(t *testing.T) (*world, int) {
 	w := dashboardWorld(t)
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
