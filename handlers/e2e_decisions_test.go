@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"math/rand/v2"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -176,7 +177,7 @@ func TestADecisionLookupCostsTheSameWhateverTheHistory(t *testing.T) {
 	for _, size := range []int{10, 1000} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			w := &world{t: t, h: newHarness(t)}
-			seedMemory(t, w, 500, size)
+			seedMemory(t, w, 500, size, false)
 			w.h.Fake.ResetRequests()
 			w.comment("coder-agent", fmt.Sprintf("/clarify @maria What about topic %d?\nTopic: Topic %d", size-1, size-1))
 			lookup, search := 0, 0
@@ -201,14 +202,29 @@ func TestADecisionLookupCostsTheSameWhateverTheHistory(t *testing.T) {
 }
 
 // seedMemory writes n decisions into a decisions issue numbered at, as the app would.
-func seedMemory(t *testing.T, w *world, at, n int) {
+// decisionText is decision i's text: short and alike, or (noisy) 1,200 random letters,
+// which compress poorly and so take the most room.
+func decisionText(i int, noisy bool) string {
+	text := fmt.Sprintf("Decision %d: do it the way the team agreed in the design review.", i)
+	if noisy {
+		rng := rand.New(rand.NewPCG(uint64(i), 7))
+		b := make([]byte, 1200)
+		for j := range b {
+			b[j] = byte('a' + rng.IntN(26))
+		}
+		text += " " + string(b)
+	}
+	return text
+}
+
+func seedMemory(t *testing.T, w *world, at, n int, noisy bool) {
 	t.Helper()
 	var m clarify.Memory
 	base := w.h.Fake.Now().Add(-time.Duration(n) * time.Hour)
 	for i := 0; i < n; i++ {
 		m.Record(clarify.Decision{ID: fmt.Sprintf("CLR-%d-001", 1000+i), Issue: 1000 + i, Topic: fmt.Sprintf("Topic %d", i),
 			Question: fmt.Sprintf("What about topic %d, and how should it work in the long run?", i),
-			Decision: fmt.Sprintf("Decision %d: do it the way the team agreed in the design review.", i), By: "maria", At: base.Add(time.Duration(i) * time.Hour)})
+			Decision: decisionText(i, noisy), By: "maria", At: base.Add(time.Duration(i) * time.Hour)})
 	}
 	bodies, err := render.EncodeDecisions(m, keyOf(w, at))
 	if err != nil {
@@ -408,5 +424,36 @@ func TestTheAskingAgentLearnsOfAResolutionFromPrecedentLikeAnyOther(t *testing.T
 	}
 	if !found {
 		t.Errorf("no clarify-resolved wake-up with the decision for CLR-60-001: %+v", w.h.Fake.Dispatches(repo))
+	}
+}
+
+func TestAFullMemorySpillsAcrossCommentsAndKeepsTheNewest(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	seedMemory(t, w, 500, clarify.MaxRemembered-1, true)
+	settleCacheScope(w)
+	_, m := w.memory()
+	if len(m.Decisions) != clarify.MaxRemembered || m.Decisions[0].ID != "CLR-1000-001" || m.Decisions[len(m.Decisions)-1].ID != "CLR-42-001" {
+		t.Fatalf("memory after one more decision: %d decisions, from %s to %s", len(m.Decisions), m.Decisions[0].ID, m.Decisions[len(m.Decisions)-1].ID)
+	}
+	w.h.Fake.OpenIssue(repo, 60, "One more", "maria")
+	w.commentOn(60, "coder-agent", "/clarify @maria Retries?\nTopic: Upload retries")
+	w.commentOn(60, "maria", "Three.")
+	w.commentOn(60, "coder-agent", "/clarify resolve CLR-60-001")
+	_, m = w.memory()
+	parts := 0
+	for _, c := range w.h.Fake.Comments(repo, 500) {
+		if c.User == "clarify[bot]" {
+			parts++
+			if len(c.Body) > 60_000 {
+				t.Errorf("part %d is %d bytes", c.ID, len(c.Body))
+			}
+		}
+	}
+	t.Logf("%d decisions of incompressible text in %d comments", len(m.Decisions), parts)
+	if len(m.Decisions) != clarify.MaxRemembered || m.Decisions[0].ID != "CLR-1001-001" || m.Decisions[len(m.Decisions)-1].ID != "CLR-60-001" {
+		t.Errorf("past the cap: %d decisions, from %s to %s; want the oldest dropped and the newest kept", len(m.Decisions), m.Decisions[0].ID, m.Decisions[len(m.Decisions)-1].ID)
+	}
+	if parts >= 100 {
+		t.Errorf("%d comments: a lookup would need more than one page", parts)
 	}
 }
