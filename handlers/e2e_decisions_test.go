@@ -1,9 +1,9 @@
 package handlers_test
 
 import (
-	"math/rand/v2"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
