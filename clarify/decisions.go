@@ -124,10 +124,24 @@ func SettledByPeople(before, after Ledger) []Decision {
 		}
 		out = append(out, Decision{
 			ID: c.ID, Issue: after.Issue, Topic: c.Topic, Question: FirstQuestion(c),
-			Decision: c.Resolution, By: e.Author, At: c.ResolvedAt, CommentID: e.CommentID,
+			Decision: c.Resolution, By: decider(c, e), At: c.ResolvedAt, CommentID: e.CommentID,
 		})
 	}
 	return out
+}
+
+// decider is who made a decision: the asker who settles takes the answer they were given
+// (an agent's resolve says what a person answered), anyone else decides themselves.
+func decider(c Clarification, resolution Entry) string {
+	if !strings.EqualFold(resolution.Author, c.Asker.Login) {
+		return resolution.Author
+	}
+	for i := len(c.Thread) - 1; i >= 0; i-- {
+		if c.Thread[i].Kind == KindAnswer {
+			return c.Thread[i].Author
+		}
+	}
+	return resolution.Author
 }
 
 // timeoutPrefix starts the resolution entry of a fallback taken on timeout (tick.go).

@@ -68,7 +68,7 @@ func TestASettledDecisionIsOfferedToAMatchingQuestionOnly(t *testing.T) {
 		t.Fatalf("the memory holds %d decisions, want the one maria's answer settled: %+v", len(m.Decisions), m)
 	}
 	d := m.Decisions[0]
-	if d.ID != "CLR-42-001" || d.Issue != 42 || d.Decision != "Per-user cache, keyed by tenant." || d.By != "coder-agent" || d.CommentID != resolvedBy || !d.InForce() {
+	if d.ID != "CLR-42-001" || d.Issue != 42 || d.Decision != "Per-user cache, keyed by tenant." || d.By != "maria" || d.CommentID != resolvedBy || !d.InForce() {
 		t.Errorf("decision recorded as %+v", d)
 	}
 	if st := w.h.Fake.IssueState(repo, n); st != "closed" {
@@ -80,7 +80,7 @@ func TestASettledDecisionIsOfferedToAMatchingQuestionOnly(t *testing.T) {
 	w.commentOn(60, "coder-agent", "/clarify @maria Where should search results be cached?\nTopic: cache-scope!")
 	got := w.botText(60)
 	for _, want := range []string{"**Decided before** in CLR-42-001", "> Per-user cache, keyed by tenant.",
-		fmt.Sprintf("(../issues/42#issuecomment-%d)", resolvedBy), "by `coder-agent`", `"offered":"CLR-42-001"`} {
+		fmt.Sprintf("(../issues/42#issuecomment-%d)", resolvedBy), "by `maria`", `"offered":"CLR-42-001"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the round in #60 lacks %q:\n%s", want, got)
 		}
