@@ -84,22 +84,24 @@ func (a *actorLookups) permission(ctx context.Context, login string) (string, er
 // look-up counts as not a member (fail closed), is logged, and is not remembered: an app
 // without the organization members permission cannot see teams.
 func (a *actorLookups) member(ctx context.Context, team, login string) bool {
-	key := strings.ToLower(team + "\x00" + login)
-	if m, ok := a.members.get(key); ok {
-		return m
-	}
 	org, slug, _ := strings.Cut(team, "/")
-	ms, _, err := a.client.Teams.GetTeamMembershipBySlug(ctx, org, slug, login)
-	switch {
-	case err == nil:
-		a.members.put(key, ms.GetState() == "active")
-		return ms.GetState() == "active"
-	case ghtransport.IsStatus(err, http.StatusNotFound):
-		a.members.put(key, false)
-	default:
+	// The runs of a burst that ask about one person at the same moment share the look-up.
+	m, _, err := a.members.load(strings.ToLower(team+"\x00"+login), func() (bool, bool, error) {
+		ms, _, err := a.client.Teams.GetTeamMembershipBySlug(ctx, org, slug, login)
+		switch {
+		case err == nil:
+			return ms.GetState() == "active", true, nil
+		case ghtransport.IsStatus(err, http.StatusNotFound):
+			return false, true, nil
+		default:
+			return false, false, err
+		}
+	})
+	if err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Str("team", team).Msg("Team membership look-up failed; treating as not a member")
+		return false
 	}
-	return false
+	return m
 }
 
 // membershipTTL is how long a team membership is trusted once looked up: a drive-by

@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
@@ -52,8 +51,6 @@ type Base struct {
 
 	// memories are what this process remembers between runs (memory.go).
 	memories
-	// labelFlight makes the runs that find a label unknown at the same moment share one look-up.
-	labelFlight singleflight.Group
 	// dash holds the repositories whose dashboard the next sweep writes (dashboard.go).
 	dash dashboards
 }

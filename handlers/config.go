@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/appconfig"
 	"github.com/rs/zerolog"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/repoconfig"
 )
@@ -70,9 +69,6 @@ type ConfigLoader struct {
 	// cache keeps each repository's config for the loader's ttl, and the last one read
 	// after that, for when GitHub cannot be reached.
 	cache memory[RepoConfig]
-	// flight makes the runs that need one repository's config at the same moment (a
-	// planning agent's burst of asks) share one read of it.
-	flight singleflight.Group
 }
 
 // NewConfigLoader returns a loader that reuses a repository's config for ttl.
@@ -87,38 +83,18 @@ func newConfigLoader(ttl time.Duration, now func() time.Time, opts ...appconfig.
 // Load returns the repository's config. A missing file gives the defaults; a broken one
 // gives the defaults and a Problem; only a failure to reach GitHub is an error.
 func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
-	key := owner + "/" + repo
-	if cfg, ok := l.cached(key); ok {
-		return cfg, nil
-	}
-	read := false
-	v, err, _ := l.flight.Do(key, func() (any, error) {
-		read = true
-		// A run that lost the race to start the flight may find the read already done.
-		if cfg, ok := l.cached(key); ok {
-			return cfg, nil
-		}
+	cfg, fetched, err := l.cache.load(owner+"/"+repo, func() (RepoConfig, bool, error) {
 		return l.read(ctx, client, owner, repo)
 	})
-	cfg := v.(RepoConfig)
-	if !read {
+	if !fetched {
 		cfg.Fresh = false // the run that read it reports its problems, the others do not
 	}
 	return cfg, err
 }
 
-// cached returns the repository's config read less than the loader's ttl ago.
-func (l *ConfigLoader) cached(key string) (RepoConfig, bool) {
-	cfg, fresh, _ := l.cache.lookup(key)
-	if !fresh {
-		return RepoConfig{}, false
-	}
-	cfg.Fresh = false
-	return cfg, true
-}
-
-// read fetches the repository's config from GitHub and keeps it for the loader's ttl.
-func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, error) {
+// read fetches the repository's config from GitHub, and says whether to keep it for the
+// loader's ttl (not the last one read, given back while GitHub cannot be reached).
+func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, repo string) (RepoConfig, bool, error) {
 	key := owner + "/" + repo
 	last, _, cached := l.cache.lookup(key)
 
@@ -131,9 +107,9 @@ func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, r
 			// rather than falling back to the defaults, and nobody is told of a problem.
 			zerolog.Ctx(ctx).Warn().Err(err).Msg("Could not read the repository config; keeping the last one read")
 			last.Fresh = false
-			return last, nil
+			return last, false, nil
 		}
-		return out, err
+		return out, false, err
 	case err != nil:
 		// A remote reference that does not parse, or names a file that is not there, is
 		// the user's mistake, not ours.
@@ -151,8 +127,7 @@ func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, r
 		zerolog.Ctx(ctx).Warn().Str("config_path", out.Problem.Path).Str("config_source", out.Problem.Source).
 			Err(out.Problem.Err).Msg("Repository config is broken; the defaults apply")
 	}
-	l.cache.put(key, out)
-	return out, nil
+	return out, true, nil
 }
 
 // unreachable reports whether a config load failed on the way to GitHub (an API error,

@@ -208,15 +208,9 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 // missing, instead of letting GitHub create a grey one on first use.
 func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issueRef, lb Label) error {
 	repo := ref.Owner + "/" + ref.Repo
-	if b.labelKnown(repo, lb.Name) {
-		return nil
-	}
-	// The runs of a burst of asks in one repository all find the label unknown at once:
-	// one of them looks it up (and creates it), the others wait for that answer.
-	_, err, _ := b.labelFlight.Do(repo+"\x00"+lb.Name, func() (any, error) {
-		if b.labelKnown(repo, lb.Name) {
-			return nil, nil
-		}
+	// Looked up once per process rather than once per event; the runs of a burst of asks
+	// in one repository, which all find the label unknown at once, share that look-up.
+	_, _, err := b.labelsKnown.load(repo+"\x00"+lb.Name, func() (bool, bool, error) {
 		_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
 		if ghtransport.IsStatus(err, http.StatusNotFound) {
 			_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
@@ -225,22 +219,12 @@ func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issue
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
+			return false, false, fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
 		}
-		b.setLabelKnown(repo, lb.Name)
-		return nil, nil
+		return true, true, nil
 	})
 	return err
 }
-
-// labelKnown reports whether a repository label was seen to exist, so each is looked up
-// once per process rather than once per event.
-func (b *Base) labelKnown(repo, name string) bool {
-	known, _ := b.labelsKnown.get(repo + "\x00" + name)
-	return known
-}
-
-func (b *Base) setLabelKnown(repo, name string) { b.labelsKnown.put(repo+"\x00"+name, true) }
 
 // labelMemory remembers the app's own labels as this process last set them on each issue.
 type labelMemory struct{ m memory[[]string] }

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/clarify-app/clarify/clarify"
 )
 
@@ -58,6 +60,33 @@ type memory[V any] struct {
 
 	mu sync.Mutex
 	m  map[string]remembered[V]
+	// flight makes the callers that miss one key at the same moment (the runs of a burst
+	// in one repository) share one load of it (load).
+	flight singleflight.Group
+}
+
+// load returns the key's fresh value, or has fetch find it: once for every caller that
+// asks at the same moment, so that a burst of runs costs one request. What fetch returns
+// is remembered when it says to keep it. fresh reports whether this caller's own fetch
+// found the value (the one run that should act on news in it, such as a broken file).
+func (m *memory[V]) load(key string, fetch func() (v V, keep bool, err error)) (v V, fetched bool, err error) {
+	if v, ok := m.get(key); ok {
+		return v, false, nil
+	}
+	r, err, _ := m.flight.Do(key, func() (any, error) {
+		// A caller that lost the race to start the flight may find the load already done.
+		if v, ok := m.get(key); ok {
+			return v, nil
+		}
+		fetched = true
+		v, keep, err := fetch()
+		if err == nil && keep {
+			m.put(key, v)
+		}
+		return v, err
+	})
+	v, _ = r.(V)
+	return v, fetched, err
 }
 
 // remembered is one entry and when it goes stale (zero: never).
