@@ -6,8 +6,6 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/appconfig"
-
-	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // What `bot action` (internal/action) needs of the handlers beside their Handle methods:
@@ -31,11 +29,6 @@ func HasCommand(body string) bool { return hasCommand(body) }
 
 // IsSelf reports whether a user is the app itself (its comments are never input).
 func (b *Base) IsSelf(u *github.User) bool { return b.isSelf(u) }
-
-// AllPages calls list for every page GitHub has (the one pagination loop of the handlers).
-func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, error) {
-	return ghtransport.AllPages(list)
-}
 
 // NewRepoConfigLoader is a ConfigLoader that reads the repository's own file only, not the
 // organisation's default in its .github repository: a workflow's GITHUB_TOKEN reaches no

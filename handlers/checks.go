@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -164,23 +165,29 @@ func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo,
 	ours := b.newestOurs(res.CheckRuns)
 	output := &github.CheckRunOutput{Title: &want.title, Summary: &want.summary}
 	done := &github.Timestamp{Time: b.Now().UTC().Truncate(time.Second)}
+	// The lowest of the app's writes: near GitHub's limits it is deferred, not queued
+	// ahead of a clarification's (ghtransport.WithLowPriority).
+	low := ghtransport.WithLowPriority(ctx)
 	switch {
 	case ours != nil && want.readBy(ours):
 		return nil
 	case ours != nil:
-		_, _, err = client.Checks.UpdateCheckRun(ctx, owner, repo, ours.GetID(), github.UpdateCheckRunOptions{Name: want.name,
+		_, _, err = client.Checks.UpdateCheckRun(low, owner, repo, ours.GetID(), github.UpdateCheckRunOptions{Name: want.name,
 			Status: github.String("completed"), Conclusion: &want.conclusion, CompletedAt: done, Output: output})
 	case want.conclusion == render.CheckFailure:
-		_, _, err = client.Checks.CreateCheckRun(ctx, owner, repo, github.CreateCheckRunOptions{Name: want.name, HeadSHA: sha,
+		_, _, err = client.Checks.CreateCheckRun(low, owner, repo, github.CreateCheckRunOptions{Name: want.name, HeadSHA: sha,
 			Status: github.String("completed"), Conclusion: &want.conclusion, CompletedAt: done, Output: output})
 	default:
 		return nil
 	}
-	if courtesyRefused(err) {
+	switch {
+	case courtesyRefused(err):
 		logger.Warn().Err(err).Msg("Check run not written (has the installation accepted the checks permission?)")
 		return nil
-	}
-	if err == nil {
+	case errors.Is(err, ghtransport.ErrDeferred):
+		logger.Warn().Msg("Check run not written: the installation's writes are near GitHub's limits, and clarifications go first; the next event of the pull request or issue writes it")
+		return nil
+	case err == nil:
 		logger.Info().Str("conclusion", want.conclusion).Msg("Check run written")
 	}
 	return err

@@ -20,7 +20,11 @@
 //     clarify.Apply and clarify.Tick; actors.go says who a commenter is (permission, teams).
 //   - effects.go, post.go: what the fold asks for (round comments, pings, replies), each
 //     posted once, found again by its hidden marker.
-//   - save.go: the status comment, with the signed ledger, edited only when it changed.
+//   - save.go: the status comment, with the signed ledger, edited only when it changed;
+//     guard.go: with Base.Concurrent (bot action, no lock shared between runs), the save
+//     checks that the ledger did not move, before and after its edit.
+//   - wake.go: with notify.dispatch, a repository_dispatch for each clarification the save
+//     settled, once.
 //   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull
 //     requests that link the issue.
 //   - decisions.go: the repository's decisions (one closed issue of the app's, named by the
@@ -34,6 +38,8 @@
 //   - sweep.go: the issues whose deadline is due (index.go, the deadline index), a slow walk
 //     of every installation's active issues, and deadlock breaks.
 //   - redeliver.go: deliveries GitHub failed to deliver are asked for again.
+//   - action.go: what bot action (internal/action) needs beside the handlers: one issue run
+//     as the sweep visits it, and a config loader for a token that reaches one repository.
 //
 // # Where each rule lives
 //
@@ -42,7 +48,7 @@
 //   - Codec: the signed hidden blocks are render's (codec.go).
 //   - Reader: reader.go, LedgerReader, reads an issue's ledger from its comments (the app's
 //     status comment, its archives), for the runs, bot ledger and bot stats alike.
-//   - Pagination: ghtransport.AllPages, the only reader of NextPage.
+//   - Pagination: ghtransport.AllPages (and SomePages), the one reader of GitHub's Link pagination.
 //   - Rate limits: ghtransport.ReadLimit reads GitHub's signals once; the pacer holds the
 //     installation (one hold, shared by replicas through the pacer store).
 //   - Memory: memory.go, one bounded memory; base.go groups what Base remembers.

@@ -154,19 +154,25 @@ func (r LedgerReader) mergeArchives(ref issueRef, l *clarify.Ledger, comments []
 	return archived, nil
 }
 
-// ReadRepo reads the ledgers of a repository's issues updated since a time (bot stats):
-// the issues without a status comment by the app are skipped, and one whose ledger cannot
-// be read is told to failed and left out, so that it does not hide the rest. listed is how
-// many issues were updated since then.
-func (r LedgerReader) ReadRepo(ctx context.Context, client *github.Client, owner, repo string, since time.Time,
-	failed func(number int, err error)) (ledgers []clarify.Ledger, listed int, err error) {
+// ListUpdated lists a repository's issues and pull requests updated since a time, open
+// or closed.
+func ListUpdated(ctx context.Context, client *github.Client, owner, repo string, since time.Time) ([]*github.Issue, error) {
 	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
 		return client.Issues.ListByRepo(ctx, owner, repo, &github.IssueListByRepoOptions{State: "all", Since: since,
 			ListOptions: github.ListOptions{Page: page, PerPage: 100}})
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("list the issues of %s/%s: %w", owner, repo, err)
+		return nil, fmt.Errorf("list the issues of %s/%s: %w", owner, repo, err)
 	}
+	return issues, nil
+}
+
+// ReadIssues reads the ledgers of a repository's issues (bot stats): those without a
+// status comment by the app are skipped, and one whose ledger cannot be read is told to
+// failed and left out, so that it does not hide the rest.
+func (r LedgerReader) ReadIssues(ctx context.Context, client *github.Client, owner, repo string, issues []*github.Issue,
+	failed func(number int, err error)) []clarify.Ledger {
+	var ledgers []clarify.Ledger
 	for _, is := range issues {
 		got, err := r.Read(ctx, client, owner, repo, is.GetNumber())
 		switch {
@@ -177,7 +183,7 @@ func (r LedgerReader) ReadRepo(ctx context.Context, client *github.Client, owner
 			ledgers = append(ledgers, got.Ledger)
 		}
 	}
-	return ledgers, len(issues), nil
+	return ledgers
 }
 
 // ReadBody reads the ledger in a status comment's body saved to a file (bot ledger FILE):

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -123,7 +124,7 @@ func (r *Redeliver) note(attempts []*github.HookDelivery) {
 	for guid, g := range byGUID(attempts) {
 		p := r.pending[guid]
 		switch {
-		case g.delivered:
+		case g.delivered, refusedForGood(g.newest.GetStatusCode()):
 			delete(r.pending, guid)
 			continue
 		case p == nil && len(r.pending) >= maxPendingRedeliveries:
@@ -155,6 +156,18 @@ func (r *Redeliver) due(now time.Time) []*undeliveredGUID {
 		return cmp.Compare(a.latest, b.latest)
 	})
 	return out
+}
+
+// refusedForGood reports whether the app refused a delivery for what it is (malformed, no
+// length, too large, not decodable): sent again with the same body, it would be refused
+// again, so it is not asked for. A 401 is asked for: a webhook secret set right since
+// lets it through.
+func refusedForGood(code int) bool {
+	switch code {
+	case http.StatusBadRequest, http.StatusLengthRequired, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity:
+		return true
+	}
+	return false
 }
 
 // redeliverWait is the wait after the asks-th ask for one delivery.

@@ -55,6 +55,7 @@ func TestRedeliverKeepsAskingForEachDeliveryThatNeverGotThroughWhileGitHubKeepsI
 	fine := comment(http.StatusAccepted, false)
 	down := comment(0, false)
 	failed := comment(http.StatusServiceUnavailable, false)
+	malformed := comment(http.StatusBadRequest, false) // refused for what it is: sent again, refused again
 	healed := comment(http.StatusInternalServerError, false)
 	fake.RecordDelivery(healed, http.StatusAccepted, true) // a manual redelivery got through
 
@@ -68,8 +69,8 @@ func TestRedeliverKeepsAskingForEachDeliveryThatNeverGotThroughWhileGitHubKeepsI
 		got = append(got, d.ID)
 	}
 	if len(got) != 2 || got[0] != down.ID || got[1] != failed.ID || stats.Asked != 2 {
-		t.Fatalf("redelivered %v (stats %+v), want the one sent while down and the one answered 503, in order; not %s, %s or %s",
-			got, stats, old.ID, fine.ID, healed.ID)
+		t.Fatalf("redelivered %v (stats %+v), want the one sent while down and the one answered 503, in order; not %s, %s, %s or %s",
+			got, stats, old.ID, fine.ID, malformed.ID, healed.ID)
 	}
 
 	// The next runs read only what is new. A delivery that keeps failing (an attack, an

@@ -186,9 +186,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *asJSON {
 		return writeAgentX(stdout, agentx.FromLedger(l, ref.repo()))
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(l)
+	return printJSON(stdout, l)
 }
 
 // readLedgerFile reads the ledger in a status comment's body saved to a file: the form of
@@ -201,16 +199,7 @@ func readLedgerFile(name string, stdin io.Reader, issue string, keys render.Keyr
 			return clarify.Ledger{}, ref, fmt.Errorf("-issue %q: write OWNER/REPO#N", issue)
 		}
 	}
-	in := stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return clarify.Ledger{}, ref, err
-		}
-		defer f.Close()
-		in = f
-	}
-	body, err := io.ReadAll(io.LimitReader(in, 1<<20))
+	body, err := readInput(name, stdin, 1<<20)
 	if err != nil {
 		return clarify.Ledger{}, ref, err
 	}
@@ -267,16 +256,7 @@ func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if len(pos) != 1 {
 		return errors.New("give one AgentX ledger file, or - for standard input; bot ledger import -h says more")
 	}
-	in := stdin
-	if pos[0] != "-" {
-		f, err := os.Open(pos[0])
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		in = f
-	}
-	data, err := io.ReadAll(io.LimitReader(in, 8<<20))
+	data, err := readInput(pos[0], stdin, 8<<20)
 	if err != nil {
 		return err
 	}
@@ -292,9 +272,7 @@ func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	if !*status {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(l)
+		return printJSON(stdout, l)
 	}
 	body, err := ledgerStatusBody(l, f.Repo(), *repo, *lf.key, stderr)
 	if err != nil {
@@ -413,4 +391,25 @@ func writeAgentX(w io.Writer, f agentx.File) error {
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// readInput reads at most limit bytes of the named file, or of stdin for "-".
+func readInput(name string, stdin io.Reader, limit int64) ([]byte, error) {
+	in := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		in = f
+	}
+	return io.ReadAll(io.LimitReader(in, limit))
+}
+
+// printJSON prints v as indented JSON, as the app keeps a ledger.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -11,9 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -106,14 +104,7 @@ func appFromFlags(name string, args []string, logs, stderr io.Writer) (app.Confi
 	if err := fs.Parse(args); err != nil {
 		return app.Config{}, zerolog.Logger{}, nil, err
 	}
-	cfg, err := app.LoadConfig(*path)
-	if err != nil {
-		return cfg, zerolog.Logger{}, nil, fmt.Errorf("not started: the configuration has mistakes:\n  %s",
-			strings.ReplaceAll(err.Error(), "\n", "\n  "))
-	}
-	logger := app.NewLogger(logs, cfg.Clarify.LogLevel)
-	a, err := app.NewApp(cfg, logger, time.Now)
-	return cfg, logger, a, err
+	return app.Load(*path, logs)
 }
 
 func serveCmd(args []string, stderr io.Writer) error {

@@ -50,18 +50,19 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	from := time.Now().Add(-*since)
+	issues, err := handlers.ListUpdated(ctx, client, owner, name, from)
+	if err != nil {
+		return fmt.Errorf("%w%s", err, tokenHint(err))
+	}
 	if !keys.Given() {
 		fmt.Fprintln(stderr, ledgerUncheckedNote)
 	}
 	reader := handlers.LedgerReader{Bot: *lf.app + "[bot]", Keys: keys, Unchecked: !keys.Given()}
 	failed := 0
-	ledgers, listed, err := reader.ReadRepo(ctx, client, owner, name, from, func(number int, err error) {
+	ledgers := reader.ReadIssues(ctx, client, owner, name, issues, func(number int, err error) {
 		failed++
 		fmt.Fprintf(stderr, "%s/%s#%d: %v%s\n", owner, name, number, err, tokenHint(err))
 	})
-	if err != nil {
-		return fmt.Errorf("%w%s", err, tokenHint(err))
-	}
 	title := fmt.Sprintf("%s/%s since %s", owner, name, from.UTC().Format("2006-01-02"))
 	fmt.Fprint(stdout, render.Stats(title, clarify.Summarize(ledgers...)))
 	if mem, err := reader.ReadDecisions(ctx, client, owner, name); err != nil {
@@ -69,7 +70,7 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprint(stdout, render.DecisionCounts(mem))
 	}
-	fmt.Fprintf(stdout, "\n%d issue(s) updated since then, %d with clarifications", listed, len(ledgers))
+	fmt.Fprintf(stdout, "\n%d issue(s) updated since then, %d with clarifications", len(issues), len(ledgers))
 	if failed > 0 {
 		fmt.Fprintf(stdout, ", %d whose ledger could not be read (see above)", failed)
 	}

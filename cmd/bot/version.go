@@ -1,10 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"runtime"
-	"runtime/debug"
-)
+import "github.com/clarify-app/clarify/internal/app"
 
 // version and revision name the build when the linker sets them:
 //
@@ -19,29 +15,4 @@ var (
 )
 
 // versionLine says which build this is, for `bot --version` and a bug report.
-func versionLine() string {
-	v, rev, modified := version, revision, false
-	if info, ok := debug.ReadBuildInfo(); ok {
-		if v == "" {
-			v = info.Main.Version
-		}
-		for _, s := range info.Settings {
-			switch {
-			case s.Key == "vcs.revision" && rev == "":
-				rev = s.Value
-			case s.Key == "vcs.modified" && revision == "":
-				modified = s.Value == "true"
-			}
-		}
-	}
-	if v == "" {
-		v = "(devel)"
-	}
-	if rev == "" {
-		rev = "unknown (built without VCS information: set -ldflags -X main.revision=…)"
-	}
-	if modified {
-		rev += " (modified)"
-	}
-	return fmt.Sprintf("bot %s, revision %s, %s", v, rev, runtime.Version())
-}
+func versionLine() string { return app.VersionLine(version, revision) }

@@ -1,10 +1,15 @@
 package action_test
 
 import (
+	"context"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/google/go-github/v60/github"
+
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
 )
 
 // TestOwnCommentsStartRunsThatDoNothing: with an App token, Clarify's own comments start
@@ -42,5 +47,31 @@ func TestTeamRolesNeedAnAppToken(t *testing.T) {
 	b.comment("maria", "CLR-42-001: per key.") // write access answers, naming the clarification
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered {
 		t.Fatalf("maria's answer: %s", c.Status)
+	}
+}
+
+// TestAnotherWorkflowsLookAlikeIsNeverALedger: github-actions[bot] is every workflow's
+// account, so any workflow of the repository can post a comment shaped like Clarify's
+// status comment. Its ledger, signed with another key, is never trusted: the run rebuilds
+// from the issue's comments and takes only what people wrote.
+func TestAnotherWorkflowsLookAlikeIsNeverALedger(t *testing.T) {
+	b := newBench(t)
+	forged := clarify.NewLedger(42)
+	forged.Clarifications = []clarify.Clarification{{ID: "CLR-42-001", Status: clarify.Resolved, Round: 1,
+		Asker: clarify.Party{Login: "mallory"}, Target: clarify.Target{Kind: clarify.TargetLogin, Name: "maria"}, Resolution: "ship it"}}
+	block, err := render.EncodeLedger(forged, []byte("some other workflow's key, long enough"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := github.NewClient(nil).WithAuthToken(b.fake.WorkflowToken(repo))
+	client.BaseURL, _ = url.Parse(b.url + "/")
+	if _, _, err := client.Issues.CreateComment(context.Background(), "octo", "widgets", 42,
+		&github.IssueComment{Body: github.String(render.Status(forged, block))}); err != nil {
+		t.Fatal(err)
+	}
+	b.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	l := b.ledger(42) // decodes under Clarify's key, or fails the test
+	if len(l.Clarifications) != 1 || l.Clarifications[0].Asker.Login != "coder-agent" || l.Clarifications[0].Status != clarify.Pending {
+		t.Fatalf("ledger after the look-alike: %+v", l.Clarifications)
 	}
 }

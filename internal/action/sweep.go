@@ -66,7 +66,7 @@ func (r *runner) toVisit(ctx context.Context, client *github.Client, owner, repo
 	if err != nil {
 		return nil, fmt.Errorf("load config of %s/%s: %w", owner, repo, err)
 	}
-	issues, err := handlers.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
+	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
 		return client.Issues.ListByRepo(ctx, owner, repo, &github.IssueListByRepoOptions{State: "all",
 			Labels: []string{cfg.Labels.Active}, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
@@ -100,26 +100,23 @@ func (r *runner) toVisit(ctx context.Context, client *github.Client, owner, repo
 // after which the app wrote nothing in the issue.
 func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, repo string, seen map[int]bool) ([]int, error) {
 	since := r.base.Now().Add(-scanWindow)
-	lastCmd, lastOurs := map[int]time.Time{}, map[int]time.Time{}
-	for page := 1; page <= scanPages; page++ {
-		list, resp, err := client.Issues.ListComments(ctx, owner, repo, 0, &github.IssueListCommentsOptions{
+	comments, err := ghtransport.SomePages(scanPages, func(page int) ([]*github.IssueComment, *github.Response, error) {
+		return client.Issues.ListComments(ctx, owner, repo, 0, &github.IssueListCommentsOptions{
 			Sort: github.String("created"), Direction: github.String("desc"), Since: &since,
 			ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-		if err != nil {
-			return nil, fmt.Errorf("list the comments of %s/%s since %s: %w", owner, repo, since.Format(time.RFC3339), err)
-		}
-		for _, c := range list {
-			n := issueNumber(c.GetIssueURL())
-			switch {
-			case n == 0 || seen[n]:
-			case r.base.IsSelf(c.GetUser()):
-				lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
-			case handlers.HasCommand(c.GetBody()):
-				lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
-			}
-		}
-		if resp.NextPage == 0 {
-			break
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list the comments of %s/%s since %s: %w", owner, repo, since.Format(time.RFC3339), err)
+	}
+	lastCmd, lastOurs := map[int]time.Time{}, map[int]time.Time{}
+	for _, c := range comments {
+		n := issueNumber(c.GetIssueURL())
+		switch {
+		case n == 0 || seen[n]:
+		case r.base.IsSelf(c.GetUser()):
+			lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
+		case handlers.HasCommand(c.GetBody()):
+			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
 		}
 	}
 	var out []int

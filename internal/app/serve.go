@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -10,6 +13,20 @@ import (
 
 	"github.com/clarify-app/clarify/handlers"
 )
+
+// Load assembles the app from the config file at path (none: "") and the environment
+// over it, logging to logs: what serve and sweep share. A config with mistakes stops here,
+// before anything listens or calls GitHub, with every mistake named.
+func Load(path string, logs io.Writer) (Config, zerolog.Logger, *App, error) {
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		return cfg, zerolog.Logger{}, nil, fmt.Errorf("not started: the configuration has mistakes:\n  %s",
+			strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	}
+	logger := NewLogger(logs, cfg.Clarify.LogLevel)
+	a, err := NewApp(cfg, logger, time.Now)
+	return cfg, logger, a, err
+}
 
 // Serve runs the app until ctx ends, then drains what it accepted: the webhook server on
 // cfg's address, the readiness check with GitHub, the redelivery at start and, when

@@ -45,6 +45,8 @@ type Pacer struct {
 	// local keeps the window of requests made for no installation, the app's own, which
 	// means nothing to another replica; and every window when Store is nil.
 	local MemoryPaceStore
+	// writes is this process's own count of the writes it let through, for WithLowPriority.
+	writes writeLog
 }
 
 // PaceLimits is what a PaceStore needs to know of the pacer's settings, defaults applied.
@@ -127,7 +129,7 @@ func (p *Pacer) Middleware() githubapp.ClientMiddleware {
 				inst = appWindow
 			}
 			write := r.Method != http.MethodGet && r.Method != http.MethodHead
-			if err := p.wait(r.Context(), inst, write); err != nil {
+			if err := p.admit(r.Context(), inst, write); err != nil {
 				if r.Body != nil {
 					_ = r.Body.Close()
 				}

@@ -7,16 +7,23 @@ import (
 )
 
 // AllPages follows GitHub's Link pagination: list fetches one page (0 is the first) and
-// the items of every page are returned together. It is the one place that reads NextPage.
+// the items of every page are returned together. With SomePages, the one place that reads
+// NextPage.
 func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, error) {
+	return SomePages(0, list)
+}
+
+// SomePages is AllPages for at most limit pages (0: no limit): a scan whose cost is bounded
+// takes the first pages and leaves the rest.
+func SomePages[T any](limit int, list func(page int) ([]T, *github.Response, error)) ([]T, error) {
 	var all []T
-	for page := 0; ; {
+	for page, read := 0, 1; ; read++ {
 		items, resp, err := list(page)
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, items...)
-		if resp.NextPage == 0 {
+		if resp.NextPage == 0 || (limit > 0 && read >= limit) {
 			return all, nil
 		}
 		page = resp.NextPage

@@ -2,6 +2,7 @@ package ghtransport
 
 import (
 	"context"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -175,7 +176,7 @@ func (v retryVerdict) fault() string {
 func (t *retryTransport) judge(req *http.Request, resp *http.Response, err error, attempt int) retryVerdict {
 	read := repeatable(req)
 	if err != nil {
-		if !read || req.Context().Err() != nil {
+		if !read || req.Context().Err() != nil || errors.Is(err, ErrDeferred) {
 			return retryVerdict{}
 		}
 		return retryVerdict{retry: true, wait: t.backoff(attempt)}
