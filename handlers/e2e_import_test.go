@@ -1,9 +1,11 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/agentx"
@@ -103,5 +105,43 @@ func TestAnIssuesOwnLedgerExportedImportedAndPastedStaysTrusted(t *testing.T) {
 	}
 	if n := w.botComments(`"kind":"rebuilt"`); n != 0 {
 		t.Errorf("the issue's own ledger, pasted back, was rebuilt (%d rebuild notices)", n)
+	}
+}
+
+// TestDeletingTheLastAppliedCommentUndoesNothing: the answer the ledger's cursor stands on
+// is deleted, and a fresh process (which reads the whole issue) then runs it. The ledger
+// is the app's own and is kept: the clarification stays answered, its round is not posted
+// again, nobody is told the status comment was changed by hand, and a later ask is taken.
+func TestDeletingTheLastAppliedCommentUndoesNothing(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	answer := w.comment("maria", "Per key.")
+	if got := w.ids(); got != "CLR-42-001:answered" {
+		t.Fatalf("before the deletion: %q", got)
+	}
+	rounds, notices := w.botComments("Clarification needed"), w.botComments("by hand")
+	w.h.Fake.DeleteComment(repo, answer, "maria")
+	w.h.Stop()
+	if _, err := w.h.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The sweep's walk runs the issue with no newer comment: the cursor stands past the
+	// newest one.
+	w.h.Fake.Advance(20 * time.Minute)
+	if _, err := w.h.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.ids(); got != "CLR-42-001:answered" {
+		t.Errorf("after the answer was deleted and a sweep: %q, want it still answered", got)
+	}
+	w.comment("coder-agent", "/clarify @maria And the burst size?")
+	if got := w.ids(); got != "CLR-42-001:answered CLR-42-002:pending" {
+		t.Errorf("after the answer was deleted and a later ask: %q, want the answer kept and the ask taken", got)
+	}
+	if n := w.botComments("Clarification needed"); n != rounds+1 {
+		t.Errorf("%d round comments, want %d: only the new ask's", n, rounds+1)
+	}
+	if n := w.botComments("by hand"); n != notices {
+		t.Errorf("a notice that the status comment was changed by hand was posted")
 	}
 }

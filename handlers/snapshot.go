@@ -154,7 +154,7 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 		snap.damaged, snap.older = true, true
 		return nil
 	}
-	if b.distrusted(ctx, snap, l, c) {
+	if b.heldToIssue(ctx, snap, &l, c) {
 		return nil
 	}
 	snap.ledger, snap.hasLedger = l, true
