@@ -99,6 +99,11 @@ func (p PeopleReader) Digest(ctx context.Context, client *github.Client, w io.Wr
 	})
 	title := fmt.Sprintf("%s/%s since %s", owner, repo, from.UTC().Format("2006-01-02"))
 	fmt.Fprint(w, render.Stats(title, clarify.Summarize(ledgers...)))
+	if mem, err := p.ReadDecisions(ctx, client, owner, repo); err != nil {
+		fmt.Fprintf(p.Notes, "the decisions of %s/%s could not be read: %v\n", owner, repo, err)
+	} else {
+		fmt.Fprint(w, render.DecisionCounts(mem))
+	}
 	fmt.Fprintf(w, "\n%d issue(s) updated since then, %d with clarifications", len(issues), len(ledgers))
 	if failed > 0 {
 		fmt.Fprintf(w, ", %d whose ledger could not be read (see above)", failed)
