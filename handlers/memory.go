@@ -26,9 +26,6 @@ type memories struct {
 	revs revMemory
 	// labelsSet remembers the app's own labels this process last set on each issue.
 	labelsSet labelMemory
-	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
-	// process rather than once per event.
-	labelsKnown memory[bool]
 	// runFailures counts each issue's failed runs in a row, to space their retries.
 	runFailures failureCounts
 	// members remembers team memberships across runs, for membershipTTL.

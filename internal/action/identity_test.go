@@ -97,3 +97,27 @@ func TestAnotherWorkflowsCommentDoesNotHideAnUnappliedAsk(t *testing.T) {
 		t.Fatalf("after the scheduled run: %+v\n%s", c, b.fake.Transcript(repo, 42))
 	}
 }
+
+// TestLabelsCostNoLookUpPerRun: each workflow run is a fresh process, so a look-up of the
+// label before adding it would cost a request in every ask. The ask adds it at once: a
+// repository's label made by a maintainer keeps their colour and description, and one
+// that GitHub makes on first use gets Clarify's, in either case with no look-up.
+func TestLabelsCostNoLookUpPerRun(t *testing.T) {
+	b := newBench(t)
+	b.fake.SetLabel(repo, "clarification:active", "5319e7", "Waiting on an answer")
+	before := len(b.fake.Requests())
+	b.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	for _, r := range b.fake.Requests()[before:] {
+		if strings.Contains(r.Path, "/labels/clarification") {
+			t.Errorf("the ask looked the label up or changed it: %s %s", r.Method, r.Path)
+		}
+	}
+	if color, desc, _ := b.fake.RepoLabel(repo, "clarification:active"); color != "5319e7" || desc != "Waiting on an answer" || b.labels() != "clarification:active" {
+		t.Errorf("the maintainer's label became %q %q; issue labels %q", color, desc, b.labels())
+	}
+	fresh := newBench(t)
+	fresh.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	if color, desc, ok := fresh.fake.RepoLabel(repo, "clarification:active"); !ok || color != "1d76db" || desc == "" || fresh.labels() != "clarification:active" {
+		t.Errorf("a label GitHub made on first use = %q %q %v, want Clarify's colour and description", color, desc, ok)
+	}
+}
