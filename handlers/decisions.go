@@ -41,9 +41,38 @@ type memoryBook struct {
 	memory clarify.Memory
 }
 
-// readMemory reads the repository's decisions as the app's reader does.
+// decisionsTTL is how long an offer trusts the decisions this process last read or wrote:
+// an offer is advice, so a decision another process made a minute ago may wait for the
+// next read, and a burst of asks in one repository reads the memory once.
+const decisionsTTL = time.Minute
+
+// readMemory reads the repository's decisions as the app's reader does, from the issue
+// this process last found holding them (a read of its comments), or, the first time or
+// once that issue is gone, through the label that names it.
 func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
-	return b.reader().readMemory(ctx, client, owner, repo)
+	key := owner + "/" + repo
+	if n, ok := b.decisionIssues.get(key); ok {
+		book, err := b.reader().readMemoryIn(ctx, client, owner, repo, n)
+		if err != nil || book.issue != 0 {
+			return book, err
+		}
+		b.decisionIssues.forget(key) // deleted: the label may name a new one
+	}
+	book, err := b.reader().readMemory(ctx, client, owner, repo)
+	if err == nil && book.issue != 0 {
+		b.decisionIssues.put(key, book.issue)
+	}
+	return book, err
+}
+
+// offerMemory is the repository's decisions for an offer: as this process read or wrote
+// them less than decisionsTTL ago, else read once for every run that asks at that moment.
+func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
+	book, _, err := b.decisionBooks.load(owner+"/"+repo, func() (memoryBook, bool, error) {
+		book, err := b.readMemory(ctx, client, owner, repo)
+		return book, err == nil, err
+	})
+	return book, err
 }
 
 // ReadDecisions reads a repository's decisions, for bot stats.
@@ -67,6 +96,12 @@ func (r LedgerReader) readMemory(ctx context.Context, client *github.Client, own
 		return memoryBook{}, nil
 	}
 	number, _ := strconv.Atoi(m[1])
+	return r.readMemoryIn(ctx, client, owner, repo, number)
+}
+
+// readMemoryIn reads the decisions in the comments of issue number; none (issue 0) when
+// that issue is gone.
+func (r LedgerReader) readMemoryIn(ctx context.Context, client *github.Client, owner, repo string, number int) (memoryBook, error) {
 	ref := issueRef{Owner: owner, Repo: repo, Number: number}
 	comments, err := ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
 	if ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) {
@@ -143,7 +178,11 @@ func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issue
 			return err
 		}
 		book.issue = n
+		b.decisionIssues.put(ref.Owner+"/"+ref.Repo, n)
 	}
+	// What is offered next is what this write leaves, whether or not every part lands:
+	// the decisions recorded here are in force either way once the write is retried.
+	defer b.decisionBooks.put(ref.Owner+"/"+ref.Repo, book)
 	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.issue}
 	bodies, err := render.EncodeDecisions(book.memory, b.keys(mref).Signing())
 	if err != nil {
@@ -220,7 +259,7 @@ func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, 
 	if len(asks) == 0 {
 		return nil, nil
 	}
-	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	book, err := b.offerMemory(ctx, client, ref.Owner, ref.Repo)
 	if err != nil {
 		// Advice is best effort: a question is never held up because the memory could
 		// not be read; it is asked without an offer.

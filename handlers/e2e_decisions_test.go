@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -399,6 +400,11 @@ func TestAQuestionIsNotHeldUpWhenTheDecisionsCannotBeRead(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 60, "Cache again", "maria")
+	// A fresh process, which must find the memory through its label, and cannot.
+	w.h.Stop()
+	if _, err := w.h.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	w.h.Fake.FailNext("GET /repos/{owner}/{repo}/labels/{name}", http.StatusBadGateway, 10)
 	w.commentOn(60, "coder-agent", "/clarify @maria Which cache scope?\nTopic: Cache scope")
 	got := w.botText(60)
