@@ -220,7 +220,11 @@ func (b *Base) colourNewLabels(ctx context.Context, client *github.Client, ref i
 			if !strings.EqualFold(g.GetName(), lb.Name) || g.GetDescription() != "" || !strings.EqualFold(g.GetColor(), newLabelColour) {
 				continue
 			}
-			_, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, g.GetName(), &github.Label{Color: &lb.Color, Description: &lb.Description})
+			key := ref.Owner + "/" + ref.Repo + "\x00" + strings.ToLower(lb.Name)
+			_, _, err := b.labelsColoured.load(key, func() (bool, bool, error) {
+				_, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, g.GetName(), &github.Label{Color: &lb.Color, Description: &lb.Description})
+				return err == nil, err == nil, err
+			})
 			if err != nil {
 				zerolog.Ctx(ctx).Warn().Err(err).Str("label", lb.Name).Msg("Label left as GitHub made it; the next first use colours it")
 			}
