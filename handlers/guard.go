@@ -67,8 +67,17 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 	if err := ghtransport.Sleep(ctx, b.settleDelay()); err != nil {
 		return err
 	}
-	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
-	if err != nil {
+	now, err := readBack(ctx, client, ref, id)
+	switch {
+	case err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) && ctx.Err() == nil:
+		// The edit was taken; only whether another save overwrote it is unknown. Stopping
+		// here would lose what follows the save (the wake-up): the next run would find the
+		// state saved and send nothing. So the save stands; an overwrite, if any, is
+		// repaired by the next run, as below.
+		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, id).Int64("rev", rev).
+			Msg("Could not read the saved status comment back; taking the save as standing")
+		return nil
+	case err != nil:
 		return fmt.Errorf("read status comment %d of %s back: %w", id, ref.key(), err)
 	}
 	if now.GetBody() == body {
@@ -82,6 +91,17 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, id).Int64("rev", rev).Int64("their_rev", theirs.Rev).
 		Msg("Another run saved the ledger from the same read; running again")
 	return fmt.Errorf("status comment %d of %s overwritten: %w", id, ref.key(), ErrLedgerMoved)
+}
+
+// readBack reads the saved status comment, and once more when GitHub's answer was a
+// failure that says nothing of the comment (a 404 does: it was deleted).
+func readBack(ctx context.Context, client *github.Client, ref issueRef, id int64) (*github.IssueComment, error) {
+	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
+	if err == nil || ghtransport.IsStatus(err, http.StatusNotFound) || ctx.Err() != nil {
+		return now, err
+	}
+	now, _, err = client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
+	return now, err
 }
 
 func (b *Base) settleDelay() time.Duration {

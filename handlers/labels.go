@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
@@ -182,48 +183,53 @@ func (s labelState) move() (add, remove, mine bool) {
 // label is a 404 we accept, so a payload older than the last run costs at most a redundant
 // write.
 func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref issueRef, p labelPlan) error {
-	var add []string
-	for _, lb := range p.add {
-		if err := b.ensureLabel(ctx, client, ref, lb); err != nil {
-			return err
-		}
-		add = append(add, lb.Name)
-	}
 	for _, name := range p.remove {
 		_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, name)
 		if err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
 			return fmt.Errorf("remove label %q from %s: %w", name, ref.key(), err)
 		}
 	}
-	if len(add) > 0 {
-		if _, _, err := client.Issues.AddLabelsToIssue(ctx, ref.Owner, ref.Repo, ref.Number, add); err != nil {
+	if len(p.add) > 0 {
+		add := make([]string, 0, len(p.add))
+		for _, lb := range p.add {
+			add = append(add, lb.Name)
+		}
+		got, _, err := client.Issues.AddLabelsToIssue(ctx, ref.Owner, ref.Repo, ref.Number, add)
+		if err != nil {
 			return fmt.Errorf("add labels %v to %s: %w", add, ref.key(), err)
 		}
+		b.colourNewLabels(ctx, client, ref, p.add, got)
 	}
 	b.labelsSet.put(ref.key(), p.set)
 	return nil
 }
 
-// ensureLabel creates a repository label with our colour and description when it is
-// missing, instead of letting GitHub create a grey one on first use.
-func (b *Base) ensureLabel(ctx context.Context, client *github.Client, ref issueRef, lb Label) error {
-	repo := ref.Owner + "/" + ref.Repo
-	// Looked up once per process rather than once per event; the runs of a burst of asks
-	// in one repository, which all find the label unknown at once, share that look-up.
-	_, _, err := b.labelsKnown.load(repo+"\x00"+lb.Name, func() (bool, bool, error) {
-		_, _, err := client.Issues.GetLabel(ctx, ref.Owner, ref.Repo, lb.Name)
-		if ghtransport.IsStatus(err, http.StatusNotFound) {
-			_, _, err = client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &lb.Name, Color: &lb.Color, Description: &lb.Description})
-			if ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
-				err = nil // created meanwhile by someone else
+// GitHub makes a label that an issue is given before it exists, with this colour and no
+// description.
+const newLabelColour = "ededed"
+
+// colourNewLabels gives our colour and description to those of our labels that the add
+// just made (GitHub's grey, no description), as the add's answer shows them. Looking each
+// label up before adding would cost a request per label in every fresh process (each
+// workflow run); this costs one only on the label's first use in the repository. A
+// label someone made, coloured or described, stays as they made it. Best effort: a grey
+// label is no loss, and the next first add of it in another issue colours it again.
+func (b *Base) colourNewLabels(ctx context.Context, client *github.Client, ref issueRef, ours []Label, got []*github.Label) {
+	for _, lb := range ours {
+		for _, g := range got {
+			if !strings.EqualFold(g.GetName(), lb.Name) || g.GetDescription() != "" || !strings.EqualFold(g.GetColor(), newLabelColour) {
+				continue
+			}
+			key := ref.Owner + "/" + ref.Repo + "\x00" + strings.ToLower(lb.Name)
+			_, _, err := b.labelsColoured.load(key, func() (bool, bool, error) {
+				_, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, g.GetName(), &github.Label{Color: &lb.Color, Description: &lb.Description})
+				return err == nil, err == nil, err
+			})
+			if err != nil {
+				zerolog.Ctx(ctx).Warn().Err(err).Str("label", lb.Name).Msg("Label left as GitHub made it; the next first use colours it")
 			}
 		}
-		if err != nil {
-			return false, false, fmt.Errorf("ensure label %q in %s: %w", lb.Name, repo, err)
-		}
-		return true, true, nil
-	})
-	return err
+	}
 }
 
 // labelMemory remembers the app's own labels as this process last set them on each issue.

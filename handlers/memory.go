@@ -26,9 +26,9 @@ type memories struct {
 	revs revMemory
 	// labelsSet remembers the app's own labels this process last set on each issue.
 	labelsSet labelMemory
-	// labelsKnown remembers repository labels seen to exist, so each is looked up once per
-	// process rather than once per event.
-	labelsKnown memory[bool]
+	// labelsColoured remembers the labels GitHub made on first use that this process
+	// gave our colour, so that the runs of a burst which all see one grey share one edit.
+	labelsColoured memory[bool]
 	// runFailures counts each issue's failed runs in a row, to space their retries.
 	runFailures failureCounts
 	// members remembers team memberships across runs, for membershipTTL.

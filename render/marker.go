@@ -16,6 +16,15 @@ const MaxCommentBytes = 60_000
 // comment of their own, so the caller must also check that the app wrote the comment.
 func IsStatus(body string) bool { return strings.Contains(body, StatusMarker) }
 
+// msgOpen begins every message marker.
+const msgOpen = "<!-- clarify:msg "
+
+// IsOwnComment reports whether body is one the app writes in an issue: its status comment
+// or a message with a marker. A token's account may be shared (every workflow of a
+// repository comments as github-actions[bot]), so the markers, not the login, tell the
+// app's comments apart; as with IsStatus, the caller must still check the author.
+func IsOwnComment(body string) bool { return IsStatus(body) || strings.Contains(body, msgOpen) }
+
 // Marker returns the hidden "<!-- clarify:msg KEY -->" line that makes posting a message
 // idempotent: a retry that finds it in the issue does not post again.
 //
@@ -24,7 +33,7 @@ func IsStatus(body string) bool { return strings.Contains(body, StatusMarker) }
 // different keys from ever sharing a marker.
 func Marker(key string) string {
 	var b strings.Builder
-	b.WriteString("<!-- clarify:msg ")
+	b.WriteString(msgOpen)
 	if key == "" {
 		b.WriteString("%")
 	}

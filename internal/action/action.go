@@ -63,7 +63,9 @@ type Outcome struct {
 	Issues, Deferred int
 	// Note says why nothing was done, when nothing was.
 	Note string
-	Err  error
+	// Notice is why the run could not be done and need not be: shown as a notice, exit 0.
+	Notice string
+	Err    error
 }
 
 // Run applies the event a workflow step was started for, and returns the process's exit
@@ -75,6 +77,9 @@ func Run(ctx context.Context, env Env, opts Options) int {
 
 func run(ctx context.Context, env Env, opts Options) Outcome {
 	owner, repo, err := env.check()
+	if errors.Is(err, errNoKey) && env.EventName == "pull_request" && fromFork(env.EventPath) {
+		return Outcome{What: env.EventName, Notice: forkNotice}
+	}
 	if err != nil {
 		return Outcome{What: env.EventName, Err: err}
 	}
@@ -229,6 +234,38 @@ func graphqlURL(api string) string {
 		return strings.TrimSuffix(api, "/v3") + "/graphql"
 	}
 	return api + "/graphql"
+}
+
+// forkNotice is the answer to a fork's pull_request run, which GitHub starts without the
+// repository's secrets: the key is missing by design, not by the maintainer's mistake.
+const forkNotice = "a pull request from a fork: GitHub passes no secrets (CLARIFY_LEDGER_KEY) to its run, so " +
+	"this run does nothing; its check comes from the next run that has the key (a comment on the pull request " +
+	"or an issue it links, or the scheduled run)."
+
+// fromFork says whether a pull_request payload's head branch lives in another repository
+// than its base (a fork). A payload that does not decode is not a fork's: the key is asked for.
+func fromFork(path string) bool {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	type repoOf struct {
+		Repo struct {
+			FullName string `json:"full_name"`
+		} `json:"repo"`
+	}
+	var p struct {
+		PullRequest struct {
+			Head repoOf `json:"head"`
+			Base repoOf `json:"base"`
+		} `json:"pull_request"`
+	}
+	if json.Unmarshal(raw, &p) != nil {
+		return false
+	}
+	head, base := p.PullRequest.Head.Repo.FullName, p.PullRequest.Base.Repo.FullName
+	// A head repository deleted since is null: still not the base's.
+	return base != "" && !strings.EqualFold(head, base)
 }
 
 // describe names the event and its issue for the summary.

@@ -144,7 +144,7 @@ func (b *bench) runEnv(env action.Env) result {
 	if testing.Verbose() {
 		var routes []string
 		for _, q := range b.fake.Requests()[before:] {
-			routes = append(routes, q.Method+" "+q.Route)
+			routes = append(routes, q.Method+" "+q.Path)
 		}
 		b.t.Logf("run %s: exit %d, %d requests, %s\n%s%s\n%s", env.EventName, code, r.requests, r.took,
 			strings.Join(routes, "\n"), out.String(), logs.String())

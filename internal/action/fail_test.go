@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/action"
+	"github.com/clarify-app/clarify/internal/fakegithub"
 )
 
 // TestMissingKeyRefusesToWrite: without CLARIFY_LEDGER_KEY the run makes no request at all,
@@ -117,5 +118,32 @@ func TestScheduledRunOverBudgetFailsAndTheNextTakesTheRest(t *testing.T) {
 		if stale() < 6 && (r.code != action.ExitFailed || !strings.Contains(r.stdout, "issues left for the next scheduled run")) {
 			t.Fatalf("a run that left issues: exit %d, %q", r.code, r.stdout)
 		}
+	}
+}
+
+// TestForkPullRequestWithoutTheKeyIsANotice: GitHub gives a fork's pull_request run no
+// secrets, so the missing key is no mistake of the maintainer's: the run exits 0 with a
+// notice saying why and where the check comes from, and makes no request. A pull request
+// from the repository's own branch without the key is still refused, saying how to add it.
+func TestForkPullRequestWithoutTheKeyIsANotice(t *testing.T) {
+	b := newBench(t)
+	b.fake.OpenPullRequestWithBody(repo, 7, "Use UTC", "alice", "Fixes #42")
+	fork := b.fake.OpenPullRequestWith(repo, 8, "Copy", "mallory", "Fixes #42", fakegithub.PullOptions{Fork: true, HeadOf: 7})
+	before := b.fake.Fingerprint()
+	env := b.env("pull_request", b.eventFile(fork))
+	env.LedgerKey = ""
+	r := b.runEnv(env)
+	if r.code != action.ExitOK || r.requests != 0 || b.fake.Fingerprint() != before {
+		t.Fatalf("a fork's pull request without the key: exit %d after %d requests; want exit 0, no request", r.code, r.requests)
+	}
+	if !strings.HasPrefix(r.stdout, "::notice title=Clarify::") || !strings.Contains(r.stdout, "fork") ||
+		!strings.Contains(r.stdout, "no secrets") || strings.Contains(r.stdout, "New repository secret") {
+		t.Errorf("stdout does not give the notice that forks get no secrets: %q", r.stdout)
+	}
+	own := b.fake.OpenPullRequestWithBody(repo, 9, "Limit per key", "alice", "Fixes #42")
+	env = b.env("pull_request", b.eventFile(own))
+	env.LedgerKey = ""
+	if r := b.runEnv(env); r.code != action.ExitRefused || !strings.Contains(r.stdout, "New repository secret") {
+		t.Errorf("the base repository's own pull request without the key: exit %d, %q", r.code, r.stdout)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 
@@ -73,5 +74,50 @@ func TestAnotherWorkflowsLookAlikeIsNeverALedger(t *testing.T) {
 	l := b.ledger(42) // decodes under Clarify's key, or fails the test
 	if len(l.Clarifications) != 1 || l.Clarifications[0].Asker.Login != "coder-agent" || l.Clarifications[0].Status != clarify.Pending {
 		t.Fatalf("ledger after the look-alike: %+v", l.Clarifications)
+	}
+}
+
+// TestAnotherWorkflowsCommentDoesNotHideAnUnappliedAsk: an ask whose run was cancelled,
+// then a welcome from another workflow of the repository, which comments as the same
+// github-actions[bot]. That comment carries none of Clarify's markers, so it is no sign
+// that a run saw the ask: the scheduled run still finds the ask and asks the question.
+func TestAnotherWorkflowsCommentDoesNotHideAnUnappliedAsk(t *testing.T) {
+	b := newBench(t)
+	b.commentOnly("coder-agent", "/clarify @maria Per key or per IP?")
+	b.fake.Advance(5 * time.Minute)
+	client := github.NewClient(nil).WithAuthToken(b.fake.WorkflowToken(repo))
+	client.BaseURL, _ = url.Parse(b.url + "/")
+	if _, _, err := client.Issues.CreateComment(context.Background(), "octo", "widgets", 42,
+		&github.IssueComment{Body: github.String("Thanks for opening this issue! CI passed on main.")}); err != nil {
+		t.Fatal(err)
+	}
+	b.fake.Advance(5 * time.Minute)
+	b.schedule()
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending || b.botComments("round 1/5") != 1 {
+		t.Fatalf("after the scheduled run: %+v\n%s", c, b.fake.Transcript(repo, 42))
+	}
+}
+
+// TestLabelsCostNoLookUpPerRun: each workflow run is a fresh process, so a look-up of the
+// label before adding it would cost a request in every ask. The ask adds it at once: a
+// repository's label made by a maintainer keeps their colour and description, and one
+// that GitHub makes on first use gets Clarify's, in either case with no look-up.
+func TestLabelsCostNoLookUpPerRun(t *testing.T) {
+	b := newBench(t)
+	b.fake.SetLabel(repo, "clarification:active", "5319e7", "Waiting on an answer")
+	before := len(b.fake.Requests())
+	b.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	for _, r := range b.fake.Requests()[before:] {
+		if strings.Contains(r.Path, "/labels/clarification") {
+			t.Errorf("the ask looked the label up or changed it: %s %s", r.Method, r.Path)
+		}
+	}
+	if color, desc, _ := b.fake.RepoLabel(repo, "clarification:active"); color != "5319e7" || desc != "Waiting on an answer" || b.labels() != "clarification:active" {
+		t.Errorf("the maintainer's label became %q %q; issue labels %q", color, desc, b.labels())
+	}
+	fresh := newBench(t)
+	fresh.comment("coder-agent", "/clarify @maria Per key or per IP?")
+	if color, desc, ok := fresh.fake.RepoLabel(repo, "clarification:active"); !ok || color != "1d76db" || desc == "" || fresh.labels() != "clarification:active" {
+		t.Errorf("a label GitHub made on first use = %q %q %v, want Clarify's colour and description", color, desc, ok)
 	}
 }

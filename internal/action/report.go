@@ -20,9 +20,12 @@ func report(env Env, opts Options, out Outcome) int {
 		stdout = os.Stdout
 	}
 	code, line := verdict(out)
-	if code != ExitOK {
+	switch {
+	case code != ExitOK:
 		fmt.Fprintf(stdout, "::error title=Clarify::%s\n", escapeCommand(line))
-	} else {
+	case out.Notice != "":
+		fmt.Fprintf(stdout, "::notice title=Clarify::%s\n", escapeCommand(line))
+	default:
 		fmt.Fprintln(stdout, "Clarify: "+line)
 	}
 	if env.StepSummary != "" {
@@ -41,6 +44,8 @@ func verdict(out Outcome) (int, string) {
 	case out.Err == nil && out.Deferred > 0:
 		return ExitFailed, fmt.Sprintf("%s: the request budget (CLARIFY_ACTION_BUDGET) was spent with %d issues left for the next scheduled run; %s",
 			out.What, out.Deferred, spent)
+	case out.Err == nil && out.Notice != "":
+		return ExitOK, fmt.Sprintf("%s: %s", out.What, out.Notice)
 	case out.Err == nil && out.Note != "":
 		return ExitOK, fmt.Sprintf("%s: %s %s", out.What, out.Note, spent)
 	case out.Err == nil:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/render"
 )
 
 // A scheduled run (schedule or workflow_dispatch) is the repository's sweep. Nothing is
@@ -24,8 +25,9 @@ import (
 //     deadlines and applies any comment past its ledger's cursor;
 //   - the repository's comments of the last scanWindow, at most scanPages requests: an
 //     issue with a command that no run shows signs of having applied (no comment or edit
-//     of the app's in the issue after it) is run too, label or not: an ask whose run was
-//     cancelled as a pending run of its concurrency group left no label behind.
+//     of the app's in the issue after it, one carrying its markers: other workflows share
+//     its account) is run too, label or not: an ask whose run was cancelled as a pending
+//     run of its concurrency group left no label behind.
 //
 // When the budget cannot cover every issue, where the visits start turns with the run's
 // number, so that every issue gets its turn; the run then fails, saying how many are left.
@@ -114,7 +116,11 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 		switch {
 		case n == 0 || seen[n]:
 		case r.base.IsSelf(c.GetUser()):
-			lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
+			// Another workflow's comment (the same github-actions[bot]) shows nothing;
+			// nor, being the app's account, is it input.
+			if render.IsOwnComment(c.GetBody()) {
+				lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
+			}
 		case handlers.HasCommand(c.GetBody()):
 			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
 		}

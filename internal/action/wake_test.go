@@ -6,8 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/action"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // wakeUps lists the dispatches sent in the repository as "event id status round".
@@ -82,4 +85,36 @@ func TestNoWakeUpWithoutTheSetting(t *testing.T) {
 	b.comment("coder-agent", askWithFallback)
 	b.comment("maria", "Per API key.")
 	b.wantWakeUps(t)
+}
+
+// TestWakeUpWhenTheReadBackOfTheSaveFails: the answer's save is edited in, but GitHub
+// fails every read of it back (after the transport's own retries, and after the save's one
+// read more). The edit stands, so the run goes on to the wake-up and exits 0; a run that
+// stopped there would leave the next one to find the answer saved and send nothing, and
+// the waiting agent would never be woken.
+func TestWakeUpWhenTheReadBackOfTheSaveFails(t *testing.T) {
+	const getComment = "GET /repos/{owner}/{repo}/issues/comments/{comment_id}"
+	for _, tc := range []struct {
+		name  string
+		fails int
+	}{
+		{"firstReadBackFails", ghtransport.DefaultRetryAttempts},
+		{"bothReadBacksFail", 2 * ghtransport.DefaultRetryAttempts},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(t)
+			b.fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
+			b.comment("coder-agent", askWithFallback)
+			d, _ := b.fake.Comment(repo, 42, "maria", "Per API key.")
+			b.fake.PassNext(getComment, 1) // the read just before the edit
+			b.fake.FailNext(getComment, 502, tc.fails)
+			r := b.run("issue_comment", b.eventFile(d))
+			if r.code != action.ExitOK || b.clar("CLR-42-001").Status != clarify.Answered {
+				t.Fatalf("exit %d, %+v: %s", r.code, b.clar("CLR-42-001"), r.stdout)
+			}
+			b.wantWakeUps(t, "clarify-answered CLR-42-001 answered 1")
+			b.schedule()
+			b.wantWakeUps(t, "clarify-answered CLR-42-001 answered 1")
+		})
+	}
 }
