@@ -40,6 +40,8 @@ type memories struct {
 	savedAt savedMemory
 	// blocked remembers each issue's open blocking clarifications, for outsiders' checks.
 	blocked memory[[]clarify.Clarification]
+	// checksOwed holds the issues whose pull requests' checks a run could not update.
+	checksOwed memory[bool]
 }
 
 // newMemories returns the memories of a process whose clock is now.
