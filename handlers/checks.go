@@ -110,7 +110,7 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 		if !links(pr, ref) {
 			continue
 		}
-		if isOutsider(pr) {
+		if in, _ := insider(ctx, client, ref.Owner, ref.Repo, pr); !in {
 			if err := b.linksCheck(ctx, client, ref.Owner, ref.Repo, pr, b.linksNow(pr, ref.Owner, ref.Repo)); err != nil {
 				return fmt.Errorf("check of pull request #%d: %w", pr.GetNumber(), err)
 			}

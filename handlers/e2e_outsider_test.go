@@ -152,3 +152,31 @@ func TestAnOutsidersCheckPassesOnceItsIssuesSettle(t *testing.T) {
 		t.Errorf("an outsider's pull request got %d check runs, want its one: %+v", len(runs), runs)
 	}
 }
+
+// TestAForkPullRequestIsAnInsidersOnlyWithWriteAccess: GitHub calls a triage collaborator
+// a COLLABORATOR, but commands hold no one without write access an insider, and neither do
+// checks: that collaborator's fork pull request gets the one check for all its links, and
+// a fork pull request of a collaborator with write access a failing check per issue.
+func TestAForkPullRequestIsAnInsidersOnlyWithWriteAccess(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	body := blockTen(t, w.h.Fake, w.send)
+	w.h.Fake.AddUser("tri", "User")
+	w.h.Fake.SetPermission(repo, "tri", "triage")
+	w.h.Fake.AddUser("wri", "User")
+	w.h.Fake.SetPermission(repo, "wri", "write")
+	w.openPRWith(52, "tri", body, fakegithub.PullOptions{Fork: true})
+	w.openPRWith(53, "wri", body, fakegithub.PullOptions{Fork: true})
+	names := func(pr int) (out []string) {
+		for _, cr := range w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, pr)) {
+			out = append(out, cr.Name+" "+cr.Conclusion)
+		}
+		return out
+	}
+	t.Logf("the triage collaborator's fork pull request: %q; the write collaborator's: %d check runs", names(52), len(names(53)))
+	if got := names(52); len(got) != 1 || got[0] != handlers.LinksCheckName(52)+" failure" {
+		t.Errorf("a triage collaborator's fork pull request got %q, want the one failing check of an outsider's", got)
+	}
+	if cr := w.check(53, 1); cr.Conclusion != "failure" {
+		t.Errorf("a write collaborator's fork pull request: %s = %+v", handlers.CheckName(1), cr)
+	}
+}
