@@ -11,6 +11,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // An outsider (no write access) opens a pull request from a fork that closes ten issues
@@ -178,5 +179,14 @@ func TestAForkPullRequestIsAnInsidersOnlyWithWriteAccess(t *testing.T) {
 	}
 	if cr := w.check(53, 1); cr.Conclusion != "failure" {
 		t.Errorf("a write collaborator's fork pull request: %s = %+v", handlers.CheckName(1), cr)
+	}
+
+	// Fails closed: when the permission cannot be read, the fork is an outsider's.
+	w.h.Fake.AddUser("wri2", "User")
+	w.h.Fake.SetPermission(repo, "wri2", "write")
+	w.h.Fake.FailNext("GET /repos/{owner}/{repo}/collaborators/{username}/permission", http.StatusInternalServerError, ghtransport.DefaultRetryAttempts)
+	w.openPRWith(54, "wri2", body, fakegithub.PullOptions{Fork: true})
+	if got := names(54); len(got) != 1 || got[0] != handlers.LinksCheckName(54)+" failure" {
+		t.Errorf("a fork pull request whose author's permission could not be read got %q, want the outsider's one check", got)
 	}
 }
