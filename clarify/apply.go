@@ -69,6 +69,9 @@ func (a *applier) comment() {
 		a.ignore("the app's own comment")
 		return
 	}
+	if !a.ev.Actor.Bot {
+		a.objectToPrecedents()
+	}
 	cmd, err := Parse(a.ev.Body)
 	if a.ev.Edited && (err != nil || cmd.Kind != CmdNone) {
 		// However late it is first read: the command may not be what the thread showed when
@@ -123,6 +126,8 @@ func (a *applier) run() {
 		a.reply(Reply{Kind: ReplyStale, To: a.ev.Actor.Login})
 	case CmdStats:
 		a.reply(Reply{Kind: ReplyStats, To: a.ev.Actor.Login})
+	case CmdSupersede, CmdUndo:
+		a.precedentCommand()
 	default:
 		a.ignore("unhandled command " + string(a.cmd.Kind))
 	}

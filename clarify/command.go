@@ -17,6 +17,10 @@ const (
 	CmdStale    CommandKind = "stale"    // /clarify stale
 	CmdStats    CommandKind = "stats"    // /clarify stats
 	CmdAssume   CommandKind = "assume"   // /assume <decision>
+	// CmdSupersede replaces a decision of the repository: /clarify supersede CLR-… <new decision>.
+	CmdSupersede CommandKind = "supersede"
+	// CmdUndo reopens a clarification resolved from precedent: /clarify undo CLR-….
+	CmdUndo CommandKind = "undo"
 )
 
 // Command is what one comment says, parsed; the zero value is a plain reply.

@@ -10,6 +10,9 @@ import "time"
 func NextDeadline(l Ledger) time.Time {
 	var next time.Time
 	for _, c := range l.Clarifications {
+		if at, ok := precedentDeadline(c); ok && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
 		switch c.Status {
 		case Pending, Answered, Stale:
 		default:

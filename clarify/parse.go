@@ -13,7 +13,7 @@ const (
 )
 
 // subcommands are the words that may follow /clarify, in the order a refusal lists them.
-var subcommands = []string{"list", "show", "stale", "stats", "followup", "resolve", "escalate", "abandon"}
+var subcommands = []string{"list", "show", "stale", "stats", "followup", "resolve", "escalate", "abandon", "supersede", "undo"}
 
 // Parse reads one comment body and returns the command it holds. A body with no command line
 // is a plain reply: Command{Kind: CmdNone, Text: <the reply's own words>, ID: <first CLR id
@@ -165,8 +165,30 @@ func (p commandParser) text(first string) string {
 	return t.String()
 }
 
+// namingID are the subcommands that name one clarification, with the example a refusal
+// of each shows.
+var namingID = map[string]struct {
+	kind    CommandKind
+	example string
+}{
+	"show":      {CmdShow, "/clarify show " + exampleID},
+	"abandon":   {CmdAbandon, "/clarify abandon " + exampleID},
+	"escalate":  {CmdEscalate, "/clarify escalate " + exampleID + " We keep going round in circles"},
+	"undo":      {CmdUndo, "/clarify undo " + exampleID},
+	"supersede": {CmdSupersede, "/clarify supersede " + exampleID + " One global cache"},
+	"followup":  {CmdFollowup, "/clarify followup " + exampleID + " Does that hold for cached reads too?"},
+	"follow-up": {CmdFollowup, "/clarify followup " + exampleID + " Does that hold for cached reads too?"},
+}
+
 func (p commandParser) clarify() (Command, error) {
 	tok, after := cutToken(p.rest)
+	if sub, ok := namingID[asciiLower(tok)]; ok {
+		name := asciiLower(tok)
+		if sub.kind == CmdFollowup {
+			name = "followup"
+		}
+		return p.withID(sub.kind, name, after, sub.example)
+	}
 	switch asciiLower(tok) {
 	case "", "list":
 		return Command{Kind: CmdList}, nil
@@ -174,14 +196,6 @@ func (p commandParser) clarify() (Command, error) {
 		return Command{Kind: CmdStale}, nil
 	case "stats":
 		return Command{Kind: CmdStats}, nil
-	case "show":
-		return p.withID(CmdShow, "show", after, "/clarify show "+exampleID)
-	case "abandon":
-		return p.withID(CmdAbandon, "abandon", after, "/clarify abandon "+exampleID)
-	case "escalate":
-		return p.withID(CmdEscalate, "escalate", after, "/clarify escalate "+exampleID+" We keep going round in circles")
-	case "followup", "follow-up":
-		return p.withID(CmdFollowup, "followup", after, "/clarify followup "+exampleID+" Does that hold for cached reads too?")
 	case "resolve":
 		id, rest, err := p.optionalID(after, "/clarify resolve "+exampleID+" Store all timestamps in UTC")
 		if err != nil {

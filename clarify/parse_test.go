@@ -498,7 +498,7 @@ var parseCases = map[string]parseCase{
 	"unknownSingleWordIsAnUnknownSubcommand": {
 		body:    "/clarify help",
 		problem: "`help` is not a `/clarify` subcommand, and no question follows it.",
-		try:     "the subcommands are `list`, `show`, `stale`, `stats`, `followup`, `resolve`, `escalate`, `abandon`",
+		try:     "the subcommands are `list`, `show`, `stale`, `stats`, `followup`, `resolve`, `escalate`, `abandon`, `supersede`, `undo`",
 		line:    "/clarify help",
 	},
 	"roleWithoutAQuestionSaysWhatToType": {

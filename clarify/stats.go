@@ -19,6 +19,8 @@ type Summary struct {
 	MedianAnswer, MeanAnswer    time.Duration
 	Escalations, FallbacksTaken int
 	Assumptions                 int
+	// Precedents counts how earlier decisions offered to these clarifications fared.
+	Precedents PrecedentCounts
 }
 
 // AverageRounds is the mean number of question rounds per clarification.
@@ -38,6 +40,7 @@ func Summarize(ledgers ...Ledger) Summary {
 			s.Clarifications++
 			s.ByStatus[c.Status]++
 			s.Rounds += c.Round
+			s.Precedents.add(c)
 			if wait, ok := firstAnswerWait(c); ok {
 				waits = append(waits, wait)
 			}

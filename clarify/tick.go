@@ -94,7 +94,7 @@ func timeOut(c *Clarification, l *Ledger, now time.Time) Effect {
 	side := staleSide(*c)
 	if side == SideTarget && c.Fallback != "" {
 		decision := fallbackDecision(*c)
-		settle(c, Resolved, decision, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: "timeout_assumed: " + decision}, now)
+		settle(c, Resolved, decision, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: timeoutPrefix + decision}, now)
 		l.Assumptions = append(l.Assumptions, Assumption{Decision: decision, Author: c.Asker.Login, At: now,
 			Clarification: c.ID, Source: SourceTimeoutAssumed})
 		return Effect{Kind: EffectTimeout, Key: "timeout:" + c.ID, ClarificationID: c.ID}

@@ -96,6 +96,8 @@ type Clarification struct {
 	// Resolution is the decision recorded when the clarification was resolved.
 	Resolution string  `json:"resolution,omitempty"`
 	Thread     []Entry `json:"thread"`
+	// Precedent is the repository's earlier decision offered to it (precedent.go).
+	Precedent *Precedent `json:"precedent,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on timeout).

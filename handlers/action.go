@@ -19,6 +19,10 @@ func (b *Base) RunIssue(ctx context.Context, client *github.Client, owner, repo 
 	return err
 }
 
+// FlushDashboards writes the dashboards the run noted: a workflow's process ends with its
+// run, so it writes at the end what the server's sweep would write within the minute.
+func (b *Base) FlushDashboards(ctx context.Context) { b.flushDashboards(ctx) }
+
 // HasCommand reports whether a comment holds a command, or something meant as one that
 // deserves a refusal: what makes an issue worth a run when nothing else does.
 func HasCommand(body string) bool { return hasCommand(body) }

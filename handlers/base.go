@@ -51,6 +51,8 @@ type Base struct {
 
 	// memories are what this process remembers between runs (memory.go).
 	memories
+	// dash holds the repositories whose dashboard the next sweep writes (dashboard.go).
+	dash dashboards
 }
 
 // NewBase returns a Base with the default labels and policy.

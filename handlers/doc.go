@@ -27,6 +27,11 @@
 //     settled, once.
 //   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull
 //     requests that link the issue.
+//   - decisions.go: the repository's decisions (one closed issue of the app's, named by the
+//     label clarify:decisions): earlier ones offered to new questions, those people settle
+//     remembered, /clarify supersede, settling from precedent after a 👎 look.
+//   - dashboard.go: runs note what changed; the sweep (or bot action's run, at its end)
+//     writes each noted repository's dashboard issue once.
 //
 // # Background work
 //

@@ -180,24 +180,24 @@ func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 	checkRoundsInLedger(w, 42)
 
 	// Another issue with the default 30-minute SLA still times out while the huge one is open.
-	w.h.Fake.OpenIssue(repo, 43, "Pick a cache", "maria")
-	w.commentOn(43, "coder-agent", "/clarify @maria Redis or Memcached?")
+	w.h.Fake.OpenIssue(repo, 50, "Pick a cache", "maria")
+	w.commentOn(50, "coder-agent", "/clarify @maria Redis or Memcached?")
 	w.h.Fake.Advance(31 * time.Minute)
 	stats, err := w.h.Sweep(context.Background())
 	if err != nil || stats.Failed != 0 {
 		t.Errorf("sweep: %v, %d failed", err, stats.Failed)
 	}
 	if stats.Issues != 2 {
-		t.Errorf("the sweep visited %d issues, want both #42 and #43", stats.Issues)
+		t.Errorf("the sweep visited %d issues, want both #42 and #50", stats.Issues)
 	}
-	if c, _ := w.ledgerOn(43).Find("CLR-43-001"); c.Status != clarify.Stale {
-		t.Errorf("#43's clarification is %s after the sweep, want stale", c.Status)
+	if c, _ := w.ledgerOn(50).Find("CLR-50-001"); c.Status != clarify.Stale {
+		t.Errorf("#50's clarification is %s after the sweep, want stale", c.Status)
 	}
-	if n := w.botCommentsOn(43, "Still waiting"); n != 1 {
-		t.Errorf("#43 got %d stale pings, want 1", n)
+	if n := w.botCommentsOn(50, "Still waiting"); n != 1 {
+		t.Errorf("#50 got %d stale pings, want 1", n)
 	}
-	if !strings.Contains(w.labelsOn(43), "clarification:stale") {
-		t.Errorf("#43's labels %q lack clarification:stale", w.labelsOn(43))
+	if !strings.Contains(w.labelsOn(50), "clarification:stale") {
+		t.Errorf("#50's labels %q lack clarification:stale", w.labelsOn(50))
 	}
 	if c, _ := w.fullLedgerOn(42).Find("CLR-42-002"); c.Status != clarify.Stale {
 		t.Errorf("#42's CLR-42-002 is %s after the sweep, want stale", c.Status)
@@ -205,7 +205,7 @@ func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 	checkRoundsInLedger(w, 42)
 
 	// Whatever the app wrote, GitHub took: nothing over the limit, no 422.
-	for _, n := range []int{42, 43} {
+	for _, n := range []int{42, 50} {
 		for _, c := range w.h.Fake.Comments(repo, n) {
 			if c.User == w.h.Fake.BotLogin() && utf8.RuneCountInString(c.Body) > fakegithub.MaxCommentBody {
 				t.Errorf("#%d: comment %d is %d characters", n, c.ID, utf8.RuneCountInString(c.Body))

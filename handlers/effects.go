@@ -65,7 +65,14 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 		if snap.posted(b, e.Key) {
 			continue
 		}
+		if e.Kind == clarify.EffectSupersede {
+			if err := b.supersede(ctx, client, ref, snap, l, e); err != nil {
+				return err
+			}
+			continue
+		}
 		body, ok := renderEffect(e, l, p)
+		body = snap.withOffer(e, l, body)
 		if !ok {
 			logger.Error().Str("effect", string(e.Kind)).Str("clarification", e.ClarificationID).Msg("Effect names a clarification the ledger lacks")
 			continue
@@ -76,8 +83,12 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 			snap.head = body
 			continue
 		}
-		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), body); err != nil {
+		posted, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), body)
+		if err != nil {
 			return fmt.Errorf("%s comment: %w", e.Kind, err)
+		}
+		if o := snap.offers[e.Key]; o != nil {
+			o.comment = posted.GetID()
 		}
 	}
 	return nil
@@ -117,6 +128,8 @@ func renderEffect(e clarify.Effect, l clarify.Ledger, p clarify.Policy) (string,
 		return render.Ping(c, e.Mention, e.Key), true
 	case clarify.EffectTimeout:
 		return render.Timeout(c, e.Key), true
+	case clarify.EffectPrecedent:
+		return render.FromPrecedent(c, e.Key), true
 	}
 	return "", false
 }

@@ -42,12 +42,19 @@ type memories struct {
 	blocked memory[[]clarify.Clarification]
 	// checksOwed holds the issues whose pull requests' checks a run could not update.
 	checksOwed memory[bool]
+	// decisionIssues remembers the issue that holds each repository's decisions, so that
+	// reading them costs one read of its comments rather than the label's too.
+	decisionIssues memory[int]
+	// decisionBooks keeps each repository's decisions as last read or written, for
+	// offers, for decisionsTTL.
+	decisionBooks memory[memoryBook]
 }
 
 // newMemories returns the memories of a process whose clock is now.
 func newMemories(now func() time.Time) memories {
 	return memories{members: membershipCache{ttl: membershipTTL, now: now},
-		blocked: memory[[]clarify.Clarification]{ttl: outsiderTrust, now: now}}
+		blocked:       memory[[]clarify.Clarification]{ttl: outsiderTrust, now: now},
+		decisionBooks: memory[memoryBook]{ttl: decisionsTTL, now: now}}
 }
 
 // memory is a map a process keeps between runs, safe for concurrent use. It is bounded:

@@ -118,6 +118,9 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
 		return clarify.Ledger{}, err
 	}
+	if err := b.rememberOffersAndDecisions(ctx, client, ref, snap, cfg, &f.ledger); err != nil {
+		return clarify.Ledger{}, err
+	}
 	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)
 	// 4. The save: the status comment, and archives when it grows too big. The labels are
 	// decided first, so that the ledger saved records those the app puts on.
@@ -132,7 +135,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	savedOK = true
-	b.noteSaved(ctx, ref, snap, f, saved, cfg.Policy, trig)
+	b.noteSaved(ctx, client, ref, snap, f, saved, cfg, trig)
 	// 5. The wake-ups of agents waiting on what settled (wake.go), then the labels, to
 	// match what was saved.
 	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
@@ -152,7 +155,11 @@ func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref issueRe
 	}
 	env := folding{policy: cfg.Policy, now: b.Now(), actorOf: actorOf, roomFor: func(l clarify.Ledger) bool { return b.roomFor(l, snap.headRoom()) }}
 	f, err := fold(ctx, snap.ledger, b.events(snap, trig), env, trig)
-	return f, trig, err
+	if err != nil {
+		return f, trig, err
+	}
+	// Then what precedent settles now, and the earlier decisions new questions are offered.
+	return f, trig, b.precedentsAndOffers(ctx, client, ref, snap, cfg, &f)
 }
 
 // checkPullRequests sets the checks of linked pull requests, before the save, best
@@ -172,13 +179,15 @@ func (b *Base) checkPullRequests(ctx context.Context, client *github.Client, ref
 }
 
 // noteSaved tells what a saved ledger changes beyond the issue: the metrics, the active
-// issues, the deadline index, the newest revision and what the next run may skip.
-func (b *Base) noteSaved(ctx context.Context, ref issueRef, snap *snapshot, f folded, saved clarify.Ledger, p clarify.Policy, trig trigger) {
+// issues, the deadline index, the newest revision, what the next run may skip and the
+// repository's dashboard.
+func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, f folded, saved clarify.Ledger, cfg RepoConfig, trig trigger) {
 	if b.OnSaved != nil {
 		b.OnSaved(snap.ledger, saved)
 	}
 	b.active.saved(ref.key(), len(saved.Open()) > 0)
-	b.indexSaved(ctx, ref, saved, p, seenOf(trig))
+	b.indexSaved(ctx, ref, saved, cfg.Policy, seenOf(trig))
 	b.revs.raise(ref.key(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
+	b.noteDashboard(client, ref, cfg, snap.ledger, saved, f.effects)
 }

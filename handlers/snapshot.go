@@ -50,6 +50,8 @@ type snapshot struct {
 	// mirrors holds, by comment id, the commands that the app's mirrors of
 	// repository_dispatch stand for (dispatch.go).
 	mirrors map[int64]input
+	// offers holds, by effect key, the earlier decision a first round offers (decisions.go).
+	offers map[string]*offer
 }
 
 // applied reports whether a comment was already applied to the snapshot's ledger.

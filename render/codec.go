@@ -94,19 +94,7 @@ func encodeBlock(open string, l clarify.Ledger, key []byte) (string, error) {
 	if len(js) > maxLedgerJSON {
 		return "", fmt.Errorf("render: ledger is %d bytes of JSON, over the %d a reader accepts", len(js), maxLedgerJSON)
 	}
-	var z bytes.Buffer
-	w := deflaters.Get().(*flate.Writer)
-	defer deflaters.Put(w)
-	w.Reset(&z)
-	if _, err := w.Write(js); err != nil {
-		return "", fmt.Errorf("render: encode ledger: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return "", fmt.Errorf("render: encode ledger: %w", err)
-	}
-	data := z.Bytes()
-	return open + ledgerTag + " " + b64.EncodeToString(data) + "." +
-		b64.EncodeToString(mac(open, key, data)) + " " + ledgerClose, nil
+	return sealJSON(open, js, key)
 }
 
 // DecodeLedger reads the ledger block of a comment body, the last one if there are
@@ -222,4 +210,56 @@ func isVersionTag(s string) bool {
 		}
 	}
 	return true
+}
+
+// sealJSON deflates js and signs it under key, as "OPEN v1 DATA.MAC -->".
+func sealJSON(open string, js, key []byte) (string, error) {
+	if len(key) == 0 {
+		return "", errNoKey
+	}
+	var z bytes.Buffer
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&z)
+	if _, err := w.Write(js); err != nil {
+		return "", fmt.Errorf("render: deflate: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return "", fmt.Errorf("render: deflate: %w", err)
+	}
+	data := z.Bytes()
+	return open + ledgerTag + " " + b64.EncodeToString(data) + "." + b64.EncodeToString(mac(open, key, data)) + " " + ledgerClose, nil
+}
+
+// openJSON verifies and inflates the last block that open starts in body.
+func openJSON(open, body string, key []byte) ([]byte, error) {
+	at := strings.LastIndex(body, open)
+	if at < 0 {
+		return nil, ErrNoLedger
+	}
+	rest := body[at+len(open):]
+	end := strings.Index(rest, ledgerClose)
+	fields := strings.Fields(rest[:max(end, 0)])
+	if end < 0 || len(fields) != 2 || fields[0] != ledgerTag {
+		return nil, fmt.Errorf("%w: not a %sv1 block", ErrMalformed, open)
+	}
+	enc, encMAC, _ := strings.Cut(fields[1], ".")
+	data, err1 := b64.DecodeString(enc)
+	sum, err2 := b64.DecodeString(encMAC)
+	if err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("%w: base64", ErrMalformed)
+	}
+	if len(key) == 0 {
+		return nil, errNoKey
+	}
+	if !hmac.Equal(sum, mac(open, key, data)) || b64.EncodeToString(data) != enc {
+		return nil, ErrTampered
+	}
+	r := flate.NewReader(bytes.NewReader(data))
+	defer r.Close()
+	js, err := io.ReadAll(io.LimitReader(r, maxLedgerJSON+1))
+	if err != nil || len(js) > maxLedgerJSON {
+		return nil, fmt.Errorf("%w: inflate", ErrMalformed)
+	}
+	return js, nil
 }

@@ -13,9 +13,10 @@
 // escalation names, and the people a round or a stale ping waits on (all come from the
 // app and its configuration, never from what a user wrote).
 //
-// Every signed hidden block (the ledger, an archive, a dispatch mirror's copy) is written
-// and read here, under the keys a Keyring draws for its issue: which keys an issue trusts,
-// and how a block is signed, is decided in this package only (keyring.go, codec.go).
+// Every signed hidden block (the ledger, an archive, a dispatch mirror's copy, a part of a
+// repository's decisions, the dashboard's state) is written and read here, under the keys a Keyring draws for its issue: which keys an issue trusts,
+// and how a block is signed, is decided in this package only (keyring.go, codec.go; the
+// decisions' and the dashboard's blocks use codec.go's sealing, in decisions.go).
 //
 // Every message stays under MaxCommentBytes. The status comment is the one exception
 // it cannot fix alone: it always carries the whole ledger block, so when the block

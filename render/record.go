@@ -33,6 +33,10 @@ type Record struct {
 	Code string `json:"code,omitempty"`
 	// Open lists the open clarifications of a status comment.
 	Open []string `json:"open,omitempty"`
+	// Offered is the clarification whose earlier decision a round offers as advice.
+	Offered string `json:"offered,omitempty"`
+	// Precedents are a stats reply's counts of earlier decisions offered.
+	Precedents *clarify.PrecedentCounts `json:"precedents,omitempty"`
 }
 
 // RecordRound is the kind of a round comment's record: the comment that mirrors a round

@@ -31,6 +31,9 @@ func Reply(r clarify.Reply, l clarify.Ledger, key string) string {
 		body = staleList(l)
 	case clarify.ReplyStats:
 		body = stats(l)
+		if pc := clarify.Summarize(l).Precedents; pc != (clarify.PrecedentCounts{}) {
+			rec.Precedents = &pc
+		}
 	default:
 		// A refusal is the fail-closed default: an unknown kind still tells the user
 		// something went wrong rather than posting nothing.
@@ -195,6 +198,7 @@ func Stats(title string, s clarify.Summary) string {
 	}
 	fmt.Fprintf(&b, "- %d escalated to the maintainers\n", s.Escalations)
 	fmt.Fprintf(&b, "- %d settled by a fallback on timeout\n", s.FallbacksTaken)
+	b.WriteString(precedentLine(s.Precedents))
 	return b.String()
 }
 

@@ -12,6 +12,11 @@ import (
 // (clarify.Effect.Mention: the people the round waits on whom GitHub has not notified yet),
 // right under the heading, where a notification's preview shows it.
 func Round(c clarify.Clarification, round int, mention []string, key string) string {
+	return roundWith(c, round, mention, key, nil)
+}
+
+// roundWith is Round, with an earlier decision offered as advice above how to answer.
+func roundWith(c clarify.Clarification, round int, mention []string, key string, offer *clarify.Decision) string {
 	if round <= 0 {
 		round = c.Round
 	}
@@ -55,12 +60,22 @@ func Round(c clarify.Clarification, round int, mention []string, key string) str
 		b.WriteString("\n")
 	}
 
-	fmt.Fprintf(&b, "**How to answer**\n\n"+
+	rec := recordOf(RecordRound, c, round)
+	if offer != nil {
+		b.WriteString(offered(*offer))
+		rec.Offered = offer.ID
+	}
+	b.WriteString(howToAnswer(cid))
+	return finish(b.String(), key, rec)
+}
+
+// howToAnswer lists the commands that move a round on.
+func howToAnswer(cid string) string {
+	return fmt.Sprintf("**How to answer**\n\n"+
 		"- A plain reply in this issue answers the oldest open question addressed to you.\n"+
 		"- `/respond %[1]s <answer>` answers this one by name.\n"+
 		"- The asker can follow up with `/clarify followup %[1]s <question>` "+
 		"or settle it with `/clarify resolve %[1]s <decision>`.\n", cid)
-	return finish(b.String(), key, recordOf(RecordRound, c, round))
 }
 
 // question is the newest question entry of the given round, or nil.

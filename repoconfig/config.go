@@ -31,9 +31,12 @@ type Labels struct {
 
 // Config is a repository's Clarify configuration.
 type Config struct {
-	Policy clarify.Policy
-	Labels Labels
-	Notify Notify
+	Policy    clarify.Policy
+	Labels    Labels
+	Notify    Notify
+	Decisions Decisions
+	// Dashboard keeps one issue of the app's listing the repository's clarifications.
+	Dashboard bool
 }
 
 // DefaultLabels returns clarification:active, clarification:stale and clarification:escalated.
@@ -43,7 +46,7 @@ func DefaultLabels() Labels {
 
 // Default returns the configuration of a repository without a config file.
 func Default() Config {
-	return Config{Policy: clarify.DefaultPolicy(), Labels: DefaultLabels()}
+	return Config{Policy: clarify.DefaultPolicy(), Labels: DefaultLabels(), Decisions: DefaultDecisions()}
 }
 
 // Parse reads a config file strictly: an unknown key, a wrong type or an invalid value is a

@@ -251,8 +251,10 @@ func full() Config {
 			AnswerFrom: clarify.AnswerTargets,
 			Require:    []string{"type", "options", "fallback"},
 		},
-		Labels: Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
-		Notify: Notify{Dispatch: true},
+		Notify:    Notify{Dispatch: true},
+		Labels:    Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
+		Decisions: Decisions{Offer: false, SettleAfter: 72 * time.Hour},
+		Dashboard: true,
 	}
 }
 
@@ -387,6 +389,8 @@ func TestReferenceCoversEveryKey(t *testing.T) {
 			keys = append(keys, prefixed(k, labelKeys)...)
 		case "notify":
 			keys = append(keys, prefixed(k, notifyKeys)...)
+		case "decisions":
+			keys = append(keys, prefixed(k, decisionKeys)...)
 		default:
 			keys = append(keys, k)
 		}

@@ -52,6 +52,15 @@
 //	notify.dispatch          default: false
 //	    true sends a repository_dispatch (clarify-answered, clarify-resolved,
 //	    clarify-fallback, clarify-abandoned) with the clarification's record when one settles.
+//	decisions.offer          default: true
+//	    Offer a new question the repository's earlier decision on the same topic (or a
+//	    near-identical question) as advice in its round comment.
+//	decisions.settle_after   default: none (never; a duration of 1m or more)
+//	    Resolve a question whose topic matches a decision exactly with it once it has
+//	    waited this long, unless someone who is not a bot comments or reacts 👎 first.
+//	dashboard                default: false
+//	    Keep one issue of the app's listing the repository's escalated, stale and open
+//	    clarifications and its decisions in force.
 //
 // # What the Policy holds
 //

@@ -17,7 +17,7 @@ import (
 
 // The keys of each level of the file, in the order Reference lists them.
 var (
-	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "notify"}
+	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "notify", "decisions", "dashboard"}
 	maxRoundsKeys  = []string{"blocking", "non_blocking"}
 	escalationKeys = []string{"mention"}
 	labelKeys      = []string{"active", "stale", "escalated"}
@@ -104,6 +104,8 @@ func (p *parser) config(root *yaml.Node) Config {
 	if n := f["notify"]; n != nil {
 		cfg.Notify = p.notify(n)
 	}
+	p.decisions(f["decisions"], &cfg.Decisions)
+	p.dashboard(f["dashboard"], &cfg.Dashboard)
 	return cfg
 }
 

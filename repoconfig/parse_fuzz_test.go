@@ -177,6 +177,12 @@ func encode(t *testing.T, cfg Config) []byte {
 	if p.Require != nil {
 		m["require"] = p.Require
 	}
+	dm := map[string]any{"offer": cfg.Decisions.Offer}
+	if cfg.Decisions.SettleAfter > 0 {
+		dm["settle_after"] = cfg.Decisions.SettleAfter.String()
+	}
+	m["decisions"] = dm
+	m["dashboard"] = cfg.Dashboard
 	out, err := yaml.Marshal(m)
 	if err != nil {
 		t.Fatal(err)

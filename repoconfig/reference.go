@@ -41,6 +41,12 @@ var reference = []keyDoc{
 		"Fields every ask must carry: any of `" + strings.Join(requireChoices, "`, `") + "` (`fallback` names one of the options, so it needs `options` too)."},
 	{"notify.dispatch", "false",
 		"`true` sends a `repository_dispatch` (`clarify-answered`, `clarify-resolved`, `clarify-fallback`, `clarify-abandoned`) with the clarification's record as `client_payload` whenever one settles, so that an agent's workflow resumes without polling."},
+	{"decisions.offer", "true",
+		"Offer a new question the repository's earlier decision on the same topic (or a near-identical question) as advice in its round comment; `false` turns it off."},
+	{"decisions.settle_after", "none: never",
+		"A Go duration of `1m` or more: a question whose topic matches a decision in force exactly is resolved with it once it has waited this long, unless someone who is not a bot comments or reacts 👎 to the offer first; `/clarify undo CLR-…` reopens it."},
+	{"dashboard", "false",
+		"`true` keeps one issue of the app's listing the repository's escalated, stale and open clarifications and its decisions in force; closed by a person, it stays closed until reopened."},
 }
 
 // Reference renders every key of the config file as a Markdown table (key | default |

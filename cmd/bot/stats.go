@@ -65,6 +65,11 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	})
 	title := fmt.Sprintf("%s/%s since %s", owner, name, from.UTC().Format("2006-01-02"))
 	fmt.Fprint(stdout, render.Stats(title, clarify.Summarize(ledgers...)))
+	if mem, err := reader.ReadDecisions(ctx, client, owner, name); err != nil {
+		fmt.Fprintf(stderr, "the decisions of %s/%s could not be read: %v\n", owner, name, err)
+	} else {
+		fmt.Fprint(stdout, render.DecisionCounts(mem))
+	}
 	fmt.Fprintf(stdout, "\n%d issue(s) updated since then, %d with clarifications", len(issues), len(ledgers))
 	if failed > 0 {
 		fmt.Fprintf(stdout, ", %d whose ledger could not be read (see above)", failed)

@@ -10,9 +10,9 @@ import (
 func TestStatsDigestsARepositorysLedgers(t *testing.T) {
 	h := demoIssue(t) // #42: one clarification, two rounds, resolved; one assumption
 	ctx := context.Background()
-	h.Fake.OpenIssue("octo/widgets", 43, "Nothing asked here", "maria")
-	h.Fake.OpenIssue("octo/widgets", 44, "Region", "maria")
-	d, _ := h.Fake.Comment("octo/widgets", 44, "coder-agent", "/clarify @maria Which region?")
+	h.Fake.OpenIssue("octo/widgets", 45, "Nothing asked here", "maria")
+	h.Fake.OpenIssue("octo/widgets", 46, "Region", "maria")
+	d, _ := h.Fake.Comment("octo/widgets", 46, "coder-agent", "/clarify @maria Which region?")
 	if _, err := h.Deliver(ctx, d); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,8 @@ func TestStatsDigestsARepositorysLedgers(t *testing.T) {
 		"- 1.5 round(s) per clarification on average",
 		"- time to a first answer: median 7m, mean 7m (1 answered)",
 		"- 0 escalated to the maintainers",
-		"3 issue(s) updated since then, 2 with clarifications.",
+		"- decisions remembered: 1 in force, 0 superseded",
+		"4 issue(s) updated since then, 2 with clarifications.", // and the decisions issue the resolve of #42 opened
 	} {
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("the digest lacks %q:\n%s", line, out.String())

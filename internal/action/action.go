@@ -96,6 +96,7 @@ func run(ctx context.Context, env Env, opts Options) Outcome {
 	out.Err = retryMoved(ctx, func() error {
 		return h.Handle(r.ctx(ctx), env.EventName, r.deliveryID(payload), payload)
 	})
+	r.base.FlushDashboards(r.ctx(ctx))
 	return r.finish(out)
 }
 

@@ -50,6 +50,7 @@ func (r *runner) sweep(ctx context.Context, owner, repo string) Outcome {
 		if issues, err = r.toVisit(ctx, client, owner, repo); err == nil {
 			err = r.visit(ctx, client, owner, repo, issues, &out)
 		}
+		r.base.FlushDashboards(ctx)
 	}
 	out.Err = err
 	out = r.finish(out)

@@ -51,7 +51,7 @@ func fromClarification(c clarify.Clarification) Clarification {
 	}
 	x := ClarificationExtra{
 		Type: c.Type, Options: clone(c.Options), Fallback: c.Fallback, Evidence: clone(c.Evidence),
-		UpdatedAt: c.UpdatedAt, Resolution: c.Resolution,
+		UpdatedAt: c.UpdatedAt, Resolution: c.Resolution, Precedent: clonePrecedent(c.Precedent),
 	}
 	// From says the role, or the login when there is no role; the login beside a role
 	// needs a place of its own.
@@ -139,6 +139,7 @@ func toClarification(c Clarification) (clarify.Clarification, error) {
 		}
 		out.Type, out.Fallback, out.Resolution, out.UpdatedAt = x.Type, x.Fallback, x.Resolution, x.UpdatedAt
 		out.Options, out.Evidence = clone(x.Options), clone(x.Evidence)
+		out.Precedent = clonePrecedent(x.Precedent)
 	}
 	for j, e := range c.Thread {
 		if !slices.Contains(kinds, clarify.EntryKind(e.Type)) {
@@ -240,4 +241,13 @@ func unlessZero[T any](x T) *T {
 		return nil
 	}
 	return &x
+}
+
+// clonePrecedent copies a precedent, so that the file and the ledger share nothing.
+func clonePrecedent(p *clarify.Precedent) *clarify.Precedent {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }

@@ -88,6 +88,8 @@ type ClarificationExtra struct {
 	Evidence   []string         `json:"evidence,omitempty"`
 	UpdatedAt  time.Time        `json:"updatedAt,omitzero"`
 	Resolution string           `json:"resolution,omitempty"`
+	// Precedent is the repository's earlier decision offered to the clarification.
+	Precedent *clarify.Precedent `json:"precedent,omitempty"`
 }
 
 // EntryExtra is what Clarify keeps of a thread entry that the AgentX format has no field for.

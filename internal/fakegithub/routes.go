@@ -94,6 +94,7 @@ func (s *Server) routeTable() []*route {
 
 		{"GET /repos/{owner}/{repo}", authInstallation, docsRepo, s.getRepo},
 		{"GET /repos/{owner}/{repo}/issues", authInstallation, docsIssues + "#list-repository-issues", s.listIssues},
+		{"POST /repos/{owner}/{repo}/issues", authInstallation, docsIssues + "#create-an-issue", s.createIssue},
 		{"GET /repos/{owner}/{repo}/issues/comments", authInstallation, docsComments + "#list-issue-comments-for-a-repository", s.listRepoComments},
 		{"GET /repos/{owner}/{repo}/issues/comments/{comment_id}", authInstallation, docsComments + "#get-an-issue-comment", s.getComment},
 		{"PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", authInstallation, docsComments + "#update-an-issue-comment", s.updateComment},
@@ -102,6 +103,7 @@ func (s *Server) routeTable() []*route {
 		{"POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", authInstallation, docsReactions + "#create-reaction-for-an-issue-comment", s.createReaction},
 		{"DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}", authInstallation, docsReactions + "#delete-an-issue-comment-reaction", s.deleteReaction},
 		{"GET /repos/{owner}/{repo}/issues/{issue_number}", authInstallation, docsIssues + "#get-an-issue", s.getIssue},
+		{"PATCH /repos/{owner}/{repo}/issues/{issue_number}", authInstallation, docsIssues + "#update-an-issue", s.updateIssue},
 		{"GET /repos/{owner}/{repo}/issues/{issue_number}/comments", authInstallation, docsComments + "#list-issue-comments", s.listComments},
 		{"POST /repos/{owner}/{repo}/issues/{issue_number}/comments", authInstallation, docsComments + "#create-an-issue-comment", s.createComment},
 		{"GET /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#list-labels-for-an-issue", s.listIssueLabels},

@@ -44,6 +44,7 @@ type repository struct {
 	issues       map[int]*issue
 	files        map[string]string // path -> content
 	perms        map[string]string // lower-cased login -> admin|maintain|write|triage|read|none
+	deleted      int               // the highest number of a deleted issue: GitHub never reuses one
 }
 
 func (r *repository) fullName() string { return r.owner + "/" + r.name }

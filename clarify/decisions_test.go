@@ -1,0 +1,90 @@
+package clarify
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestTopicsAndQuestionsMatch(t *testing.T) {
+	cases := map[string]struct {
+		a, b       string
+		topic      bool
+		nearlySame bool
+	}{
+		"caseSpacingAndPunctuationIgnored": {"Cache: per-user?", "  cache per USER ", true, true},
+		"differentTopics":                  {"Cache scope", "Upload retries", false, false},
+		"oneWordChangedInALongQuestion":    {"Should the rate limit apply per API key or per IP?", "Should the rate limit apply per API token or per IP?", false, true},
+		"oneWordChangedInAShortQuestion":   {"Per key or IP?", "Per user or IP?", false, false},
+		"twoWordsChanged":                  {"Should the rate limit apply per API key or per IP?", "Should the burst limit apply per API token or per IP?", false, false},
+		"emptyMatchesNothing":              {"", "", true, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := NormalizeTopic(tc.a) == NormalizeTopic(tc.b); got != tc.topic {
+				t.Errorf("same topic = %v, want %v", got, tc.topic)
+			}
+			if got := NearIdentical(tc.a, tc.b); got != tc.nearlySame {
+				t.Errorf("NearIdentical = %v, want %v", got, tc.nearlySame)
+			}
+		})
+	}
+}
+
+func TestMemoryRecordsSupersedesAndOffers(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	var m Memory
+	first := Decision{ID: "CLR-1-001", Issue: 1, Topic: "Cache scope", Question: "Per user or global?", Decision: "Per user.", By: "maria", At: at}
+	if !m.Record(first) || m.Record(first) {
+		t.Fatal("want the first Record to change the memory and the second (a retry) not to")
+	}
+	same := Decision{ID: "CLR-2-001", Issue: 2, Topic: "cache scope!", Decision: "per user", By: "ana", At: at.Add(time.Hour)}
+	m.Record(same)
+	if !m.Decisions[0].InForce() {
+		t.Error("the same decision again superseded the first")
+	}
+	other := Decision{ID: "CLR-3-001", Issue: 3, Topic: "CACHE SCOPE", Decision: "Global.", By: "ana", At: at.Add(2 * time.Hour)}
+	m.Record(other)
+	if m.Decisions[0].SupersededBy != "CLR-3-001" || m.Decisions[1].SupersededBy != "CLR-3-001" {
+		t.Errorf("a different decision on the topic left earlier ones in force: %+v", m.Decisions)
+	}
+	if d, ok := m.Offer("Cache-Scope", "anything"); !ok || d.ID != "CLR-3-001" {
+		t.Errorf("Offer = %+v, %v; want the decision in force", d, ok)
+	}
+	if _, ok := m.Offer("Retries", "How often to retry?"); ok {
+		t.Error("a question on another topic was offered a decision")
+	}
+	if got := m.InForceNewestFirst(); len(got) != 1 || got[0].ID != "CLR-3-001" {
+		t.Errorf("InForceNewestFirst = %+v", got)
+	}
+}
+
+func TestMemoryStaysBounded(t *testing.T) {
+	var m Memory
+	for i := 0; i < MaxRemembered+10; i++ {
+		m.Record(Decision{ID: fmt.Sprintf("CLR-%d-001", i), Topic: fmt.Sprintf("topic %d", i), Decision: "x"})
+	}
+	if len(m.Decisions) != MaxRemembered || m.Decisions[0].ID != "CLR-10-001" {
+		t.Errorf("%d decisions kept, the oldest %s; want %d, the oldest dropped first", len(m.Decisions), m.Decisions[0].ID, MaxRemembered)
+	}
+}
+
+func TestOnlyDecisionsPeopleMadeAreSettled(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	open := Clarification{ID: "CLR-7-001", Topic: "Cache", Status: Pending, Thread: []Entry{{Kind: KindQuestion, Text: "Per user?"}}}
+	byPerson := open
+	byPerson.Status, byPerson.Resolution, byPerson.ResolvedAt = Resolved, "Per user.", at
+	byPerson.Thread = append(byPerson.Thread, Entry{Kind: KindResolution, Author: "maria", CommentID: 9, Text: "Per user."})
+	byTimeout := open
+	byTimeout.ID, byTimeout.Status, byTimeout.Resolution = "CLR-7-002", Resolved, "per user"
+	byTimeout.Thread = append(byTimeout.Thread, Entry{Kind: KindResolution, Text: timeoutPrefix + "per user"})
+	before := Ledger{Issue: 7, Clarifications: []Clarification{open}}
+	after := Ledger{Issue: 7, Clarifications: []Clarification{byPerson, byTimeout}}
+	got := SettledByPeople(before, after)
+	if len(got) != 1 || got[0].ID != "CLR-7-001" || got[0].By != "maria" || got[0].Question != "Per user?" || got[0].CommentID != 9 {
+		t.Errorf("SettledByPeople = %+v, want only maria's decision", got)
+	}
+	if again := SettledByPeople(after, after); len(again) != 0 {
+		t.Errorf("a clarification settled before the run counted again: %+v", again)
+	}
+}

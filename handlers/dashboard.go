@@ -1,0 +1,179 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/render"
+)
+
+// The dashboard is one issue of the app's, opted into with `dashboard: true`, that lists
+// the repository's open clarifications and decisions in force. It is found by the number
+// the label DashboardLabel stores, never by search or title (search lags minutes behind,
+// and a title anyone can copy). Runs note what changed; the sweep writes each noted
+// repository's dashboard once, so a burst of events in a minute costs one edit, and an
+// unchanged body none. A dashboard a person closed stays closed until someone reopens it
+// (the most common complaint about Renovate's is that it reopens); one deleted is
+// recreated once, and deleted again it is taken as a no.
+
+// DashboardLabel is the label whose description names the repository's dashboard issue.
+const DashboardLabel = "clarify:dashboard"
+
+// The marks the label's description carries after the number.
+const (
+	dashboardRecreated = " (recreated)"
+	dashboardOff       = "Clarify's dashboard: off, deleted twice"
+)
+
+// dashboards holds, per repository, the issues whose open clarifications changed since
+// its dashboard was last written.
+type dashboards struct {
+	mu      sync.Mutex
+	pending map[string]*dashPending
+}
+
+type dashPending struct {
+	client      *github.Client
+	owner, repo string
+	issues      map[int][]render.DashRow
+}
+
+// noteDashboard remembers an issue's open clarifications for its repository's dashboard,
+// when the run changed them or the decisions.
+func (b *Base) noteDashboard(client *github.Client, ref issueRef, cfg RepoConfig, before, saved clarify.Ledger, effects []clarify.Effect) {
+	rows := render.DashRows(saved)
+	superseded := slices.ContainsFunc(effects, func(e clarify.Effect) bool { return e.Kind == clarify.EffectSupersede })
+	if !cfg.Dashboard || (slices.Equal(rows, render.DashRows(before)) && !superseded) {
+		return
+	}
+	b.dash.mu.Lock()
+	defer b.dash.mu.Unlock()
+	if b.dash.pending == nil {
+		b.dash.pending = map[string]*dashPending{}
+	}
+	key := ref.Owner + "/" + ref.Repo
+	p := b.dash.pending[key]
+	if p == nil {
+		p = &dashPending{owner: ref.Owner, repo: ref.Repo, issues: map[int][]render.DashRow{}}
+		b.dash.pending[key] = p
+	}
+	p.client = client
+	p.issues[ref.Number] = rows
+}
+
+// flushDashboards writes the dashboard of every repository noted since the last flush; a
+// repository whose write fails is noted again for the next.
+func (b *Base) flushDashboards(ctx context.Context) {
+	b.dash.mu.Lock()
+	pending := b.dash.pending
+	b.dash.pending = nil
+	b.dash.mu.Unlock()
+	for _, p := range pending {
+		if err := b.flushDashboard(ctx, p); err != nil {
+			zerolog.Ctx(ctx).Error().Err(err).Str("repository", p.owner+"/"+p.repo).Msg("Dashboard not updated")
+			b.dash.mu.Lock()
+			if b.dash.pending == nil {
+				b.dash.pending = map[string]*dashPending{}
+			}
+			if b.dash.pending[p.owner+"/"+p.repo] == nil {
+				b.dash.pending[p.owner+"/"+p.repo] = p
+			}
+			b.dash.mu.Unlock()
+		}
+	}
+}
+
+// flushDashboard renders one repository's dashboard and writes it when it changed.
+func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
+	is, desc, stop, err := b.findDashboard(ctx, p.client, p.owner, p.repo)
+	if err != nil || stop {
+		return err
+	}
+	key := IssueLedgerKey(b.LedgerKey, p.owner, p.repo, 0)
+	var state render.Dashboard
+	if is != nil {
+		// A body edited by hand no longer verifies: the state starts again from what
+		// this flush knows, and each issue's next run puts its rows back.
+		state, _ = render.DecodeDashboard(is.GetBody(), key)
+	}
+	for n, rows := range p.issues {
+		state.Put(n, rows)
+	}
+	book, err := b.readMemory(ctx, p.client, p.owner, p.repo)
+	if err != nil {
+		return err
+	}
+	body, err := render.DashboardBody(state, book.memory.InForceNewestFirst(), key)
+	if err != nil {
+		return err
+	}
+	if is == nil {
+		return b.createDashboard(ctx, p.client, p.owner, p.repo, body, desc != "")
+	}
+	if is.GetBody() == body {
+		return nil
+	}
+	_, _, err = p.client.Issues.Edit(ctx, p.owner, p.repo, is.GetNumber(), &github.IssueRequest{Body: &body})
+	if err != nil {
+		return fmt.Errorf("edit the dashboard of %s/%s: %w", p.owner, p.repo, err)
+	}
+	return nil
+}
+
+// findDashboard returns the dashboard issue to edit; nil and stop false when one must be
+// created (desc is then the label's description, "" when there is no label); stop when
+// the repository's people closed it, or deleted it twice.
+func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, repo string) (is *github.Issue, desc string, stop bool, err error) {
+	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DashboardLabel)
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
+		return nil, "", false, nil
+	}
+	if err != nil {
+		return nil, "", false, fmt.Errorf("read label %s of %s/%s: %w", DashboardLabel, owner, repo, err)
+	}
+	desc = label.GetDescription()
+	m := issueNumberIn.FindStringSubmatch(desc)
+	if desc == dashboardOff || m == nil {
+		return nil, desc, desc == dashboardOff, nil
+	}
+	n, _ := strconv.Atoi(m[1])
+	is, _, err = client.Issues.Get(ctx, owner, repo, n)
+	gone := ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) || (err == nil && !b.isSelf(is.GetUser()))
+	switch {
+	case gone && strings.HasSuffix(desc, dashboardRecreated):
+		off := dashboardOff
+		_, _, err := client.Issues.EditLabel(ctx, owner, repo, DashboardLabel, &github.Label{Description: &off})
+		return nil, desc, true, err
+	case gone:
+		return nil, desc, false, nil
+	case err != nil:
+		return nil, desc, false, fmt.Errorf("read the dashboard of %s/%s: %w", owner, repo, err)
+	case is.GetState() == "closed":
+		return nil, desc, true, nil // the app never closes it: a person did
+	}
+	return is, desc, false, nil
+}
+
+// createDashboard opens the dashboard issue with its body and stores its number.
+func (b *Base) createDashboard(ctx context.Context, client *github.Client, owner, repo, body string, recreated bool) error {
+	title := render.DashboardTitle
+	is, _, err := client.Issues.Create(ctx, owner, repo, &github.IssueRequest{Title: &title, Body: &body})
+	if err != nil {
+		return fmt.Errorf("create the dashboard of %s/%s: %w", owner, repo, err)
+	}
+	desc := fmt.Sprintf("Clarify's dashboard: issue #%d", is.GetNumber())
+	if recreated {
+		desc += dashboardRecreated
+	}
+	return b.storeNumber(ctx, client, owner, repo, DashboardLabel, desc)
+}

@@ -1,0 +1,413 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/render"
+)
+
+// A repository's decisions live in comments of one issue of the app's, closed so that it
+// stays out of the way; the label DecisionsLabel stores that issue's number in its
+// description. A lookup is then one read of the label and one page of the issue's
+// comments (clarify.MaxRemembered keeps the memory to a few comments), whatever the
+// repository's history, and never a search: GitHub's search API allows 30 requests a
+// minute and lags minutes behind.
+
+// DecisionsLabel is the label whose description names the issue holding the repository's
+// decisions.
+const DecisionsLabel = "clarify:decisions"
+
+// decisionsTitle is the title of the issue the app creates for the decisions.
+const decisionsTitle = "Clarify: decisions of this repository"
+
+// issueNumberIn finds the issue number a label's description stores: "… issue #N".
+var issueNumberIn = regexp.MustCompile(`issue #([0-9]+)`)
+
+// memoryBook is a repository's decisions as read, with the comments that hold them.
+type memoryBook struct {
+	issue  int // 0: the repository has no decisions issue yet
+	parts  []*github.IssueComment
+	memory clarify.Memory
+}
+
+// decisionsTTL is how long an offer trusts the decisions this process last read or wrote:
+// an offer is advice, so a decision another process made a minute ago may wait for the
+// next read, and a burst of asks in one repository reads the memory once.
+const decisionsTTL = time.Minute
+
+// readMemory reads the repository's decisions as the app's reader does, from the issue
+// this process last found holding them (a read of its comments), or, the first time or
+// once that issue is gone, through the label that names it.
+func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
+	key := owner + "/" + repo
+	if n, ok := b.decisionIssues.get(key); ok {
+		book, err := b.reader().readMemoryIn(ctx, client, owner, repo, n)
+		if err != nil || book.issue != 0 {
+			return book, err
+		}
+		b.decisionIssues.forget(key) // deleted: the label may name a new one
+	}
+	book, err := b.reader().readMemory(ctx, client, owner, repo)
+	if err == nil && book.issue != 0 {
+		b.decisionIssues.put(key, book.issue)
+	}
+	return book, err
+}
+
+// offerMemory is the repository's decisions for an offer: as this process read or wrote
+// them less than decisionsTTL ago, else read once for every run that asks at that moment.
+func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
+	book, _, err := b.decisionBooks.load(owner+"/"+repo, func() (memoryBook, bool, error) {
+		book, err := b.readMemory(ctx, client, owner, repo)
+		return book, err == nil, err
+	})
+	return book, err
+}
+
+// ReadDecisions reads a repository's decisions, for bot stats.
+func (r LedgerReader) ReadDecisions(ctx context.Context, client *github.Client, owner, repo string) (clarify.Memory, error) {
+	book, err := r.readMemory(ctx, client, owner, repo)
+	return book.memory, err
+}
+
+// readMemory reads the repository's decisions: the label, then the comments of the issue
+// it names. A part that does not verify (edited by hand) is skipped and logged.
+func (r LedgerReader) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
+	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DecisionsLabel)
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
+		return memoryBook{}, nil
+	}
+	if err != nil {
+		return memoryBook{}, fmt.Errorf("read label %s of %s/%s: %w", DecisionsLabel, owner, repo, err)
+	}
+	m := issueNumberIn.FindStringSubmatch(label.GetDescription())
+	if m == nil {
+		return memoryBook{}, nil
+	}
+	number, _ := strconv.Atoi(m[1])
+	return r.readMemoryIn(ctx, client, owner, repo, number)
+}
+
+// readMemoryIn reads the decisions in the comments of issue number; none (issue 0) when
+// that issue is gone.
+func (r LedgerReader) readMemoryIn(ctx context.Context, client *github.Client, owner, repo string, number int) (memoryBook, error) {
+	ref := issueRef{Owner: owner, Repo: repo, Number: number}
+	comments, err := ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
+	if ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) {
+		return memoryBook{}, nil
+	}
+	if err != nil {
+		return memoryBook{}, err
+	}
+	book := memoryBook{issue: number}
+	byPart := map[int][]clarify.Decision{}
+	for _, c := range comments {
+		if !r.own(c) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
+			continue // a person's comment, or the app's answer to a command typed there
+		}
+		// Every part keeps its place, so the next write puts a part that does not verify
+		// (edited by hand) right rather than shifting the others onto the wrong comments.
+		book.parts = append(book.parts, c)
+		part, ds, err := r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).DecodeDecisions(c.GetBody())
+		if err != nil {
+			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Part of the decision memory not read")
+			continue
+		}
+		byPart[part] = ds
+	}
+	for i := range book.parts {
+		book.memory.Decisions = append(book.memory.Decisions, byPart[i]...)
+	}
+	return book, nil
+}
+
+// lockedMemory reads the repository's decisions under its lock, for a change: one
+// process's runs of different issues take turns, so neither loses the other's decision.
+func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issueRef) (memoryBook, func(), error) {
+	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
+	if err != nil {
+		return memoryBook{}, nil, fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		unlock()
+		return memoryBook{}, nil, err
+	}
+	return book, unlock, nil
+}
+
+// rememberDecisions records the decisions people made in this run in the repository's
+// memory. It runs before the ledger is saved: a run that fails after it is run again from
+// the same ledger, and recording a decision twice changes nothing.
+func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) error {
+	ds := clarify.SettledByPeople(before, after)
+	if len(ds) == 0 {
+		return nil
+	}
+	book, unlock, err := b.lockedMemory(ctx, client, ref)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	changed := false
+	for _, d := range ds {
+		changed = book.memory.Record(d) || changed
+	}
+	if !changed {
+		return nil
+	}
+	return b.writeMemory(ctx, client, ref, book)
+}
+
+// writeMemory writes the parts that changed, creating the decisions issue the first time.
+func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issueRef, book memoryBook) error {
+	if book.issue == 0 {
+		n, err := b.createMemoryIssue(ctx, client, ref)
+		if err != nil {
+			return err
+		}
+		book.issue = n
+		b.decisionIssues.put(ref.Owner+"/"+ref.Repo, n)
+	}
+	// What is offered next is what this write leaves, whether or not every part lands:
+	// the decisions recorded here are in force either way once the write is retried.
+	defer b.decisionBooks.put(ref.Owner+"/"+ref.Repo, book)
+	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.issue}
+	bodies, err := render.EncodeDecisions(book.memory, b.keys(mref).Signing())
+	if err != nil {
+		return err
+	}
+	for len(bodies) < len(book.parts) {
+		// A memory that shrank leaves its last parts empty rather than deleting them.
+		empty, err := render.EncodeDecisionsPart(len(bodies), nil, b.keys(mref).Signing())
+		if err != nil {
+			return err
+		}
+		bodies = append(bodies, empty)
+	}
+	for i, body := range bodies {
+		if i < len(book.parts) {
+			if book.parts[i].GetBody() == body {
+				continue
+			}
+			if _, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, book.parts[i].GetID(), &github.IssueComment{Body: &body}); err != nil {
+				return fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+			}
+			continue
+		}
+		if _, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, book.issue, &github.IssueComment{Body: &body}); err != nil {
+			return fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+		}
+	}
+	return nil
+}
+
+// createMemoryIssue opens the issue that holds the decisions, closes it (it is the app's
+// memory, not work for anyone), and stores its number in the label's description.
+func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref issueRef) (int, error) {
+	title, body := decisionsTitle, render.DecisionsIssueBody()
+	is, _, err := client.Issues.Create(ctx, ref.Owner, ref.Repo, &github.IssueRequest{Title: &title, Body: &body})
+	if err != nil {
+		return 0, fmt.Errorf("create the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	closed, reason := "closed", "not_planned"
+	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, is.GetNumber(), &github.IssueRequest{State: &closed, StateReason: &reason}); err != nil {
+		return 0, fmt.Errorf("close the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	desc := fmt.Sprintf("Clarify's decision memory: issue #%d", is.GetNumber())
+	return is.GetNumber(), b.storeNumber(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc)
+}
+
+// storeNumber writes the description that names an issue of the app's into its label,
+// creating the label the first time.
+func (b *Base) storeNumber(ctx context.Context, client *github.Client, owner, repo, name, desc string) error {
+	color := "ededed"
+	_, _, err := client.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: &name, Color: &color, Description: &desc})
+	if ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
+		// The label is there already, naming an issue that is gone: point it at the new one.
+		_, _, err = client.Issues.EditLabel(ctx, owner, repo, name, &github.Label{Description: &desc})
+	}
+	if err != nil {
+		return fmt.Errorf("store the number of issue %s in label %s of %s/%s: %w", desc, name, owner, repo, err)
+	}
+	return nil
+}
+
+// offers finds, for each first round the effects post, the earlier decision to offer; it
+// reads the memory only when there is such a round and the repository wants offers.
+func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, cfg RepoConfig, snap *snapshot, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
+	if !cfg.Decisions.Offer {
+		return nil, nil
+	}
+	var asks []clarify.Effect
+	for _, e := range effects {
+		if e.Kind == clarify.EffectPostRound && e.Round == 1 && !snap.posted(b, e.Key) {
+			asks = append(asks, e)
+		}
+	}
+	if len(asks) == 0 {
+		return nil, nil
+	}
+	book, err := b.offerMemory(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		// Advice is best effort: a question is never held up because the memory could
+		// not be read; it is asked without an offer.
+		zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not read: the new question goes without an offer")
+		return nil, nil
+	}
+	out := map[string]*offer{}
+	for _, e := range asks {
+		c, ok := l.Find(e.ClarificationID)
+		if !ok {
+			continue
+		}
+		if d, ok := book.memory.Offer(c.Topic, clarify.FirstQuestion(c)); ok {
+			out[e.Key] = &offer{decision: d, id: c.ID}
+		}
+	}
+	return out, nil
+}
+
+// offer is an earlier decision offered to a new question, and the comment that offers it
+// once posted (0 while not, or when it went into the status comment).
+type offer struct {
+	decision clarify.Decision
+	id       string
+	comment  int64
+}
+
+// stampOffers records in the ledger which decision each new question was offered and,
+// with decisions.settle_after and the very same topic, when it settles the question.
+// Only an exact topic settles anything: a near-identical question is advice alone.
+func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time) clarify.Ledger {
+	for _, o := range snap.offers {
+		for i := range l.Clarifications {
+			c := &l.Clarifications[i]
+			if c.ID != o.id || c.Precedent != nil {
+				continue
+			}
+			p := &clarify.Precedent{From: o.decision.ID, Decision: o.decision.Decision, Comment: o.comment}
+			if key := clarify.NormalizeTopic(c.Topic); cfg.Decisions.SettleAfter > 0 && key != "" && key == clarify.NormalizeTopic(o.decision.Topic) {
+				p.Settles = now.Add(cfg.Decisions.SettleAfter)
+			}
+			c.Precedent = p
+		}
+	}
+	return l
+}
+
+// settleFromPrecedents resolves the clarifications whose precedent is due, after looking
+// for a 👎 on each offer by someone who is not a bot: reactions fire no webhook, so the
+// look is the only way to hear the objection.
+func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
+	for i := range l.Clarifications {
+		c := &l.Clarifications[i]
+		if !c.Status.Open() || !c.Precedent.Pending() || now.Before(c.Precedent.Settles) {
+			continue
+		}
+		id := c.Precedent.Comment
+		if id == 0 && snap.status != nil {
+			id = snap.status.GetID()
+		}
+		objected, err := thumbsDown(ctx, client, ref, id)
+		if err != nil {
+			return l, nil, err
+		}
+		if objected {
+			p := *c.Precedent
+			p.Objected = true
+			c.Precedent = &p
+		}
+	}
+	l, effects := clarify.SettleFromPrecedents(l, now)
+	return l, effects, nil
+}
+
+// thumbsDown reports whether anyone who is not a bot reacted 👎 to a comment.
+func thumbsDown(ctx context.Context, client *github.Client, ref issueRef, comment int64) (bool, error) {
+	if comment == 0 {
+		return false, nil
+	}
+	rs, _, err := client.Reactions.ListIssueCommentReactions(ctx, ref.Owner, ref.Repo, comment, &github.ListOptions{PerPage: 100})
+	if ghtransport.IsStatus(err, http.StatusNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read the reactions to comment %d: %w", comment, err)
+	}
+	for _, r := range rs {
+		if r.GetContent() == "-1" && r.GetUser().GetType() != "Bot" {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// withOffer is the body of a round that has an earlier decision to offer, else body.
+func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) string {
+	o, ok := s.offers[e.Key]
+	if !ok {
+		return body
+	}
+	d := o.decision
+	c, ok := l.Find(e.ClarificationID)
+	if !ok {
+		return body
+	}
+	return render.RoundWithOffer(c, e.Round, e.Mention, e.Key, d)
+}
+
+// supersede replaces a decision of the repository's memory as /clarify supersede asked:
+// a 👍 on the command once done, or a refusal saying why not (no such decision, or one
+// already replaced).
+func (b *Base) supersede(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
+	book, unlock, err := b.lockedMemory(ctx, client, ref)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
+	changed, problem := book.memory.Supersede(e.ClarificationID, d)
+	if problem != "" {
+		r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeUnknownID, To: e.Reply.To, Quote: e.Reply.Quote, Problem: problem,
+			Try: "`/clarify supersede CLR-… <new decision>` names a decision in force, as a round's \"Decided before\" shows it."}
+		_, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), render.Reply(r, l, e.Key))
+		return err
+	}
+	if changed {
+		if err := b.writeMemory(ctx, client, ref, book); err != nil {
+			return err
+		}
+	}
+	return react(ctx, client, ref, clarify.Effect{CommentID: e.CommentID, Reaction: "+1"})
+}
+
+// precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
+// to offer the new questions the effects post.
+func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, f *folded) error {
+	l, settled, err := b.settleFromPrecedents(ctx, client, ref, snap, f.ledger, b.Now())
+	if err != nil {
+		return err
+	}
+	f.ledger, f.effects = l, append(f.effects, settled...)
+	snap.offers, err = b.offers(ctx, client, ref, cfg, snap, f.ledger, f.effects)
+	return err
+}
+
+// rememberOffersAndDecisions writes into the ledger what each new question was offered,
+// and into the repository's memory the decisions people made in this run.
+func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
+	*l = stampOffers(*l, snap, cfg, b.Now())
+	return b.rememberDecisions(ctx, client, ref, snap.ledger, *l)
+}

@@ -1,0 +1,200 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// decisionsOpen opens the signed block of one part of a repository's decision memory; its
+// own tag keeps a part from passing for a ledger or an archive, and the other way round.
+const decisionsOpen = "<!-- clarify:decisions "
+
+// DecisionsMarker marks the app's comments that hold the repository's decisions.
+const DecisionsMarker = "<!-- clarify:decisions-part -->"
+
+// maxPartBytes caps one part's comment well under GitHub's 65,536 characters: Renovate
+// found the accepted length about a thousand characters shy of the limit.
+const maxPartBytes = 58_000
+
+// The caps on a remembered decision's text: a decision is offered as a short quote, and
+// short texts keep a repository's whole memory within one page of comments.
+const (
+	capMemoryQuestion = 500
+	capMemoryDecision = 1000
+)
+
+// decisionsPart is the payload of one part.
+type decisionsPart struct {
+	V         int                `json:"v"`
+	Part      int                `json:"part"`
+	Decisions []clarify.Decision `json:"decisions"`
+}
+
+// EncodeDecisions splits m into comment bodies, each under the comment limit, each
+// holding a signed block of its part; part i belongs in the i-th comment.
+func EncodeDecisions(m clarify.Memory, key []byte) ([]string, error) {
+	var bodies []string
+	rest := shortened(m.Decisions)
+	for len(rest) > 0 || len(bodies) == 0 {
+		body, n, err := fillPart(len(bodies), rest, key)
+		if err != nil {
+			return nil, err
+		}
+		bodies = append(bodies, body)
+		rest = rest[n:]
+	}
+	return bodies, nil
+}
+
+// fillPart encodes as many of ds as fit one comment, and says how many. It starts from
+// what would fit if the JSON compressed to a quarter and shrinks by the size it measured,
+// so a part takes a few encodings, not one per decision.
+func fillPart(part int, ds []clarify.Decision, key []byte) (string, int, error) {
+	n, raw := 0, 0
+	for n < len(ds) {
+		js, err := json.Marshal(ds[n])
+		if err != nil {
+			return "", 0, fmt.Errorf("render: encode decisions: %w", err)
+		}
+		if raw += len(js); raw > 4*maxPartBytes && n > 0 {
+			break
+		}
+		n++
+	}
+	for {
+		body, err := decisionsBody(part, ds[:n], key)
+		if err != nil || len(body) <= maxPartBytes {
+			return body, n, err
+		}
+		if n == 1 {
+			return "", 0, fmt.Errorf("render: one decision takes %d bytes, over %d", len(body), maxPartBytes)
+		}
+		n = max(1, min(n-1, n*maxPartBytes*9/(10*len(body))))
+	}
+}
+
+func shortened(ds []clarify.Decision) []clarify.Decision {
+	out := make([]clarify.Decision, len(ds))
+	for i, d := range ds {
+		d.Question = clip(d.Question, capMemoryQuestion, false)
+		d.Decision = clip(d.Decision, capMemoryDecision, false)
+		out[i] = d
+	}
+	return out
+}
+
+// DecisionsIssueBody is the body of the issue that holds a repository's decisions.
+func DecisionsIssueBody() string {
+	return "Clarify remembers the decisions people make when they settle clarifications in this repository, " +
+		"so that a new question on a decided topic is offered the earlier decision as advice. " +
+		"The comments below are that memory, signed so that an edit by hand is detected. " +
+		"The label `clarify:decisions` names this issue; it is closed because there is nothing to do here.\n"
+}
+
+// EncodeDecisionsPart is the comment body of part number part, holding ds.
+func EncodeDecisionsPart(part int, ds []clarify.Decision, key []byte) (string, error) {
+	return decisionsBody(part, ds, key)
+}
+
+func decisionsBody(part int, ds []clarify.Decision, key []byte) (string, error) {
+	js, err := json.Marshal(decisionsPart{V: 1, Part: part, Decisions: ds})
+	if err != nil {
+		return "", fmt.Errorf("render: encode decisions: %w", err)
+	}
+	block, err := sealJSON(decisionsOpen, js, key)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s\nClarify keeps this repository's decisions here (part %d), so that a new question on a "+
+		"decided topic is offered the earlier decision. It is the app's memory: an edit by hand is detected and ignored.\n\n%s\n",
+		DecisionsMarker, part+1, block), nil
+}
+
+// DecodeDecisions reads the part of the decision memory a comment body holds.
+func DecodeDecisions(body string, key []byte) (part int, ds []clarify.Decision, err error) {
+	js, err := openJSON(decisionsOpen, body, key)
+	if err != nil {
+		return 0, nil, err
+	}
+	var p decisionsPart
+	if err := json.Unmarshal(js, &p); err != nil {
+		return 0, nil, fmt.Errorf("%w: json: %v", ErrMalformed, err)
+	}
+	if p.V != 1 {
+		return 0, nil, fmt.Errorf("%w: decisions say version %d", ErrVersion, p.V)
+	}
+	return p.Part, p.Decisions, nil
+}
+
+// DecodeDecisions reads a part of the decision memory under the issue's current key, else
+// under a previous one (a key rotation): the next write signs it with the current key.
+func (k IssueKeys) DecodeDecisions(body string) (part int, ds []clarify.Decision, err error) {
+	part, ds, first := DecodeDecisions(body, k.Signing())
+	if first == nil || len(k.bound) == 0 {
+		return part, ds, first
+	}
+	for _, key := range k.bound[1:] {
+		if part, ds, err := DecodeDecisions(body, key); err == nil {
+			return part, ds, nil
+		}
+	}
+	return 0, nil, first
+}
+
+// RoundWithOffer is Round with d, an earlier decision of the repository, offered as advice.
+func RoundWithOffer(c clarify.Clarification, round int, mention []string, key string, d clarify.Decision) string {
+	return roundWith(c, round, mention, key, &d)
+}
+
+// offered quotes an earlier decision and links where it was made. The link is relative
+// (../issues/N), as Renovate links its pull requests, so that the earlier issue gets no "mentioned" entry in its
+// timeline; the decider's login is written without @, so nobody is notified by advice.
+func offered(d clarify.Decision) string {
+	where := fmt.Sprintf("../issues/%d", d.Issue)
+	if d.CommentID != 0 {
+		where += fmt.Sprintf("#issuecomment-%d", d.CommentID)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Decided before** in %s ([issue %d](%s)), by `%s` on %s",
+		id(d.ID), d.Issue, where, inline(d.By, capWord), d.At.UTC().Format("2006-01-02"))
+	if d.Topic != "" {
+		b.WriteString(", topic " + inline(d.Topic, capTopic))
+	}
+	b.WriteString(":\n\n" + quote(d.Decision, capQuestion) + "\n\n")
+	b.WriteString("This is advice: the question stays open. If the earlier decision holds, " +
+		"resolve with it; if not, answer as usual.\n\n")
+	return b.String()
+}
+
+// FromPrecedent is the comment that tells a clarification's sides it was resolved with an
+// earlier decision of the repository, and how to undo that.
+func FromPrecedent(c clarify.Clarification, key string) string {
+	p := c.Precedent
+	var b strings.Builder
+	fmt.Fprintf(&b, "**[%s]** Resolved from precedent · %s\n\n", sides(c), id(c.ID))
+	fmt.Fprintf(&b, "Nobody objected within the repository's window, so %s takes the decision of %s:\n\n%s\n\n",
+		id(c.ID), id(p.From), quote(p.Decision, capQuestion))
+	fmt.Fprintf(&b, "`/clarify undo %s` reopens it, waiting on %s again.\n", c.ID, inline(c.Target.Name, capWord))
+	return finish(b.String(), key, recordOf("precedent", c, c.Round))
+}
+
+// precedentLine is the stats line on earlier decisions, when any was offered.
+func precedentLine(pc clarify.PrecedentCounts) string {
+	if pc.Offered == 0 {
+		return ""
+	}
+	return fmt.Sprintf("- earlier decisions: %d offered, %d accepted, %d resolved from precedent, %d objected to, %d undone\n",
+		pc.Offered, pc.Accepted, pc.FromPrecedent, pc.Objected, pc.Undone)
+}
+
+// DecisionCounts is the stats line on a repository's remembered decisions.
+func DecisionCounts(m clarify.Memory) string {
+	if len(m.Decisions) == 0 {
+		return ""
+	}
+	in := len(m.InForceNewestFirst())
+	return fmt.Sprintf("- decisions remembered: %d in force, %d superseded\n", in, len(m.Decisions)-in)
+}
