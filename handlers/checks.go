@@ -85,10 +85,12 @@ func wantFor(issue int, blocking []clarify.Clarification) checkWant {
 }
 
 // syncChecks brings the checks of the pull requests linking an issue in line with its
-// ledger, when the run changed its open blocking clarifications.
-func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) error {
+// ledger, when the run changed its open blocking clarifications or an earlier run's update
+// of them is owed. A deferred write is an error here (ghtransport.ErrDeferred), so that it
+// is owed too.
+func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger, owed bool) error {
 	b.blocked.put(ref.key(), blockingOpen(after))
-	if slices.Equal(blockingIDs(before), blockingIDs(after)) {
+	if !owed && slices.Equal(blockingIDs(before), blockingIDs(after)) {
 		return nil
 	}
 	logger := zerolog.Ctx(ctx)
@@ -108,13 +110,13 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 		if !links(pr, ref) {
 			continue
 		}
-		if isOutsider(pr) {
+		if in, _ := insider(ctx, client, ref.Owner, ref.Repo, pr); !in {
 			if err := b.linksCheck(ctx, client, ref.Owner, ref.Repo, pr, b.linksNow(pr, ref.Owner, ref.Repo)); err != nil {
 				return fmt.Errorf("check of pull request #%d: %w", pr.GetNumber(), err)
 			}
 			continue
 		}
-		if err := b.putCheck(ctx, client, ref.Owner, ref.Repo, pr.GetHead().GetSHA(), want); err != nil {
+		if err := b.writeCheck(ctx, client, ref.Owner, ref.Repo, pr.GetHead().GetSHA(), want); err != nil {
 			return fmt.Errorf("check of #%d on pull request #%d: %w", ref.Number, pr.GetNumber(), err)
 		}
 	}
@@ -144,11 +146,24 @@ func openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha st
 	return slices.DeleteFunc(pulls, func(pr *github.PullRequest) bool { return pr.GetHead().GetSHA() != sha }), nil
 }
 
-// putCheck makes the app's check run of that name on the commit read as wanted: the one
+// putCheck is writeCheck for a pull request's own event: a write deferred near GitHub's
+// limits is logged and left to the pull request's or the issue's next event.
+func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo, sha string, want checkWant) error {
+	err := b.writeCheck(ctx, client, owner, repo, sha, want)
+	if errors.Is(err, ghtransport.ErrDeferred) {
+		zerolog.Ctx(ctx).Warn().Str("check", want.name).Str("head_sha", sha).
+			Msg("Check run not written: the installation's writes are near GitHub's limits, and clarifications go first; the next event of the pull request or issue writes it")
+		return nil
+	}
+	return err
+}
+
+// writeCheck makes the app's check run of that name on the commit read as wanted: the one
 // there is edited when it reads otherwise, and a failing one is created when there is
 // none. A passing one is never created where none failed: it would tell nobody anything
-// and cost a write on every push.
-func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo, sha string, want checkWant) error {
+// and cost a write on every push. A write deferred near GitHub's limits returns
+// ghtransport.ErrDeferred.
+func (b *Base) writeCheck(ctx context.Context, client *github.Client, owner, repo, sha string, want checkWant) error {
 	logger := zerolog.Ctx(ctx).With().Str("check", want.name).Str("head_sha", sha).Logger()
 	if sha == "" {
 		return nil
@@ -183,9 +198,6 @@ func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo,
 	switch {
 	case courtesyRefused(err):
 		logger.Warn().Err(err).Msg("Check run not written (has the installation accepted the checks permission?)")
-		return nil
-	case errors.Is(err, ghtransport.ErrDeferred):
-		logger.Warn().Msg("Check run not written: the installation's writes are near GitHub's limits, and clarifications go first; the next event of the pull request or issue writes it")
 		return nil
 	case err == nil:
 		logger.Info().Str("conclusion", want.conclusion).Msg("Check run written")

@@ -2,13 +2,16 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // openPR opens pull request number with body and sends its pull_request.opened delivery.
@@ -16,6 +19,16 @@ func (w *world) openPR(number int, body string) {
 	w.t.Helper()
 	if st := w.send(w.h.Fake.OpenPullRequestWithBody(repo, number, "Rate-limit per API key", "coder-agent", body)); st != http.StatusOK {
 		w.t.Fatalf("pull_request.opened answered %d", st)
+	}
+}
+
+// blockedPR opens pull request 7, which fixes #42, and asks in #42: the check fails.
+func (w *world) blockedPR(ask string) {
+	w.t.Helper()
+	w.openPR(7, "Fixes #42")
+	w.comment("coder-agent", ask)
+	if cr := w.check(7, 42); cr.Conclusion != "failure" {
+		w.t.Fatalf("while it blocks: %+v", cr)
 	}
 }
 
@@ -154,11 +167,7 @@ func TestChecksCostOfALifecycleWithoutPullRequests(t *testing.T) {
 // fallback on the sweep settles like a resolve, and the check follows.
 func TestTheSweepSettlingAClarificationPassesTheCheck(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
-	w.openPR(7, "Fixes #42")
-	w.comment("coder-agent", "/clarify @maria Per key or per IP?\nOptions:\na) per key\nb) per IP\nFallback: a")
-	if cr := w.check(7, 42); cr.Conclusion != "failure" {
-		t.Fatalf("while it blocks: %+v", cr)
-	}
+	w.blockedPR("/clarify @maria Per key or per IP?\nOptions:\na) per key\nb) per IP\nFallback: a")
 	for i := 0; i < 2; i++ { // stale, then timed out to the fallback
 		w.h.Fake.Advance(31 * time.Minute)
 		if _, err := w.h.Sweep(context.Background()); err != nil {
@@ -170,5 +179,76 @@ func TestTheSweepSettlingAClarificationPassesTheCheck(t *testing.T) {
 	}
 	if cr := w.check(7, 42); cr.Conclusion != "success" {
 		t.Fatalf("after the sweep settled it: %+v", cr)
+	}
+}
+
+// TestAPassingCheckThatFailedToWriteIsWrittenByTheNextSweep: the resolve that settles the
+// issue cannot pass the pull request's check (GitHub answers 502); the issue has nothing
+// more to change, yet the next sweep turns the check green.
+func TestAPassingCheckThatFailedToWriteIsWrittenByTheNextSweep(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.blockedPR("/clarify @maria Per key or per IP?")
+	// Every try of the transport (ghtransport.DefaultRetryAttempts) is answered 502.
+	w.h.Fake.FailNext(fakegithub.RouteUpdateCheckRun, http.StatusBadGateway, ghtransport.DefaultRetryAttempts)
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per key.")
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status.Open() {
+		t.Fatalf("CLR-42-001 is still %s after the resolve", c.Status)
+	}
+	after := w.check(7, 42).Conclusion
+
+	w.h.Fake.Advance(time.Minute)
+	stats, err := w.h.Sweep(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the check after the resolve whose update got a 502: %s; after the next sweep (%+v): %s", after, stats, w.check(7, 42).Conclusion)
+	if after != "failure" {
+		t.Fatalf("the injected 502 did not hit the check's update: %s", after)
+	}
+	if cr := w.check(7, 42); cr.Conclusion != "success" {
+		t.Fatalf("the next sweep left the check of a settled issue red: %+v", cr)
+	}
+
+	// Once written, the issue is not run again for it.
+	w.h.Fake.Advance(time.Minute)
+	pulls, _ := checkRequests(w.h.Fake)
+	if _, err := w.h.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := checkRequests(w.h.Fake); again != pulls {
+		t.Errorf("a sweep after the check was written listed pull requests again (%d, then %d)", pulls, again)
+	}
+}
+
+// TestAPassingCheckDeferredNearTheLimitsIsWrittenByTheNextSweep: the resolve that settles
+// the issue comes with the installation's minute of writes nearly spent, so the passing
+// update (the lowest of the app's writes) is deferred; the next sweep writes it.
+func TestAPassingCheckDeferredNearTheLimitsIsWrittenByTheNextSweep(t *testing.T) {
+	const minute = 3 * time.Second // the pacer's minute, of real time
+	w := &world{t: t, h: newHarnessWith(t, func(c *app.Config) {
+		c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour, c.PaceMinute = 20, -1, minute
+	})}
+	w.blockedPR("/clarify @maria Per key or per IP?")
+	for n := 1; len(writes(w.h)) < 16; n++ {
+		w.h.Fake.OpenIssue(repo, n, fmt.Sprintf("Issue %d", n), "maria")
+		d, _ := w.h.Fake.Comment(repo, n, "coder-agent", "/clarify @maria Which way?")
+		w.send(d)
+	}
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per key.")
+	after := w.check(7, 42).Conclusion
+	spent := len(writes(w.h))
+
+	time.Sleep(minute) // the minute's writes are behind it
+	w.h.Fake.Advance(time.Minute)
+	if _, err := w.h.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("writes spent in the minute: %d of 20; the check after the resolve: %s; after the next sweep: %s",
+		spent, after, w.check(7, 42).Conclusion)
+	if after != "failure" {
+		t.Fatalf("the passing update was not deferred: %s", after)
+	}
+	if cr := w.check(7, 42); cr.Conclusion != "success" {
+		t.Fatalf("the next sweep left the check of a settled issue red: %+v", cr)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // An outsider (no write access) opens a pull request from a fork that closes ten issues
@@ -150,5 +151,42 @@ func TestAnOutsidersCheckPassesOnceItsIssuesSettle(t *testing.T) {
 	}
 	if runs := w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, 50)); len(runs) != 1 {
 		t.Errorf("an outsider's pull request got %d check runs, want its one: %+v", len(runs), runs)
+	}
+}
+
+// TestAForkPullRequestIsAnInsidersOnlyWithWriteAccess: GitHub calls a triage collaborator
+// a COLLABORATOR, but commands hold no one without write access an insider, and neither do
+// checks: that collaborator's fork pull request gets the one check for all its links, and
+// a fork pull request of a collaborator with write access a failing check per issue.
+func TestAForkPullRequestIsAnInsidersOnlyWithWriteAccess(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	body := blockTen(t, w.h.Fake, w.send)
+	w.h.Fake.AddUser("tri", "User")
+	w.h.Fake.SetPermission(repo, "tri", "triage")
+	w.h.Fake.AddUser("wri", "User")
+	w.h.Fake.SetPermission(repo, "wri", "write")
+	w.openPRWith(52, "tri", body, fakegithub.PullOptions{Fork: true})
+	w.openPRWith(53, "wri", body, fakegithub.PullOptions{Fork: true})
+	names := func(pr int) (out []string) {
+		for _, cr := range w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, pr)) {
+			out = append(out, cr.Name+" "+cr.Conclusion)
+		}
+		return out
+	}
+	t.Logf("the triage collaborator's fork pull request: %q; the write collaborator's: %d check runs", names(52), len(names(53)))
+	if got := names(52); len(got) != 1 || got[0] != handlers.LinksCheckName(52)+" failure" {
+		t.Errorf("a triage collaborator's fork pull request got %q, want the one failing check of an outsider's", got)
+	}
+	if cr := w.check(53, 1); cr.Conclusion != "failure" {
+		t.Errorf("a write collaborator's fork pull request: %s = %+v", handlers.CheckName(1), cr)
+	}
+
+	// Fails closed: when the permission cannot be read, the fork is an outsider's.
+	w.h.Fake.AddUser("wri2", "User")
+	w.h.Fake.SetPermission(repo, "wri2", "write")
+	w.h.Fake.FailNext("GET /repos/{owner}/{repo}/collaborators/{username}/permission", http.StatusInternalServerError, ghtransport.DefaultRetryAttempts)
+	w.openPRWith(54, "wri2", body, fakegithub.PullOptions{Fork: true})
+	if got := names(54); len(got) != 1 || got[0] != handlers.LinksCheckName(54)+" failure" {
+		t.Errorf("a fork pull request whose author's permission could not be read got %q, want the outsider's one check", got)
 	}
 }

@@ -132,6 +132,11 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	}
 	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
 		Due: clarify.NextDeadline(saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen}
+	if _, owed := b.checksOwed.get(ref.key()); owed {
+		// The pull requests' checks could not be updated (checkPullRequests): the next
+		// sweep runs the issue again, whatever its deadline.
+		e.Due = b.Now()
+	}
 	b.savedAt.put(ref.key(), savedMark{At: b.Now(), Put: !e.Due.IsZero()})
 	b.runFailures.clear(ref.key())
 	var err error

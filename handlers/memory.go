@@ -40,6 +40,8 @@ type memories struct {
 	savedAt savedMemory
 	// blocked remembers each issue's open blocking clarifications, for outsiders' checks.
 	blocked memory[[]clarify.Clarification]
+	// checksOwed holds the issues whose pull requests' checks a run could not update.
+	checksOwed memory[bool]
 	// decisionIssues remembers the issue that holds each repository's decisions, so that
 	// reading them costs one read of its comments rather than the label's too.
 	decisionIssues memory[int]

@@ -19,8 +19,8 @@ import (
 // every linked issue's ledger and writes a check run per issue: about 50 pushes spend the
 // installation's 500 writes of the hour, for every repository it serves, and the
 // clarifications wait behind them. So an outsider's pull request (from a fork, by an author
-// GitHub does not call an owner, member or collaborator: a branch of the repository itself
-// takes write access) gets one check run for all its links, at most one write an event,
+// without write access: a branch of the repository itself takes write access; see
+// insider) gets one check run for all its links, at most one write an event,
 // decided from what this process last knew of each issue (read once, then kept for
 // outsiderTrust, and put right by every run that changes an issue's blocking set).
 
@@ -33,17 +33,43 @@ const outsiderTrust = 10 * time.Minute
 // of the same commit never overwrites it.
 func LinksCheckName(pr int) string { return "Clarify: pull request #" + strconv.Itoa(pr) }
 
-// isOutsider reports whether a pull request is an outsider's: from a fork, by an author
-// without a standing in the repository. Both come with the payload: no request.
-func isOutsider(pr *github.PullRequest) bool {
+// insiderByPayload decides who counts as an insider for a pull request where its payload
+// alone can: a branch of the repository itself, or the repository's owner, is an
+// insider's; a fork by an author whose association cannot carry write access (CONTRIBUTOR,
+// NONE, FIRST_TIMER and the like) is an outsider's. known is false for a member or
+// collaborator, who may hold only read or triage: insider looks their permission up.
+func insiderByPayload(pr *github.PullRequest) (yes, known bool, reason string) {
 	if pr.GetHead().GetRepo().GetFullName() == pr.GetBase().GetRepo().GetFullName() {
-		return false // a branch of the repository itself: its author can push here
+		return true, true, "a branch of the repository itself: its author can push here"
 	}
-	switch pr.GetAuthorAssociation() {
-	case "OWNER", "MEMBER", "COLLABORATOR":
-		return false
+	switch a := pr.GetAuthorAssociation(); a {
+	case "OWNER":
+		return true, true, "a fork by the repository's owner"
+	case "MEMBER", "COLLABORATOR":
+		return false, false, "a fork by a " + a
+	default:
+		return false, true, "a fork by an author associated as " + a
 	}
-	return true
+}
+
+// insider reports whether a pull request is an insider's, and why, by the rule commands
+// follow (clarify.Actor.CanWrite): its author has write access to the repository. The
+// payload decides the common cases with no request (insiderByPayload). A failed lookup
+// fails closed, as an outsider: that costs an insider only one check run for all its links
+// instead of one per issue, while an outsider taken for an insider could spend the
+// installation's writes on pushes.
+func insider(ctx context.Context, client *github.Client, owner, repo string, pr *github.PullRequest) (bool, string) {
+	yes, known, reason := insiderByPayload(pr)
+	if known {
+		return yes, reason
+	}
+	login := pr.GetUser().GetLogin()
+	lvl, _, err := client.Repositories.GetPermissionLevel(ctx, owner, repo, login)
+	if err != nil {
+		return false, reason + " whose permission could not be read (" + err.Error() + ")"
+	}
+	perm := lvl.GetPermission()
+	return clarify.Actor{Permission: perm}.CanWrite(), reason + " with " + perm + " permission"
 }
 
 // linksCheck makes an outsider's pull request's one check run read as its linked issues

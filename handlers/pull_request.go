@@ -54,8 +54,8 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	pr := ev.GetPullRequest()
 	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
 	linked, unlinked := h.links(ev)
-	outsider := isOutsider(pr)
-	if (len(linked) == 0 && len(unlinked) == 0) || (outsider && ev.GetAction() == "closed") {
+	in, known, _ := insiderByPayload(pr)
+	if (len(linked) == 0 && len(unlinked) == 0) || (known && !in && ev.GetAction() == "closed") {
 		return nil // links no issue, or nothing that changes one: no request
 	}
 
@@ -67,8 +67,8 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	if err != nil {
 		return err
 	}
-	if outsider {
-		return h.linksCheck(ctx, client, owner, repo, pr, linked)
+	if outsider, err := h.asOutsider(ctx, client, owner, repo, ev, linked); outsider || err != nil {
+		return err
 	}
 	sha := pr.GetHead().GetSHA()
 	var errs []error
@@ -87,6 +87,21 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 		zerolog.Ctx(ctx).Debug().Int("failed", len(errs)).Msg("Some checks of the pull request were not written")
 	}
 	return errors.Join(errs...)
+}
+
+// asOutsider handles the event of an outsider's pull request (see insider): its one check,
+// or nothing on its close, as that check goes with it. It reports whether it was one.
+func (h *PullRequest) asOutsider(ctx context.Context, client *github.Client, owner, repo string, ev *github.PullRequestEvent, linked []int) (bool, error) {
+	pr := ev.GetPullRequest()
+	in, reason := insider(ctx, client, owner, repo, pr)
+	zerolog.Ctx(ctx).Debug().Bool("insider", in).Str("reason", reason).Msg("Decided whose pull request it is")
+	switch {
+	case in:
+		return false, nil
+	case ev.GetAction() == "closed":
+		return true, nil
+	}
+	return true, h.linksCheck(ctx, client, owner, repo, pr, linked)
 }
 
 // links says which issues a pull_request event makes the pull request link, and which it

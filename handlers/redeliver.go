@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Defaults of Redeliver.
@@ -65,8 +67,8 @@ type undeliveredGUID struct {
 // RedeliverStats says what one run did.
 type RedeliverStats struct {
 	// Read counts the log entries read; Failed the GUIDs found undelivered; Asked the
-	// redeliveries asked for.
-	Read, Failed, Asked int
+	// redeliveries asked for and taken; Refused the asks GitHub answered with an error.
+	Read, Failed, Asked, Refused int
 }
 
 // Run reads the delivery log since the last run, remembers each delivery none of whose
@@ -94,24 +96,46 @@ func (r *Redeliver) Run(ctx context.Context) (RedeliverStats, error) {
 	r.note(attempts)
 	for _, d := range r.due(start) {
 		stats.Failed++
-		if start.Before(d.next) || stats.Asked >= r.max() {
+		if start.Before(d.next) || stats.Asked+stats.Refused >= r.max() {
 			continue
 		}
-		_, _, err := app.Apps.RedeliverHookDelivery(ctx, d.latest)
-		var accepted *github.AcceptedError
-		if err != nil && !errors.As(err, &accepted) {
-			return stats, fmt.Errorf("redeliver %s (%s): %w", d.guid, d.event, err)
+		if r.ask(ctx, app, d, start) {
+			stats.Asked++
+		} else {
+			stats.Refused++
 		}
-		d.asks++
-		d.next = start.Add(redeliverWait(d.asks))
-		stats.Asked++
-		zerolog.Ctx(ctx).Info().Str(githubapp.LogKeyDeliveryID, d.guid).Str(githubapp.LogKeyEventType, d.event).
-			Str("first_failure", d.status).Int("asks", d.asks).Time("next_ask", d.next).Msg("Asked GitHub to redeliver a failed delivery")
 	}
-	// The log is read again from a little before this run: an attempt still in flight
-	// when it read the log is recorded with the time it began.
+	// The log is read again from a little before this run, whatever the asks came to: an
+	// attempt still in flight when it read the log is recorded with the time it began.
 	r.since = start.Add(-time.Minute)
 	return stats, nil
+}
+
+// ask asks GitHub to redeliver d and reports whether it took the ask. A refused ask is
+// logged and waited out like a failed redelivery, so that one delivery GitHub keeps
+// refusing cannot stand first in every run ahead of the others; a delivery GitHub does
+// not know (404) or will not redeliver (422) is forgotten, as asking again cannot help.
+func (r *Redeliver) ask(ctx context.Context, app *github.Client, d *undeliveredGUID, now time.Time) bool {
+	_, _, err := app.Apps.RedeliverHookDelivery(ctx, d.latest)
+	var accepted *github.AcceptedError
+	refused := err != nil && !errors.As(err, &accepted)
+	ev := func(e *zerolog.Event) *zerolog.Event {
+		return e.Str(githubapp.LogKeyDeliveryID, d.guid).Str(githubapp.LogKeyEventType, d.event).Str("first_failure", d.status)
+	}
+	log := zerolog.Ctx(ctx)
+	if refused && (ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusUnprocessableEntity)) {
+		delete(r.pending, d.guid)
+		ev(log.Warn().Err(err)).Msg("GitHub will not redeliver a failed delivery; no longer asking for it")
+		return false
+	}
+	d.asks++
+	d.next = now.Add(redeliverWait(d.asks))
+	if refused {
+		ev(log.Warn().Err(err)).Int("asks", d.asks).Time("next_ask", d.next).Msg("GitHub refused to redeliver a failed delivery; asking again later")
+		return false
+	}
+	ev(log.Info()).Int("asks", d.asks).Time("next_ask", d.next).Msg("Asked GitHub to redeliver a failed delivery")
+	return true
 }
 
 // note folds newly read attempts into what is remembered: a delivery one of whose

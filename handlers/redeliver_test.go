@@ -116,3 +116,51 @@ func TestRedeliverKeepsAskingForEachDeliveryThatNeverGotThroughWhileGitHubKeepsI
 		t.Errorf("asked again for %d deliveries that got through or are past GitHub's log", len(got))
 	}
 }
+
+// TestRedeliverGoesOnPastADeliveryGitHubWillNotRedeliver: of two failed deliveries, GitHub
+// refuses to redeliver the older one. The newer is still asked for in the same run; the
+// older is waited out (a 502) or forgotten (a 422), never asked for first in every run.
+func TestRedeliverGoesOnPastADeliveryGitHubWillNotRedeliver(t *testing.T) {
+	const route = "POST /app/hook/deliveries/{delivery_id}/attempts"
+	for _, refusal := range []int{http.StatusBadGateway, http.StatusUnprocessableEntity} {
+		t.Run(http.StatusText(refusal), func(t *testing.T) {
+			fake, clients := appOnFake(t)
+			fake.AddInstallation(1, "octo", "octo/widgets")
+			fake.AddUser("maria", "User")
+			fake.OpenIssue("octo/widgets", 42, "Rate limit", "maria")
+			var failed []fakegithub.Delivery
+			for range 2 {
+				d, _ := fake.Comment("octo/widgets", 42, "maria", "a comment")
+				fake.RecordDelivery(d, http.StatusServiceUnavailable, false)
+				fake.Advance(time.Minute)
+				failed = append(failed, d)
+			}
+			r := &Redeliver{Clients: clients, Now: fake.Now, Lookback: time.Hour}
+			var asks []string
+			var stats []RedeliverStats
+			for run := range 3 {
+				fake.FailNext(route, refusal, 1) // the first ask of each run is refused
+				s, err := r.Run(context.Background())
+				if err != nil {
+					t.Fatalf("run %d: %v", run+1, err)
+				}
+				stats = append(stats, s)
+				for _, d := range fake.TakeRedeliveries() {
+					asks = append(asks, d.ID)
+					fake.RecordDelivery(d, http.StatusAccepted, true) // taken
+				}
+				fake.Advance(10 * time.Minute)
+			}
+			t.Logf("older answered %d on each ask: redelivered %v over three runs; stats %+v", refusal, asks, stats)
+			if len(asks) == 0 || asks[0] != failed[1].ID {
+				t.Fatalf("redelivered %v; want the newer delivery %s taken in the first run", asks, failed[1].ID)
+			}
+			if refusal == http.StatusUnprocessableEntity && (len(asks) != 1 || stats[1].Failed != 0) {
+				t.Errorf("redelivered %v, stats %+v: the delivery GitHub will not redeliver is still asked for", asks, stats)
+			}
+			if stats[1].Read > 2 {
+				t.Errorf("the second run read %d log entries: the log is read again from the start after a refused ask", stats[1].Read)
+			}
+		})
+	}
+}

@@ -163,13 +163,19 @@ func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref issueRe
 }
 
 // checkPullRequests sets the checks of linked pull requests, before the save, best
-// effort: a pull request's check must never hold up the issue's ledger. One that fails is
-// logged; the next change of the issue's blocking clarifications, or the pull request's
-// next event, puts it right.
+// effort: a pull request's check must never hold up the issue's ledger. An update that
+// fails or is deferred is owed: the issue is made due (indexSaved), and its next run
+// brings the checks in line even though its blocking clarifications did not change, which
+// a settled issue's never do again.
 func (b *Base) checkPullRequests(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) {
-	if err := b.syncChecks(ctx, client, ref, before, after); err != nil {
-		zerolog.Ctx(ctx).Error().Err(err).Msg("Checks of the pull requests linking the issue not updated")
+	_, owed := b.checksOwed.get(ref.key())
+	err := b.syncChecks(ctx, client, ref, before, after, owed)
+	if err == nil {
+		b.checksOwed.forget(ref.key())
+		return
 	}
+	b.checksOwed.put(ref.key(), true)
+	zerolog.Ctx(ctx).Warn().Err(err).Msg("Checks of the pull requests linking the issue not updated; the next sweep tries again")
 }
 
 // noteSaved tells what a saved ledger changes beyond the issue: the metrics, the active

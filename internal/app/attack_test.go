@@ -148,9 +148,11 @@ func peakRSS() uint64 {
 // TestFastUnsignedBodiesAreDroppedForGitHubAndMemoryStaysBounded: twenty clients each send
 // 20 MiB of a 25 MiB body as fast as they can. The bytes held for unverified bodies never
 // pass the budget, the heap stays within a few hundred MiB, and a signed delivery sent
-// meanwhile is taken: the slowest bodies are dropped to make room for it.
+// meanwhile is taken: bodies past their grace are dropped to make room for it, the least
+// ahead of its pace first.
 func TestFastUnsignedBodiesAreDroppedForGitHubAndMemoryStaysBounded(t *testing.T) {
 	h := newHarness(t)
+	h.App.Bodies.Grace = 200 * time.Millisecond
 	addr := listenAndServe(t, app.NewServer(h.Config, h.App.Handler))
 	runtime.GC()
 	var before runtime.MemStats
@@ -163,6 +165,9 @@ func TestFastUnsignedBodiesAreDroppedForGitHubAndMemoryStaysBounded(t *testing.T
 		attackers.Go(func() { attack(t, addr, 25<<20, 20<<20) })
 	}
 	attackers.Wait()
+	// Bodies within their grace are never dropped; past it, the one least ahead of its
+	// pace goes first.
+	time.Sleep(h.App.Bodies.Grace)
 	d, _ := h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Which database?")
 	status, err := fakegithub.Send(context.Background(), &http.Client{}, "http://"+addr+"/api/github/hook", h.Secret, d)
 	h.App.Scheduler.Wait()
@@ -184,16 +189,19 @@ func TestFastUnsignedBodiesAreDroppedForGitHubAndMemoryStaysBounded(t *testing.T
 }
 
 // TestADeliveryDroppedDuringAnAttackIsRedeliveredAndTaken: a signed delivery whose body
-// came slowly is the one dropped when fast senders spend the budget; it is answered 503,
-// GitHub logs it, and the app's redelivery asks for it again and takes it.
+// stalled past its grace is the one dropped when fast senders spend the budget; it is
+// answered 503, GitHub logs it, and the app's redelivery asks for it again and takes it.
 func TestADeliveryDroppedDuringAnAttackIsRedeliveredAndTaken(t *testing.T) {
 	h := newHarness(t)
-	h.App.Bodies.Grace = time.Minute // the slow delivery is dropped for room, not for its pace
+	// A short grace, and a pace so low that the stalled delivery is dropped for room, not
+	// cut off for its pace.
+	h.App.Bodies.Grace, h.App.Bodies.MinRate = 200*time.Millisecond, 1
 	addr := listenAndServe(t, app.NewServer(h.Config, h.App.Handler))
 
 	d, _ := h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Which database?")
 	slow := startStalling(t, addr, d, h.Secret)
 	waitFor(t, "the slow delivery to begin its body", func() bool { return h.App.Bodies.Held() > 0 })
+	time.Sleep(h.App.Bodies.Grace) // past its grace, nothing more arrived: behind its pace
 	var attackers []net.Conn
 	for range 3 {
 		attackers = append(attackers, attack(t, addr, 25<<20, 22<<20))
@@ -244,5 +252,45 @@ func TestOneClientsRefusalsAreLoggedOnceAnInterval(t *testing.T) {
 	t.Logf("%d unsigned requests from one client: %d refused, %d log lines", requests, refused, lines)
 	if refused != requests || lines != 1 {
 		t.Errorf("%d of %d refused with %d log lines; want all refused, one line", refused, requests, lines)
+	}
+}
+
+// TestAttackersOnPaceCannotPushOutADeliveryInFlight: sixty-three bodies, each sent a MiB
+// ahead of its pace, spend the budget while a signed delivery's headers have come and its
+// body has not yet (it holds room, nothing arrived). A newcomer then needs room: it is
+// refused, and the delivery, still within its grace, is not dropped; its body comes and it
+// is taken. Ranked by bytes a second, the delivery (none yet) was the one dropped.
+func TestAttackersOnPaceCannotPushOutADeliveryInFlight(t *testing.T) {
+	h := newHarness(t)
+	addr := listenAndServe(t, app.NewServer(h.Config, h.App.Handler))
+
+	const each = 1<<20 - chunk // held: those bytes, plus the chunk waiting for the next
+	var attackers sync.WaitGroup
+	for range 63 {
+		attackers.Go(func() { attack(t, addr, 25<<20, each) })
+	}
+	attackers.Wait()
+	waitFor(t, "the attackers to hold 63 MiB", func() bool { return h.App.Bodies.Held() == 63<<20 })
+
+	d, _ := h.Fake.Comment(repo, 42, "coder-agent", "/clarify @maria Which database?")
+	delivery := startStalling(t, addr, d, h.Secret)
+	waitFor(t, "the delivery to hold room", func() bool { return h.App.Bodies.Held() > 63<<20 })
+	newcomer := attack(t, addr, 25<<20, 2<<20)
+	// Until the newcomer fills the budget, what is held is the most ever held.
+	waitFor(t, "the newcomer to be refused or make room", func() bool {
+		return h.App.Bodies.Dropped() > 0 || h.App.Bodies.Held() < h.App.Bodies.Peak()
+	})
+
+	_, _ = delivery.Write(d.Body[64:]) // a dropped delivery's answer is already waiting
+	resp := readResponse(t, delivery)
+	h.App.Scheduler.Wait()
+	if resp.StatusCode != http.StatusOK || !roundPosted(h.Fake) {
+		t.Fatalf("the delivery in flight was answered %d (round posted: %v); want it taken", resp.StatusCode, roundPosted(h.Fake))
+	}
+	refused := readResponse(t, newcomer).StatusCode
+	t.Logf("63 bodies a MiB ahead of their pace, a newcomer needing room: newcomer answered %d; the delivery in flight "+
+		"answered %d, its round posted: %v; bodies dropped: %d", refused, resp.StatusCode, roundPosted(h.Fake), h.App.Bodies.Dropped())
+	if refused != http.StatusServiceUnavailable {
+		t.Errorf("the newcomer was answered %d; with every other body within its grace, want 503", refused)
 	}
 }

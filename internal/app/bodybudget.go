@@ -24,7 +24,8 @@ const (
 
 // BodyBudget bounds the bytes held, all connections together, for delivery bodies whose
 // signature is not checked yet. It counts what arrived, chunk by chunk, not what a client
-// announced; when it is spent, the slowest body in flight is dropped for the newcomer.
+// announced; when it is spent, the body in flight furthest behind its pace is dropped for
+// the newcomer, or the newcomer refused while every other body is still within its grace.
 type BodyBudget struct {
 	// Grace and MinRate hold each body to a pace (defaults DefaultBodyGrace and
 	// DefaultBodyMinRate); tests shorten them.
@@ -124,14 +125,19 @@ func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, n int64, mac h
 
 // deadline is when a body begun at start must have delivered upTo bytes.
 func (b *BodyBudget) deadline(start time.Time, upTo int64) time.Time {
-	grace, rate := b.Grace, b.MinRate
-	if grace <= 0 {
-		grace = DefaultBodyGrace
-	}
+	rate := b.MinRate
 	if rate <= 0 {
 		rate = DefaultBodyMinRate
 	}
-	return start.Add(grace + time.Duration(float64(upTo)/float64(rate)*float64(time.Second)))
+	return start.Add(b.grace() + time.Duration(float64(upTo)/float64(rate)*float64(time.Second)))
+}
+
+// grace is how long a body may take to begin.
+func (b *BodyBudget) grace() time.Duration {
+	if b.Grace <= 0 {
+		return DefaultBodyGrace
+	}
+	return b.Grace
 }
 
 func (b *BodyBudget) begin(stop func()) *bodyRead {
@@ -162,9 +168,9 @@ func (b *BodyBudget) isGone(br *bodyRead) bool {
 	return br.gone
 }
 
-// grow takes size more bytes for br, dropping the slowest other bodies while they do not
-// fit. It fails only for a body that was itself dropped, or when nothing else is left to
-// drop (a budget smaller than one delivery).
+// grow takes size more bytes for br, dropping the bodies furthest behind their pace while
+// they do not fit. It fails for a body that was itself dropped, or when no other body may
+// be dropped (all still within their grace): then the newcomer is the one refused.
 func (b *BodyBudget) grow(br *bodyRead, size int64) bool {
 	b.mu.Lock()
 	var stops []func()
@@ -180,7 +186,7 @@ func (b *BodyBudget) grow(br *bodyRead, size int64) bool {
 	}
 	now := time.Now()
 	for b.held+size > b.max {
-		victim := b.slowest(br, now)
+		victim := b.mostBehind(br, now)
 		if victim == nil {
 			return false
 		}
@@ -196,18 +202,22 @@ func (b *BodyBudget) grow(br *bodyRead, size int64) bool {
 	return true
 }
 
-// slowest is the body in flight, other than self, holding room and arriving at the lowest
-// rate (the oldest among equals): a stalled or trickling sender goes before a fast one.
-func (b *BodyBudget) slowest(self *bodyRead, now time.Time) *bodyRead {
+// mostBehind is the body in flight, other than self, holding room and furthest behind its
+// pace (the oldest among equals). A body still within its grace is never chosen: all it
+// has had to do yet is begin, so even GitHub's delivery holds room with nothing arrived,
+// and ranking by bytes a second would drop it first. A body past its grace that is ahead
+// of its pace can still be chosen, last: a sender that ran ahead and stalled is not to
+// hold its room until its pace runs out.
+func (b *BodyBudget) mostBehind(self *bodyRead, now time.Time) *bodyRead {
 	var victim *bodyRead
-	var worst float64
+	var worst time.Duration
 	for br := range b.reading {
-		if br == self || br.gone || br.held == 0 {
+		if br == self || br.gone || br.held == 0 || now.Before(br.start.Add(b.grace())) {
 			continue
 		}
-		rate := float64(br.got) / max(now.Sub(br.start).Seconds(), 1e-3)
-		if victim == nil || rate < worst || (rate == worst && br.start.Before(victim.start)) {
-			victim, worst = br, rate
+		late := now.Sub(b.deadline(br.start, br.got))
+		if victim == nil || late > worst || (late == worst && br.start.Before(victim.start)) {
+			victim, worst = br, late
 		}
 	}
 	return victim

@@ -25,10 +25,11 @@ import (
 // open a connection to the webhook and announce 25 MB; only GitHub can sign one. So an
 // unverified body holds only the bytes that actually arrived (in chunks of bodyChunk,
 // reserved as they come, never by Content-Length up front), each body must keep up a
-// minimum rate, and when the budget is spent the slowest body in flight is dropped to make
-// room for the newcomer rather than the newcomer refused: stalled and trickling senders
-// hold next to nothing and cannot keep GitHub's deliveries out, whatever address they come
-// from (behind a proxy, everyone shares one).
+// minimum rate, and when the budget is spent the body in flight furthest behind its pace
+// (past its grace) is dropped to make room for the newcomer: stalled and trickling senders
+// hold next to nothing and cannot push GitHub's deliveries out, whatever address they come
+// from (behind a proxy, everyone shares one). Only while every other body is within its
+// grace is the newcomer refused instead.
 
 // retryAfterBusy is the Retry-After of a delivery dropped for want of room. GitHub does not
 // retry by itself; the app's redelivery, after the next sweep, asks for it again.
