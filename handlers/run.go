@@ -124,12 +124,10 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)
 	// 4. The save: the status comment, and archives when it grows too big. The labels are
 	// decided first, so that the ledger saved records those the app puts on.
-	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
+	labels, err := b.labelsToSave(ctx, client, ref, trig, snap, cfg, &f.ledger)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
-	labels := b.planLabels(ref, labelsOf(cfg.Labels), current, f.ledger)
-	f.ledger.Labels = labels.owned
 	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
 	if err != nil {
 		return clarify.Ledger{}, err
@@ -190,4 +188,16 @@ func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref issueRe
 	b.revs.raise(ref.key(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 	b.noteDashboard(client, ref, cfg, snap.ledger, saved, f.effects)
+}
+
+// labelsToSave plans the issue's labels against the folded ledger l, from the labels it
+// carries as far as the run can tell, and records in l those the app puts on.
+func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref issueRef, trig trigger, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) (labelPlan, error) {
+	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
+	if err != nil {
+		return labelPlan{}, err
+	}
+	plan := b.planLabels(ref, labelsOf(cfg.Labels), current, *l)
+	l.Labels = plan.owned
+	return plan, nil
 }
