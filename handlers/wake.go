@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/repoconfig"
 )
 
@@ -65,7 +67,13 @@ func (b *Base) wake(ctx context.Context, client *github.Client, ref issueRef, sn
 		msg := json.RawMessage(raw)
 		_, _, err = client.Repositories.Dispatch(ctx, ref.Owner, ref.Repo, github.DispatchRequestOptions{EventType: w.event, ClientPayload: &msg})
 		if err != nil {
-			errs = append(errs, fmt.Errorf("wake-up %s for %s on %s: %w", w.event, w.payload.ID, ref.key(), err))
+			hint := ""
+			if ghtransport.IsStatus(err, http.StatusForbidden) || ghtransport.IsStatus(err, http.StatusNotFound) {
+				// GitHub answers so when the token may not dispatch: the setting is on, the
+				// permission is not, and the operator is the one to tell.
+				hint = " (sending a repository_dispatch needs contents: write: in the workflow's permissions, or the App's settings)"
+			}
+			errs = append(errs, fmt.Errorf("wake-up %s for %s on %s%s: %w", w.event, w.payload.ID, ref.key(), hint, err))
 			continue
 		}
 		zerolog.Ctx(ctx).Info().Str("event_type", w.event).Str("clarification", w.payload.ID).Msg("Sent a wake-up dispatch")

@@ -252,6 +252,8 @@ type fault struct {
 	// secondary answers as a secondary limit, asking for retryAfter seconds.
 	secondary  bool
 	retryAfter int
+	// denied answers as GitHub does to a token without the permission the route needs.
+	denied bool
 }
 
 // Routes lists the route templates the Server serves, as Request.Route and FailNext spell them.
@@ -268,6 +270,13 @@ func (s *Server) Routes() []string {
 // touching any state. It panics on a route the Server does not serve.
 func (s *Server) FailNext(route string, status int, n int) {
 	s.addFault(route, &fault{status: status, left: n})
+}
+
+// DenyNext makes the next n requests matching the route template answer 403 "Resource
+// not accessible by integration", as GitHub answers a token that lacks the permission the
+// route needs (no rate-limit headers), without touching any state.
+func (s *Server) DenyNext(route string, n int) {
+	s.addFault(route, &fault{status: http.StatusForbidden, left: n, denied: true})
 }
 
 // FailNextAfterApply is FailNext for the other half of a flaky network: the
@@ -482,6 +491,9 @@ func (s *Server) faultReplyLocked(f *fault, c *call) reply {
 	status := f.status
 	if f.secondary {
 		return secondaryLimitReply(status, f.retryAfter)
+	}
+	if f.denied {
+		return errorReply(status, "Resource not accessible by integration", c.route.docs)
 	}
 	switch status {
 	case http.StatusForbidden, http.StatusTooManyRequests:
