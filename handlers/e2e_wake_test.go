@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/handlers"
-	"github.com/clarify-app/clarify/internal/replay"
 )
 
 // TestWakeUpInAppMode: the App sends the same wake-up dispatch as bot action, as its bot,
@@ -35,16 +34,7 @@ func TestWakeUpInAppMode(t *testing.T) {
 // permission; the answer itself is taken and not sent again.
 func TestAWakeUpGitHubRefusesSaysWhichPermissionItNeeds(t *testing.T) {
 	var logs syncBuffer
-	h, err := replay.NewHarness(&logs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	h.Fake.AddInstallation(1, "octo", repo)
-	h.Fake.AddUser("maria", "User")
-	h.Fake.SetPermission(repo, "maria", "write")
-	h.Fake.AddUser("coder-agent", "Bot")
-	h.Fake.OpenIssue(repo, 42, "Rate-limit the public API", "maria")
+	h := newHarnessLogging(t, &logs, nil)
 	h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 	w := &world{t: t, h: h}
 	w.comment("coder-agent", "/clarify @maria Per API key or per client IP?")

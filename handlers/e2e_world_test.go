@@ -33,6 +33,12 @@ func newHarnessWith(t *testing.T, tune func(*app.Config)) *replay.Harness {
 	if testing.Verbose() {
 		logs = os.Stderr
 	}
+	return newHarnessLogging(t, logs, tune)
+}
+
+// newHarnessLogging is newHarnessWith with the app's log written to logs.
+func newHarnessLogging(t *testing.T, logs io.Writer, tune func(*app.Config)) *replay.Harness {
+	t.Helper()
 	h, err := replay.NewHarnessWith(logs, tune)
 	if err != nil {
 		t.Fatal(err)
