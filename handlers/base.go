@@ -48,6 +48,10 @@ type Base struct {
 	// reading its edit back after SettleDelay (zero: DefaultSettleDelay; negative: none).
 	Concurrent  bool
 	SettleDelay time.Duration
+	// NoChecks leaves pull requests' check runs alone: a workflow's token without
+	// `checks: write` could not write them, and listing pull requests for them would cost
+	// two requests a clarification for nothing (bot action, unless CLARIFY_CHECKS is true).
+	NoChecks bool
 
 	// memories are what this process remembers between runs (memory.go).
 	memories

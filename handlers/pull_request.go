@@ -55,7 +55,7 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
 	linked, unlinked := h.links(ev)
 	in, known, _ := insiderByPayload(pr)
-	if (len(linked) == 0 && len(unlinked) == 0) || (known && !in && ev.GetAction() == "closed") {
+	if h.NoChecks || (len(linked) == 0 && len(unlinked) == 0) || (known && !in && ev.GetAction() == "closed") {
 		return nil // links no issue, or nothing that changes one: no request
 	}
 

@@ -138,6 +138,7 @@ func newRunner(env Env, opts Options) *runner {
 	// No lock is shared with the other runs of the issue (the scheduled run is in another
 	// concurrency group): each save checks that the ledger did not move.
 	base.Concurrent, base.SettleDelay = true, opts.SettleDelay
+	base.NoChecks = !env.Checks
 	return &runner{
 		env: env, base: base, clients: clients, count: count,
 		logger: zerolog.New(stderr).With().Timestamp().Str("run", env.RunID).Logger(),

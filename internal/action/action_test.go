@@ -204,11 +204,32 @@ func TestSameEventFileTwiceChangesTheLedgerOnce(t *testing.T) {
 
 func TestPullRequestEventThroughBotAction(t *testing.T) {
 	b := newBench(t)
+	b.checks = true
 	b.comment("coder-agent", askWithFallback)
 	d := b.fake.OpenPullRequestWithBody(repo, 8, "Add the limiter", "coder-agent", "Fixes #42")
 	b.ok("pull_request", b.eventFile(d))
 	runs := b.fake.CheckRuns(repo, b.fake.PullHead(repo, 8))
 	if len(runs) != 1 || runs[0].Conclusion != "failure" {
 		t.Fatalf("check runs on the pull request linking #42 with a blocking question: %+v", runs)
+	}
+}
+
+// TestWithoutChecksAPullRequestCostsNothing: without CLARIFY_CHECKS (the copied workflow
+// grants no `checks: write`), a lifecycle lists no pull requests and a pull request's
+// event makes no request; with it, the pull request linking a blocked issue fails its check.
+func TestWithoutChecksAPullRequestCostsNothing(t *testing.T) {
+	b := newBench(t)
+	b.comment("coder-agent", askWithFallback)
+	d := b.fake.OpenPullRequestWithBody(repo, 8, "Add the limiter", "coder-agent", "Fixes #42")
+	if r := b.ok("pull_request", b.eventFile(d)); r.requests != 0 {
+		t.Errorf("a pull request's run without checks made %d requests, want none", r.requests)
+	}
+	if runs := b.fake.CheckRuns(repo, b.fake.PullHead(repo, 8)); len(runs) != 0 {
+		t.Errorf("check runs written without CLARIFY_CHECKS: %+v", runs)
+	}
+	for _, r := range b.fake.Requests() {
+		if r.Route == "GET /repos/{owner}/{repo}/pulls" {
+			t.Errorf("the ask listed pull requests without CLARIFY_CHECKS")
+		}
 	}
 }

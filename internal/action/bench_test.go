@@ -42,6 +42,8 @@ type bench struct {
 	// summary is the GITHUB_STEP_SUMMARY file.
 	summary string
 	hooks   *hooked
+	// checks is Env.Checks of every run (CLARIFY_CHECKS).
+	checks bool
 }
 
 func newBench(t *testing.T) *bench {
@@ -122,7 +124,7 @@ func (b *bench) env(event, path string) action.Env {
 	b.runs++
 	return action.Env{EventName: event, EventPath: path, Repository: repo, APIURL: b.url, Token: b.token,
 		LedgerKey: ledgerKey, StepSummary: b.summary, RunID: strconv.Itoa(9000 + b.runs), RunAttempt: "1",
-		RunNumber: b.runs, BotSlug: action.DefaultBotSlug, Budget: action.DefaultBudget}
+		RunNumber: b.runs, BotSlug: action.DefaultBotSlug, Budget: action.DefaultBudget, Checks: b.checks}
 }
 
 // result is one run's exit code, stdout and requests.

@@ -47,6 +47,9 @@ type Env struct {
 	BotSlug string
 	// Budget is CLARIFY_ACTION_BUDGET, the most requests this run may make.
 	Budget int
+	// Checks is CLARIFY_CHECKS=true: pull requests linking an issue with a blocking
+	// clarification get a failing check run, which needs `checks: write` in the workflow.
+	Checks bool
 }
 
 // EnvFrom reads the Env from the environment through getenv (os.Getenv).
@@ -65,6 +68,13 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 		e.BotSlug = DefaultBotSlug
 	}
 	e.RunNumber, _ = strconv.Atoi(getenv("GITHUB_RUN_NUMBER"))
+	switch v := getenv("CLARIFY_CHECKS"); v {
+	case "", "false":
+	case "true":
+		e.Checks = true
+	default:
+		return e, fmt.Errorf("CLARIFY_CHECKS is %q: write true or false", v)
+	}
 	if v := getenv("CLARIFY_ACTION_BUDGET"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
