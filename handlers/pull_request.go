@@ -55,8 +55,8 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
 	linked, unlinked := h.links(ev)
 	in, known, _ := insiderByPayload(pr)
-	if h.NoChecks || (len(linked) == 0 && len(unlinked) == 0) || (known && !in && ev.GetAction() == "closed") {
-		return nil // links no issue, or nothing that changes one: no request
+	if h.idle(ev, len(linked)+len(unlinked), known && !in) {
+		return nil
 	}
 
 	ctx, logger := githubapp.PrepareRepoContext(ctx, ev.GetInstallation().GetID(), ev.GetRepo())
@@ -181,4 +181,12 @@ func before(pr *github.PullRequest, ch *github.EditChange) *github.PullRequest {
 		old.Base = &base
 	}
 	return &old
+}
+
+// idle reports whether a pull request's event has nothing to do, so that it costs no
+// request: checks are off (a workflow's token that may not write them), the pull request
+// links no issue (linked counts those it links and stopped linking), or an outsider's pull
+// request closed (its one check goes with it).
+func (h *PullRequest) idle(ev *github.PullRequestEvent, linked int, outsider bool) bool {
+	return h.NoChecks || linked == 0 || outsider && ev.GetAction() == "closed"
 }
