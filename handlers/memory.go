@@ -76,7 +76,7 @@ type memory[V any] struct {
 
 // load returns the key's fresh value, or has fetch find it: once for every caller that
 // asks at the same moment, so that a burst of runs costs one request. What fetch returns
-// is remembered when it says to keep it. fresh reports whether this caller's own fetch
+// is remembered when it says to keep it. fetched reports whether this caller's own fetch
 // found the value (the one run that should act on news in it, such as a broken file).
 func (m *memory[V]) load(key string, fetch func() (v V, keep bool, err error)) (v V, fetched bool, err error) {
 	if v, ok := m.get(key); ok {

@@ -135,16 +135,7 @@ func showHead(c clarify.Clarification) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** · %s · %s · round %s · %s\n\n", id(c.ID), sides(c),
 		status(c.Status), rounds(c.Round, c.MaxRounds), blocking(c))
-	var meta []string
-	if c.Topic != "" {
-		meta = append(meta, "**Topic:** "+inline(c.Topic, capTopic))
-	}
-	if c.Type != "" {
-		meta = append(meta, "**Type:** "+inline(c.Type, capWord))
-	}
-	if len(meta) > 0 {
-		b.WriteString(strings.Join(meta, " · ") + "\n\n")
-	}
+	b.WriteString(topicAndType(c))
 	if c.Status == clarify.Resolved && c.Resolution != "" {
 		b.WriteString("**Decision:** " + inline(c.Resolution, capDecision) + "\n\n")
 	}

@@ -28,16 +28,7 @@ func roundWith(c clarify.Clarification, round int, mention []string, key string,
 		b.WriteString(m + ": this question is addressed to you.\n\n")
 	}
 
-	var meta []string
-	if c.Topic != "" {
-		meta = append(meta, "**Topic:** "+inline(c.Topic, capTopic))
-	}
-	if c.Type != "" {
-		meta = append(meta, "**Type:** "+inline(c.Type, capWord))
-	}
-	if len(meta) > 0 {
-		b.WriteString(strings.Join(meta, " · ") + "\n\n")
-	}
+	b.WriteString(topicAndType(c))
 
 	if q := question(c, round); q != nil {
 		b.WriteString(quote(q.Text, capQuestion) + "\n\n")
@@ -86,4 +77,20 @@ func question(c clarify.Clarification, round int) *clarify.Entry {
 		}
 	}
 	return nil
+}
+
+// topicAndType is a clarification's topic and type on one line, as its round and `show`
+// write them; nothing when it has neither.
+func topicAndType(c clarify.Clarification) string {
+	var meta []string
+	if c.Topic != "" {
+		meta = append(meta, "**Topic:** "+inline(c.Topic, capTopic))
+	}
+	if c.Type != "" {
+		meta = append(meta, "**Type:** "+inline(c.Type, capWord))
+	}
+	if len(meta) == 0 {
+		return ""
+	}
+	return strings.Join(meta, " · ") + "\n\n"
 }

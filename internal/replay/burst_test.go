@@ -57,16 +57,7 @@ func TestABurstOfFiftyAsksStaysUnderGitHubsContentLimit(t *testing.T) {
 		h.Fake.ResetRequests()
 
 		start := time.Now()
-		var wg sync.WaitGroup
-		for _, d := range ds {
-			wg.Go(func() {
-				if _, err := fakegithub.Send(context.Background(), h.AppServer.Client(), h.HookURL(), h.Secret, d); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		wg.Wait()
-		h.App.Scheduler.Wait()
+		sendAtOnce(t, h, ds)
 		took := time.Since(start)
 
 		mirrored, writes := 0, 0
@@ -92,4 +83,20 @@ func TestABurstOfFiftyAsksStaysUnderGitHubsContentLimit(t *testing.T) {
 		}
 		h.Close()
 	}
+}
+
+// sendAtOnce sends every delivery at the same moment, as GitHub does for a burst of
+// events, and waits until the app has run them all.
+func sendAtOnce(t *testing.T, h *replay.Harness, ds []fakegithub.Delivery) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for _, d := range ds {
+		wg.Go(func() {
+			if _, err := fakegithub.Send(context.Background(), h.AppServer.Client(), h.HookURL(), h.Secret, d); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	h.App.Scheduler.Wait()
 }

@@ -1,14 +1,12 @@
 package replay_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/clarify-app/clarify/internal/app"
@@ -80,18 +78,7 @@ func playBurst(t *testing.T, together bool) burstCost {
 			return d
 		},
 	}
-	send := func(ds []fakegithub.Delivery) {
-		var wg sync.WaitGroup
-		for _, d := range ds {
-			wg.Go(func() {
-				if _, err := fakegithub.Send(context.Background(), h.AppServer.Client(), h.HookURL(), h.Secret, d); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		wg.Wait()
-		h.App.Scheduler.Wait()
-	}
+	send := func(ds []fakegithub.Delivery) { sendAtOnce(t, h, ds) }
 	if together {
 		for _, step := range steps {
 			var ds []fakegithub.Delivery
