@@ -23,13 +23,23 @@ var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked 
 // GitHub's comment edit has no compare-and-swap (no If-Match on PATCH), so between two
 // processes the check is two reads around the write, when Base.Concurrent is set:
 //
-//   - just before the edit, the status comment is read again; a body other than the one
-//     the run loaded means someone saved meanwhile, and the run starts over;
-//   - SettleDelay after the edit, it is read again; a body other than ours whose ledger
-//     is not newer than ours was written from the same old read, so one of the two saves
-//     was lost, and this run starts over (the other one, reading ours, does too, or wins).
+//   - SettleDelay after the edit, the status comment is read again; a body other than ours
+//     whose ledger is not newer than ours was written from the same old read, so one of
+//     the two saves was lost, and this run starts over (the other one, reading ours, does
+//     too, or wins);
+//   - just before the edit, it is read again too, but only when the run's own read is
+//     older than half of SettleDelay: a body other than the one the run loaded means
+//     someone saved meanwhile, and the run starts over.
 //
-// What remains is a window: a competitor whose read-before-edit precedes our edit, whose
+// The read before the edit is needed only for a competitor that edited and read back
+// between our read and our edit: its read-back then precedes our edit, and nobody would
+// see ours overwrite it. A competitor's read-back comes SettleDelay after its edit, so
+// when our read is younger than half of SettleDelay, any competitor edit since our read
+// is read back after our edit lands (the other half is the edit's own time), and the
+// competitor starts over from ours: the read-back alone catches it. In a workflow run
+// that reads, applies and edits at once, that saves a request per save.
+//
+// What remains is a window: a competitor whose last read precedes our edit, whose
 // edit lands after our read-after-edit, and who then reads its own body back. Waiting
 // SettleDelay before reading back makes that window the time a competitor takes between
 // its two requests beyond SettleDelay. The lost save is not lost for good either: the
@@ -39,9 +49,10 @@ var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked 
 // DefaultSettleDelay is how long a guarded save waits before reading its edit back.
 const DefaultSettleDelay = 2 * time.Second
 
-// checkUnmoved reads the status comment again just before the run edits it.
+// checkUnmoved reads the status comment again just before the run edits it, when the
+// run's read of it is too old for a competitor's read-back to catch the edit.
 func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot) error {
-	if !b.Concurrent || snap.status == nil {
+	if !b.Concurrent || snap.status == nil || time.Since(snap.readAt) < b.settleDelay()/2 {
 		return nil
 	}
 	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, snap.status.GetID())

@@ -47,6 +47,9 @@ type snapshot struct {
 	skipTo int64
 	// partial says comments holds only those since the ledger's cursor (loadRecent).
 	partial bool
+	// readAt is when this process began reading the comments (its own clock, not GitHub's):
+	// how old the read is that a guarded save would overwrite (guard.go).
+	readAt time.Time
 	// mirrors holds, by comment id, the commands that the app's mirrors of
 	// repository_dispatch stand for (dispatch.go).
 	mirrors map[int64]input
@@ -85,14 +88,19 @@ func (s *snapshot) hasRoundComment(b *Base) bool {
 // revision is below floor is not trusted: it verifies, but the app has written a newer one
 // since (the status comment was put back to a body from its edit history).
 func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
+	start := time.Now()
 	snap, ok, err := b.loadRecent(ctx, client, ref, floor)
 	if err == nil && !ok {
 		snap, err = b.loadAll(ctx, client, ref, floor)
 	}
-	if err == nil && !snap.damaged {
+	if err != nil {
+		return nil, err
+	}
+	snap.readAt = start
+	if !snap.damaged {
 		b.revs.raise(ref.key(), snap.ledger.Rev)
 	}
-	return snap, err
+	return snap, nil
 }
 
 // loadAll reads every comment of the issue.

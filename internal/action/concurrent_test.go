@@ -84,3 +84,29 @@ func TestEventRunAndScheduledRunAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestAFreshReadIsNotReadAgainBeforeTheEdit: a run that reads the issue and edits its
+// status comment well within half the settle delay leaves the check of that edit to the
+// read-back (a competitor's edit since our read is read back after ours lands), so the
+// status comment is read once after the edit and not before it.
+func TestAFreshReadIsNotReadAgainBeforeTheEdit(t *testing.T) {
+	b := newBench(t)
+	b.settle = time.Second
+	b.comment("coder-agent", askWithFallback)
+	before := len(b.fake.Requests())
+	b.comment("maria", "Per API key.")
+	var reads, edits []int
+	for i, r := range b.fake.Requests()[before:] {
+		if strings.HasPrefix(r.Path, "/repos/octo/widgets/issues/comments/") && !strings.HasSuffix(r.Path, "/reactions") {
+			switch r.Method {
+			case http.MethodGet:
+				reads = append(reads, i)
+			case http.MethodPatch:
+				edits = append(edits, i)
+			}
+		}
+	}
+	if len(edits) != 1 || len(reads) != 1 || reads[0] < edits[0] {
+		t.Fatalf("status comment read at %v and edited at %v (request positions); want one edit and one read after it", reads, edits)
+	}
+}

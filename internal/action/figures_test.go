@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -34,5 +35,45 @@ func TestScheduledRunCost(t *testing.T) {
 		}
 		t.Logf("scheduled run, %3d active issues: %4d requests when nothing is due (%d runs an hour at */15: %d of 1,000), %4d when all went stale at once",
 			n, idle.requests, 4, 4*idle.requests, due.requests)
+	}
+}
+
+// TestRequestsPerLifecycle prints the requests of a one-round lifecycle (ask, answer,
+// resolve), each event its own fresh `bot action` run: the first in a repository (which
+// makes its labels and its decision memory) and the next one (which finds them), with
+// the save's settle delay on as in a workflow. Each run is also checked to have done its
+// part, so that a cheaper figure cannot come from a run that skipped its work.
+func TestRequestsPerLifecycle(t *testing.T) {
+	b := newBench(t)
+	b.settle = 200 * time.Millisecond
+	b.fake.OpenIssue(repo, 44, "Cache the schema", "maria")
+	for _, tc := range []struct {
+		name  string
+		issue int
+		id    string
+	}{{"first in the repository", 42, "CLR-42-001"}, {"next one", 44, "CLR-44-001"}} {
+		var routes []string
+		total := 0
+		for _, step := range []struct{ author, body string }{
+			{"coder-agent", askWithFallback},
+			{"maria", "Per API key: anonymous calls are blocked at the gateway."},
+			{"coder-agent", "/clarify resolve " + tc.id + " Per API key."},
+		} {
+			d, _ := b.fake.Comment(repo, tc.issue, step.author, step.body)
+			before := len(b.fake.Requests())
+			b.ok("issue_comment", b.eventFile(d))
+			n := 0
+			for _, r := range b.fake.Requests()[before:] {
+				routes = append(routes, r.Method+" "+r.Path)
+				n++
+			}
+			total += n
+			routes = append(routes, fmt.Sprintf("  (%d requests)", n))
+		}
+		c, ok := b.ledger(tc.issue).Find(tc.id)
+		if !ok || c.Status != "resolved" || len(b.fake.IssueLabels(repo, tc.issue)) != 0 {
+			t.Fatalf("%s: %s not resolved with its labels gone: %+v, labels %v", tc.name, tc.id, c, b.fake.IssueLabels(repo, tc.issue))
+		}
+		t.Logf("one-round lifecycle in Action mode, %s: %d requests\n%s", tc.name, total, strings.Join(routes, "\n"))
 	}
 }
