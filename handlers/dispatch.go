@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -204,6 +205,26 @@ const dispatchExample = "`{\"event_type\": \"clarify\", \"client_payload\": {\"i
 
 // dispatchActions are the actions a dispatch may name, in the order a refusal lists them.
 var dispatchActions = []string{"ask", "followup", "respond", "resolve", "escalate", "abandon", "assume"}
+
+// EventIssue is the issue or pull request an event's payload names: issue.number,
+// pull_request.number, or a repository_dispatch's client_payload.issue as the dispatch
+// handler reads it (dispatchIssue); 0 when it names none. What the runs, bot action's
+// report and the replay's account of touched issues take an event to be about.
+func EventIssue(payload []byte) int {
+	var p struct {
+		Issue struct {
+			Number int `json:"number"`
+		} `json:"issue"`
+		PullRequest struct {
+			Number int `json:"number"`
+		} `json:"pull_request"`
+		ClientPayload json.RawMessage `json:"client_payload"`
+	}
+	if json.Unmarshal(payload, &p) != nil {
+		return 0
+	}
+	return cmp.Or(p.Issue.Number, p.PullRequest.Number, dispatchIssue(p.ClientPayload))
+}
 
 // dispatchIssue reads client_payload.issue: a number, or a string of digits (what a shell
 // script's jq tends to send). Anything else is 0.

@@ -273,27 +273,14 @@ func fromFork(path string) bool {
 func describe(event, owner, repo string, payload []byte) string {
 	var p struct {
 		Action string `json:"action"`
-		Issue  struct {
-			Number int `json:"number"`
-		} `json:"issue"`
-		PullRequest struct {
-			Number int `json:"number"`
-		} `json:"pull_request"`
-		ClientPayload struct {
-			Issue json.Number `json:"issue"`
-		} `json:"client_payload"`
 	}
 	_ = json.Unmarshal(payload, &p) // a payload that does not decode is the handler's to refuse
 	what := event
 	if p.Action != "" {
 		what += "." + p.Action
 	}
-	num := fmt.Sprint(max(p.Issue.Number, p.PullRequest.Number))
-	if num == "0" {
-		num = p.ClientPayload.Issue.String()
+	if n := handlers.EventIssue(payload); n > 0 {
+		return fmt.Sprintf("%s on %s/%s#%d", what, owner, repo, n)
 	}
-	if num == "" || num == "0" {
-		return fmt.Sprintf("%s on %s/%s", what, owner, repo)
-	}
-	return fmt.Sprintf("%s on %s/%s#%s", what, owner, repo, num)
+	return fmt.Sprintf("%s on %s/%s", what, owner, repo)
 }

@@ -16,7 +16,7 @@ func TestTheIssueOfEveryKindOfDeliveryIsPrinted(t *testing.T) {
 	cases := map[string]fakegithub.Delivery{
 		"octo/widgets#42 (comment)":          comment,
 		"octo/widgets#42 (dispatch)":         s.Dispatch("octo/widgets", "coder-agent", "clarify", map[string]any{"issue": 42, "action": "resolve"}),
-		"octo/widgets#42 (dispatch, string)": s.Dispatch("octo/widgets", "coder-agent", "clarify", map[string]any{"issue": "#42", "action": "resolve"}),
+		"octo/widgets#42 (dispatch, string)": s.Dispatch("octo/widgets", "coder-agent", "clarify", map[string]any{"issue": "42", "action": "resolve"}),
 	}
 	if got, ok := issueOf(s.OpenPullRequestWithBody("octo/widgets", 7, "Split", "maria", "Fixes #42")); !ok || got != "octo/widgets#7" {
 		t.Errorf("pull request: issueOf = %q, %v; want the pull request itself", got, ok)
@@ -28,5 +28,10 @@ func TestTheIssueOfEveryKindOfDeliveryIsPrinted(t *testing.T) {
 	}
 	if got, ok := issueOf(s.Dispatch("octo/widgets", "coder-agent", "clarify", map[string]any{"action": "resolve"})); ok {
 		t.Errorf("a dispatch naming no issue has none, got %q", got)
+	}
+	// The dispatch handler refuses "#42" as naming no issue, so the replay does not
+	// count #42 touched by it either.
+	if got, ok := issueOf(s.Dispatch("octo/widgets", "coder-agent", "clarify", map[string]any{"issue": "#42", "action": "resolve"})); ok {
+		t.Errorf(`a dispatch naming "#42" names no issue for the handler, got %q`, got)
 	}
 }

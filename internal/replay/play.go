@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -10,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 )
 
@@ -131,30 +130,9 @@ func issueOf(d fakegithub.Delivery) (string, bool) {
 		Repository struct {
 			FullName string `json:"full_name"`
 		} `json:"repository"`
-		Issue struct {
-			Number int `json:"number"`
-		} `json:"issue"`
-		PullRequest struct {
-			Number int `json:"number"`
-		} `json:"pull_request"`
-		// A repository_dispatch names its issue in the agent's own payload.
-		ClientPayload struct {
-			Issue any `json:"issue"`
-		} `json:"client_payload"`
 	}
-	if json.Unmarshal(d.Body, &p) != nil || p.Repository.FullName == "" {
-		return "", false
-	}
-	n := cmp.Or(p.Issue.Number, p.PullRequest.Number)
-	switch v := p.ClientPayload.Issue.(type) {
-	case float64:
-		n = cmp.Or(n, int(v))
-	case string:
-		if i, err := strconv.Atoi(strings.TrimPrefix(v, "#")); err == nil {
-			n = cmp.Or(n, i)
-		}
-	}
-	if n <= 0 {
+	n := handlers.EventIssue(d.Body)
+	if json.Unmarshal(d.Body, &p) != nil || p.Repository.FullName == "" || n <= 0 {
 		return "", false
 	}
 	return fmt.Sprintf("%s#%d", p.Repository.FullName, n), true
