@@ -17,7 +17,7 @@ import (
 
 func TestDeliveryClaims(t *testing.T) {
 	srv := redistest.Start(t)
-	short := func(o *redisstate.Options) { o.LeaseTTL = 300 * time.Millisecond }
+	short := func(o *redisstate.Options) { o.LeaseTTL = leaseTTL }
 	a, _ := replica(t, srv.URL, short)
 	b, _ := replica(t, srv.URL, short)
 	ctx := context.Background()
@@ -34,7 +34,7 @@ func TestDeliveryClaims(t *testing.T) {
 	if st != handlers.ClaimTaken {
 		t.Fatalf("a new delivery: %v", st)
 	}
-	time.Sleep(500 * time.Millisecond) // beyond the TTL: renewed while its run lasts
+	time.Sleep(leaseTTL * 3 / 2) // beyond the TTL: renewed while its run lasts
 	if st, _ := claim(b, "ok"); st != handlers.ClaimHeld {
 		t.Fatalf("a delivery in hand on another replica: %v, want held", st)
 	}

@@ -57,9 +57,13 @@ func TestIssueLeasesSerialiseOneIssueAcrossReplicas(t *testing.T) {
 	}
 }
 
+// leaseTTL is the lease of the tests that watch one outlive its TTL: long enough that a
+// renewal (every third of it) is not missed on a machine busy with the race detector.
+const leaseTTL = time.Second
+
 func TestIssueLeaseOutlivesItsTTLWhileHeldAndRunsOutWhenItsHolderDies(t *testing.T) {
 	srv := redistest.Start(t)
-	short := func(o *redisstate.Options) { o.LeaseTTL = 300 * time.Millisecond }
+	short := func(o *redisstate.Options) { o.LeaseTTL = leaseTTL }
 	a, _ := replica(t, srv.URL, short)
 	b, _ := replica(t, srv.URL, short)
 
@@ -68,7 +72,7 @@ func TestIssueLeaseOutlivesItsTTLWhileHeldAndRunsOutWhenItsHolderDies(t *testing
 		t.Fatal(err)
 	}
 	// Renewed while held: three TTLs later, the other replica still waits.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*leaseTTL)
 	_, err = b.IssueLeases().Lock(ctx, "octo/widgets#1")
 	cancel()
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -79,18 +83,18 @@ func TestIssueLeaseOutlivesItsTTLWhileHeldAndRunsOutWhenItsHolderDies(t *testing
 	// A holder that died (killed mid-run) renews nothing: its lease runs out after the TTL.
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
 	defer rdb.Close()
-	if err := rdb.Set(context.Background(), "clarify:test:lease:issue:octo/widgets#2", "dead", 300*time.Millisecond).Err(); err != nil {
+	if err := rdb.Set(context.Background(), "clarify:test:lease:issue:octo/widgets#2", "dead", leaseTTL).Err(); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel = context.WithTimeout(context.Background(), 10*leaseTTL)
 	defer cancel()
 	unlock, err = b.IssueLeases().Lock(ctx, "octo/widgets#2")
 	if err != nil {
 		t.Fatalf("the lease of a dead holder never ran out: %v", err)
 	}
 	unlock()
-	if waited := time.Since(start); waited < 200*time.Millisecond {
+	if waited := time.Since(start); waited < leaseTTL/2 {
 		t.Errorf("took a lease a live holder could still have had after %v", waited)
 	}
 }
