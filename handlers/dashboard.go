@@ -177,3 +177,18 @@ func (b *Base) createDashboard(ctx context.Context, client *github.Client, owner
 	}
 	return b.storeNumber(ctx, client, owner, repo, DashboardLabel, desc)
 }
+
+// storeNumber writes the description that names an issue of the app's into its label,
+// creating the label the first time.
+func (b *Base) storeNumber(ctx context.Context, client *github.Client, owner, repo, name, desc string) error {
+	color := "ededed"
+	_, _, err := client.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: &name, Color: &color, Description: &desc})
+	if ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
+		// The label is there already, naming an issue that is gone: point it at the new one.
+		_, _, err = client.Issues.EditLabel(ctx, owner, repo, name, &github.Label{Description: &desc})
+	}
+	if err != nil {
+		return fmt.Errorf("store the number of issue %s in label %s of %s/%s: %w", desc, name, owner, repo, err)
+	}
+	return nil
+}

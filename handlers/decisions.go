@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -150,11 +151,17 @@ func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issu
 // rememberDecisions records the decisions people made in this run in the repository's
 // memory. It runs before the ledger is saved: a run that fails after it is run again from
 // the same ledger, and recording a decision twice changes nothing.
-func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) error {
+func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, before, after clarify.Ledger) error {
 	ds := clarify.SettledByPeople(before, after)
 	if len(ds) == 0 {
 		return nil
 	}
+	return b.recordDecisions(ctx, client, ref, snap, ds)
+}
+
+// recordDecisions records ds in the repository's memory and notes the write for its
+// read-back (checkMemoryWrites).
+func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, ds []clarify.Decision) error {
 	book, unlock, err := b.lockedMemory(ctx, client, ref)
 	if err != nil {
 		return err
@@ -167,11 +174,25 @@ func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref
 	if !changed {
 		return nil
 	}
-	return b.writeMemory(ctx, client, ref, book)
+	if err := b.writeMemory(ctx, client, ref, &book); err != nil {
+		return err
+	}
+	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.issue,
+		kept: func(m clarify.Memory) bool {
+			for _, d := range ds {
+				if !slices.ContainsFunc(m.Decisions, func(x clarify.Decision) bool { return x.ID == d.ID }) {
+					return false
+				}
+			}
+			return true
+		},
+		redo: func() error { return b.recordDecisions(ctx, client, ref, snap, ds) }})
+	return nil
 }
 
-// writeMemory writes the parts that changed, creating the decisions issue the first time.
-func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issueRef, book memoryBook) error {
+// writeMemory writes the parts that changed, creating the decisions issue the first time
+// (book then names it).
+func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issueRef, book *memoryBook) error {
 	if book.issue == 0 {
 		n, err := b.createMemoryIssue(ctx, client, ref)
 		if err != nil {
@@ -182,7 +203,7 @@ func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issue
 	}
 	// What is offered next is what this write leaves, whether or not every part lands:
 	// the decisions recorded here are in force either way once the write is retried.
-	defer b.decisionBooks.put(ref.Owner+"/"+ref.Repo, book)
+	defer b.decisionBooks.put(ref.Owner+"/"+ref.Repo, *book)
 	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.issue}
 	bodies, err := render.EncodeDecisions(book.memory, b.keys(mref).Signing())
 	if err != nil {
@@ -226,22 +247,38 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 		return 0, fmt.Errorf("close the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
 	desc := fmt.Sprintf("Clarify's decision memory: issue #%d", is.GetNumber())
-	return is.GetNumber(), b.storeNumber(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc)
+	return is.GetNumber(), b.claimMemoryLabel(ctx, client, ref, is.GetNumber(), desc)
 }
 
-// storeNumber writes the description that names an issue of the app's into its label,
-// creating the label the first time.
-func (b *Base) storeNumber(ctx context.Context, client *github.Client, owner, repo, name, desc string) error {
-	color := "ededed"
-	_, _, err := client.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: &name, Color: &color, Description: &desc})
-	if ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
-		// The label is there already, naming an issue that is gone: point it at the new one.
-		_, _, err = client.Issues.EditLabel(ctx, owner, repo, name, &github.Label{Description: &desc})
+// claimMemoryLabel makes the label name issue n, the decisions issue this run just made.
+// A label already there names either an issue that is gone (it is pointed at n) or one
+// that another run made at the same moment (two first decisions at once, in two workflow
+// runs): that one stands, n is marked unused, and the run starts over from a fresh read
+// (ErrLedgerMoved), so that every decision goes into the one issue the label names.
+func (b *Base) claimMemoryLabel(ctx context.Context, client *github.Client, ref issueRef, n int, desc string) error {
+	name, color := DecisionsLabel, "ededed"
+	_, _, err := client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &name, Color: &color, Description: &desc})
+	if !ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
+		if err != nil {
+			return fmt.Errorf("store the number of the decisions issue in label %s of %s/%s: %w", name, ref.Owner, ref.Repo, err)
+		}
+		return nil
 	}
+	other, err := b.reader().readMemory(ctx, client, ref.Owner, ref.Repo)
 	if err != nil {
-		return fmt.Errorf("store the number of issue %s in label %s of %s/%s: %w", desc, name, owner, repo, err)
+		return err
 	}
-	return nil
+	if other.issue == 0 || other.issue == n {
+		if _, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, name, &github.Label{Description: &desc}); err != nil {
+			return fmt.Errorf("store the number of the decisions issue in label %s of %s/%s: %w", name, ref.Owner, ref.Repo, err)
+		}
+		return nil
+	}
+	unused := fmt.Sprintf("Clarify: unused (the decisions of this repository are in #%d)", other.issue)
+	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, n, &github.IssueRequest{Title: &unused}); err != nil {
+		zerolog.Ctx(ctx).Warn().Err(err).Int("issue", n).Msg("Could not mark an unused decisions issue so")
+	}
+	return fmt.Errorf("the decisions issue of %s/%s is #%d, made by another run meanwhile: %w", ref.Owner, ref.Repo, other.issue, ErrLedgerMoved)
 }
 
 // offers finds, for each first round the effects post, the earlier decision to offer; it
@@ -372,25 +409,47 @@ func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 // a 👍 on the command once done, or a refusal saying why not (no such decision, or one
 // already replaced).
 func (b *Base) supersede(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
-	book, unlock, err := b.lockedMemory(ctx, client, ref)
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
-	changed, problem := book.memory.Supersede(e.ClarificationID, d)
-	if problem != "" {
+	problem, err := b.replaceDecision(ctx, client, ref, snap, e.ClarificationID, d)
+	switch {
+	case err != nil:
+		return err
+	case problem != "":
 		r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeUnknownID, To: e.Reply.To, Quote: e.Reply.Quote, Problem: problem,
 			Try: "`/clarify supersede CLR-… <new decision>` names a decision in force, as a round's \"Decided before\" shows it."}
 		_, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), render.Reply(r, l, e.Key))
 		return err
 	}
-	if changed {
-		if err := b.writeMemory(ctx, client, ref, book); err != nil {
-			return err
-		}
-	}
 	return react(ctx, client, ref, clarify.Effect{CommentID: e.CommentID, Reaction: "+1"})
+}
+
+// replaceDecision supersedes the decision of clarification id with d in the repository's
+// memory, and notes the write for its read-back; it returns the problem when there is no
+// such decision in force.
+func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, id string, d clarify.Decision) (string, error) {
+	book, unlock, err := b.lockedMemory(ctx, client, ref)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	changed, problem := book.memory.Supersede(id, d)
+	if problem != "" || !changed {
+		return problem, nil
+	}
+	if err := b.writeMemory(ctx, client, ref, &book); err != nil {
+		return "", err
+	}
+	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.issue,
+		kept: func(m clarify.Memory) bool {
+			return slices.ContainsFunc(m.Decisions, func(x clarify.Decision) bool { return x.Issue == d.Issue && x.CommentID == d.CommentID })
+		},
+		redo: func() error {
+			// Replaced by someone else meanwhile: their decision stands, as it would had
+			// they come after.
+			_, err := b.replaceDecision(ctx, client, ref, snap, id, d)
+			return err
+		}})
+	return "", nil
 }
 
 // precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
@@ -409,5 +468,5 @@ func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, r
 // and into the repository's memory the decisions people made in this run.
 func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
 	*l = stampOffers(*l, snap, cfg, b.Now())
-	return b.rememberDecisions(ctx, client, ref, snap.ledger, *l)
+	return b.rememberDecisions(ctx, client, ref, snap, snap.ledger, *l)
 }

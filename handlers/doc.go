@@ -22,7 +22,9 @@
 //     posted once, found again by its hidden marker.
 //   - save.go: the status comment, with the signed ledger, edited only when it changed;
 //     guard.go: with Base.Concurrent (bot action, no lock shared between runs), the save
-//     checks that the ledger did not move, before and after its edit.
+//     checks that the ledger did not move (read back after its edit, and read before it
+//     when the run's read is old), and the decisions a run wrote are read back and written
+//     again if another run's write dropped them.
 //   - wake.go: with notify.dispatch, a repository_dispatch for each clarification the save
 //     settled, once.
 //   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull

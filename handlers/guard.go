@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
@@ -103,6 +104,59 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 		Msg("Another run saved the ledger from the same read; running again")
 	return fmt.Errorf("status comment %d of %s overwritten: %w", id, ref.key(), ErrLedgerMoved)
 }
+
+// memoryWrite is a write of the repository's decisions that a run made, for its read-back.
+type memoryWrite struct {
+	at    time.Time // when it was written, by this process's clock
+	issue int       // the decisions issue written
+	// kept says whether the memory read back holds the write's change.
+	kept func(clarify.Memory) bool
+	// redo makes the change again, on a fresh read, and notes that write in its turn.
+	redo func() error
+}
+
+// checkMemoryWrites reads the repository's decisions back SettleDelay after each write the
+// run made of them, when Base.Concurrent is set (workflow runs of different issues run at
+// once, and nothing locks the memory between them). A write that another run's, from a
+// read older than ours, overwrote is made again on top of theirs, so both decisions stand.
+// It runs after the status comment's save, whose own read-back has mostly waited out the
+// delay already; the ledger then says the decision was made, so the write is made again
+// here rather than by running the issue again.
+func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot) error {
+	for tries := 0; b.Concurrent && len(snap.memoryWrites) > 0; tries++ {
+		w := snap.memoryWrites[0]
+		snap.memoryWrites = snap.memoryWrites[1:]
+		if tries == memoryAttempts {
+			// Not ErrLedgerMoved: the ledger is saved, so running the issue again would not
+			// record the decision; the run fails loudly instead.
+			return fmt.Errorf("decisions of %s/%s in #%d overwritten %d times by other runs; this run's change is not in them", ref.Owner, ref.Repo, w.issue, tries)
+		}
+		if err := ghtransport.Sleep(ctx, time.Until(w.at.Add(b.settleDelay()))); err != nil {
+			return err
+		}
+		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, w.issue)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			// The write was taken; only whether another overwrote it is unknown, as with
+			// the status comment's read-back.
+			zerolog.Ctx(ctx).Warn().Err(err).Int("issue", w.issue).Msg("Could not read the decisions back; taking the write as standing")
+			continue
+		case err != nil:
+			return err
+		case w.kept(book.memory):
+			continue
+		}
+		b.decisionIssues.forget(ref.Owner + "/" + ref.Repo)
+		zerolog.Ctx(ctx).Warn().Int("issue", w.issue).Msg("Another run wrote the decisions from the same read; writing them again")
+		if err := w.redo(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// memoryAttempts bounds how often one run writes its change of the decisions again.
+const memoryAttempts = 4
 
 // readBack reads the saved status comment, and once more when GitHub's answer was a
 // failure that says nothing of the comment (a 404 does: it was deleted).

@@ -133,11 +133,12 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	savedOK = true
+	kept := b.checkMemoryWrites(ctx, client, ref, snap)
 	b.noteSaved(ctx, client, ref, snap, f, saved, cfg, trig)
 	// 5. The wake-ups of agents waiting on what settled (wake.go), then the labels, to
 	// match what was saved.
 	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
-	return saved, errors.Join(woke, b.reconcileLabels(ctx, client, ref, labels))
+	return saved, errors.Join(kept, woke, b.reconcileLabels(ctx, client, ref, labels))
 }
 
 // foldIssue folds into the snapshot's ledger what is new (a dispatch's command first),

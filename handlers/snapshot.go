@@ -53,6 +53,9 @@ type snapshot struct {
 	// mirrors holds, by comment id, the commands that the app's mirrors of
 	// repository_dispatch stand for (dispatch.go).
 	mirrors map[int64]input
+	// memoryWrites are this run's writes of the repository's decisions, to be read back
+	// (guard.go).
+	memoryWrites []memoryWrite
 	// offers holds, by effect key, the earlier decision a first round offers (decisions.go).
 	offers map[string]*offer
 }

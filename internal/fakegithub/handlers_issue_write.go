@@ -136,11 +136,20 @@ func (s *Server) DeleteIssue(repo string, number int, actor string) Delivery {
 
 // IssueBody returns an issue's body, or "" when there is no such issue.
 func (s *Server) IssueBody(repo string, number int) string {
+	return s.issueField(repo, number, func(is *issue) string { return is.body })
+}
+
+// IssueTitle is an issue's title as it is now ("" for no such issue).
+func (s *Server) IssueTitle(repo string, number int) string {
+	return s.issueField(repo, number, func(is *issue) string { return is.title })
+}
+
+func (s *Server) issueField(repo string, number int, field func(*issue) string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, is, err := s.issueLocked(repo, number)
 	if err != nil {
 		return ""
 	}
-	return is.body
+	return field(is)
 }

@@ -1,0 +1,150 @@
+package action_test
+
+import (
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/render"
+)
+
+// decisions reads the repository's decision memory as a reader would find it: the issue
+// the label clarify:decisions names, and the decisions in github-actions[bot]'s signed
+// parts there.
+func (b *bench) decisions() (issue int, ids []string) {
+	b.t.Helper()
+	_, desc, ok := b.fake.RepoLabel(repo, handlers.DecisionsLabel)
+	if !ok {
+		return 0, nil
+	}
+	m := regexp.MustCompile(`issue #([0-9]+)`).FindStringSubmatch(desc)
+	if m == nil {
+		b.t.Fatalf("label %s names no issue: %q", handlers.DecisionsLabel, desc)
+	}
+	issue, _ = strconv.Atoi(m[1])
+	for _, c := range b.fake.Comments(repo, issue) {
+		if c.User != fakegithub.ActionsBotLogin || !strings.Contains(c.Body, render.DecisionsMarker) {
+			continue
+		}
+		_, ds, err := render.DecodeDecisions(c.Body, handlers.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", issue))
+		if err != nil {
+			b.t.Fatalf("a part of the memory in #%d does not verify: %v", issue, err)
+		}
+		for _, d := range ds {
+			ids = append(ids, d.ID)
+		}
+	}
+	sort.Strings(ids)
+	return issue, ids
+}
+
+// isMemoryComment says whether the comment an edit's path names is in issue n.
+func (b *bench) isMemoryComment(n int, path string) bool {
+	id, err := strconv.ParseInt(path[strings.LastIndex(path, "/")+1:], 10, 64)
+	if err != nil {
+		return false
+	}
+	for _, c := range b.fake.Comments(repo, n) {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// askAndAnswer asks in issue n (opened here) and has maria answer, each its own run.
+func (b *bench) askAndAnswer(n int, topic string) {
+	b.t.Helper()
+	b.fake.OpenIssue(repo, n, "Issue "+strconv.Itoa(n), "maria")
+	for _, c := range []struct{ author, body string }{
+		{"coder-agent", "/clarify @maria Topic: " + topic + "\nShould " + topic + " be per key or per IP?"},
+		{"maria", "Per key."},
+	} {
+		d, _ := b.fake.Comment(repo, n, c.author, c.body)
+		b.ok("issue_comment", b.eventFile(d))
+	}
+}
+
+// TestTwoResolvesAtOnceKeepBothDecisions: two workflow runs of two issues (two
+// concurrency groups) resolve at the same moment, each writing the repository's decision
+// memory from its own read. The second write, from a read older than the first write, is
+// held until the first has landed. Both decisions must be in the memory afterwards, and
+// the memory in one issue: the first decisions of a repository (both runs make the memory
+// issue) and later ones (both edit the same part).
+func TestTwoResolvesAtOnceKeepBothDecisions(t *testing.T) {
+	cases := map[string]struct {
+		earlier bool
+		// hold is the request of run A held until run B has made the same one.
+		method, suffix string
+	}{
+		"the repository's first decisions": {method: http.MethodPost, suffix: "/labels"},
+		"later decisions":                  {earlier: true, method: http.MethodPatch, suffix: ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b := newBench(t)
+			b.settle = 150 * time.Millisecond
+			want := []string{"CLR-50-001", "CLR-51-001"}
+			if tc.earlier {
+				b.askAndAnswer(60, "Earlier")
+				d, _ := b.fake.Comment(repo, 60, "coder-agent", "/clarify resolve CLR-60-001 Per key.")
+				b.ok("issue_comment", b.eventFile(d))
+				want = append([]string{"CLR-60-001"}, want...)
+			}
+			memoryBefore, _ := b.decisions()
+			b.askAndAnswer(50, "Cache scope")
+			b.askAndAnswer(51, "Quota scope")
+			tokenA, tokenB := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
+			inMemory := func(r *http.Request) bool {
+				if tc.method == http.MethodPost {
+					return r.Method == http.MethodPost && r.URL.Path == "/repos/octo/widgets/labels"
+				}
+				// An edit of a comment of the memory issue: its part.
+				return r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/repos/octo/widgets/issues/comments/") &&
+					b.isMemoryComment(memoryBefore, r.URL.Path)
+			}
+			bDone, release := make(chan struct{}), make(chan struct{})
+			var onceA, onceB sync.Once
+			b.hooks.set(func(token string, r *http.Request) {
+				if token == tokenA && inMemory(r) {
+					onceA.Do(func() { <-release })
+				}
+			}, func(token string, r *http.Request) {
+				if token == tokenB && inMemory(r) {
+					onceB.Do(func() { close(bDone) })
+				}
+			})
+			dA, _ := b.fake.Comment(repo, 50, "coder-agent", "/clarify resolve CLR-50-001 Per key.")
+			dB, _ := b.fake.Comment(repo, 51, "coder-agent", "/clarify resolve CLR-51-001 Per key.")
+			envA, envB := b.env("issue_comment", b.eventFile(dA)), b.env("issue_comment", b.eventFile(dB))
+			envA.Token, envB.Token = tokenA, tokenB
+			results := make(chan result, 2)
+			go func() { results <- b.runEnv(envA) }()
+			go func() { results <- b.runEnv(envB) }()
+			<-bDone
+			close(release)
+			for range 2 {
+				if r := <-results; r.code != 0 {
+					t.Fatalf("a resolve's run exited %d: %s", r.code, r.stdout)
+				}
+			}
+			sort.Strings(want)
+			issue, got := b.decisions()
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("the memory in #%d holds %v, want %v", issue, got, want)
+			}
+			for _, n := range b.fake.Issues(repo) {
+				if n != issue && strings.HasPrefix(b.fake.IssueTitle(repo, n), "Clarify: decisions") {
+					t.Errorf("#%d is titled as the decisions issue too, but the label names #%d", n, issue)
+				}
+			}
+		})
+	}
+}
