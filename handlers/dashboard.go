@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -93,11 +94,35 @@ func (b *Base) flushDashboards(ctx context.Context) {
 	}
 }
 
-// flushDashboard renders one repository's dashboard and writes it when it changed.
+// flushDashboard renders one repository's dashboard and writes it when it changed. With
+// Base.Concurrent (workflow runs of different issues at once, each writing the dashboard
+// from its own read), it reads its write back after SettleDelay and writes again when
+// another run's write dropped this one's rows.
 func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
+	for try := 1; ; try++ {
+		n, err := b.writeDashboard(ctx, p)
+		switch {
+		case errors.Is(err, errDashboardMoved) && try < memoryAttempts:
+			continue
+		case err != nil || n == 0 || !b.Concurrent:
+			return err
+		}
+		if kept, err := b.dashboardKept(ctx, p, n); err != nil || kept {
+			return err
+		}
+		if try == memoryAttempts {
+			return fmt.Errorf("the dashboard of %s/%s was overwritten %d times by other runs", p.owner, p.repo, try)
+		}
+		zerolog.Ctx(ctx).Warn().Int("issue", n).Msg("Another run wrote the dashboard from the same read; writing it again")
+	}
+}
+
+// writeDashboard renders the dashboard and writes it when it changed; it returns the
+// dashboard issue it edited (0 when it edited none).
+func (b *Base) writeDashboard(ctx context.Context, p *dashPending) (int, error) {
 	is, desc, stop, err := b.findDashboard(ctx, p.client, p.owner, p.repo)
 	if err != nil || stop {
-		return err
+		return 0, err
 	}
 	key := IssueLedgerKey(b.LedgerKey, p.owner, p.repo, 0)
 	var state render.Dashboard
@@ -111,23 +136,47 @@ func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
 	}
 	book, err := b.readMemory(ctx, p.client, p.owner, p.repo)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	body, err := render.DashboardBody(state, book.memory.InForceNewestFirst(), key)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if is == nil {
-		return b.createDashboard(ctx, p.client, p.owner, p.repo, body, desc != "")
+		// Made with the rows in it; a twin made at the same moment is settled there.
+		return 0, b.createDashboard(ctx, p.client, p.owner, p.repo, body, desc != "")
 	}
 	if is.GetBody() == body {
-		return nil
+		return 0, nil
 	}
 	_, _, err = p.client.Issues.Edit(ctx, p.owner, p.repo, is.GetNumber(), &github.IssueRequest{Body: &body})
 	if err != nil {
-		return fmt.Errorf("edit the dashboard of %s/%s: %w", p.owner, p.repo, err)
+		return 0, fmt.Errorf("edit the dashboard of %s/%s: %w", p.owner, p.repo, err)
 	}
-	return nil
+	return is.GetNumber(), nil
+}
+
+// dashboardKept reads dashboard issue n back SettleDelay after this run wrote it, and says
+// whether it still shows the rows this run wrote. A failed read takes the write as standing.
+func (b *Base) dashboardKept(ctx context.Context, p *dashPending, n int) (bool, error) {
+	if err := ghtransport.Sleep(ctx, b.settleDelay()); err != nil {
+		return false, err
+	}
+	is, _, err := p.client.Issues.Get(ctx, p.owner, p.repo, n)
+	if err != nil {
+		zerolog.Ctx(ctx).Warn().Err(err).Int("issue", n).Msg("Could not read the dashboard back; taking the write as standing")
+		return true, nil
+	}
+	state, err := render.DecodeDashboard(is.GetBody(), IssueLedgerKey(b.LedgerKey, p.owner, p.repo, 0))
+	if err != nil {
+		return false, nil
+	}
+	for issue, rows := range p.issues {
+		if !render.SameRows(state.Of(issue), rows) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // findDashboard returns the dashboard issue to edit; nil and stop false when one must be
@@ -164,31 +213,33 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 	return is, desc, false, nil
 }
 
-// createDashboard opens the dashboard issue with its body and stores its number.
+// createDashboard opens the dashboard issue with its body and stores its number. When
+// another run made one at the same moment, that one stands: ours is marked unused, and
+// errDashboardMoved says to write into theirs.
 func (b *Base) createDashboard(ctx context.Context, client *github.Client, owner, repo, body string, recreated bool) error {
 	title := render.DashboardTitle
 	is, _, err := client.Issues.Create(ctx, owner, repo, &github.IssueRequest{Title: &title, Body: &body})
 	if err != nil {
 		return fmt.Errorf("create the dashboard of %s/%s: %w", owner, repo, err)
 	}
-	desc := fmt.Sprintf("Clarify's dashboard: issue #%d", is.GetNumber())
+	n := is.GetNumber()
+	desc := fmt.Sprintf("Clarify's dashboard: issue #%d", n)
 	if recreated {
 		desc += dashboardRecreated
 	}
-	return b.storeNumber(ctx, client, owner, repo, DashboardLabel, desc)
+	stands, err := b.claimLabel(ctx, client, owner, repo, DashboardLabel, desc, n, func(other int) (bool, error) {
+		is, _, err := client.Issues.Get(ctx, owner, repo, other)
+		if ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) {
+			return false, nil
+		}
+		return err == nil && b.isSelf(is.GetUser()) && is.GetState() == "open", err
+	})
+	if err != nil || stands == n {
+		return err
+	}
+	markUnused(ctx, client, owner, repo, n, fmt.Sprintf("Clarify: unused (the dashboard of this repository is #%d)", stands))
+	return errDashboardMoved
 }
 
-// storeNumber writes the description that names an issue of the app's into its label,
-// creating the label the first time.
-func (b *Base) storeNumber(ctx context.Context, client *github.Client, owner, repo, name, desc string) error {
-	color := "ededed"
-	_, _, err := client.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: &name, Color: &color, Description: &desc})
-	if ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
-		// The label is there already, naming an issue that is gone: point it at the new one.
-		_, _, err = client.Issues.EditLabel(ctx, owner, repo, name, &github.Label{Description: &desc})
-	}
-	if err != nil {
-		return fmt.Errorf("store the number of issue %s in label %s of %s/%s: %w", desc, name, owner, repo, err)
-	}
-	return nil
-}
+// errDashboardMoved says the dashboard was made or written by another run meanwhile.
+var errDashboardMoved = errors.New("the dashboard was written by another run meanwhile")

@@ -246,39 +246,18 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, is.GetNumber(), &github.IssueRequest{State: &closed, StateReason: &reason}); err != nil {
 		return 0, fmt.Errorf("close the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
-	desc := fmt.Sprintf("Clarify's decision memory: issue #%d", is.GetNumber())
-	return is.GetNumber(), b.claimMemoryLabel(ctx, client, ref, is.GetNumber(), desc)
-}
-
-// claimMemoryLabel makes the label name issue n, the decisions issue this run just made.
-// A label already there names either an issue that is gone (it is pointed at n) or one
-// that another run made at the same moment (two first decisions at once, in two workflow
-// runs): that one stands, n is marked unused, and the run starts over from a fresh read
-// (ErrLedgerMoved), so that every decision goes into the one issue the label names.
-func (b *Base) claimMemoryLabel(ctx context.Context, client *github.Client, ref issueRef, n int, desc string) error {
-	name, color := DecisionsLabel, "ededed"
-	_, _, err := client.Issues.CreateLabel(ctx, ref.Owner, ref.Repo, &github.Label{Name: &name, Color: &color, Description: &desc})
-	if !ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
-		if err != nil {
-			return fmt.Errorf("store the number of the decisions issue in label %s of %s/%s: %w", name, ref.Owner, ref.Repo, err)
-		}
-		return nil
+	n := is.GetNumber()
+	desc := fmt.Sprintf("Clarify's decision memory: issue #%d", n)
+	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc, n, func(other int) (bool, error) {
+		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, other)
+		return book.issue != 0, err
+	})
+	if err != nil || stands == n {
+		return n, err
 	}
-	other, err := b.reader().readMemory(ctx, client, ref.Owner, ref.Repo)
-	if err != nil {
-		return err
-	}
-	if other.issue == 0 || other.issue == n {
-		if _, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, name, &github.Label{Description: &desc}); err != nil {
-			return fmt.Errorf("store the number of the decisions issue in label %s of %s/%s: %w", name, ref.Owner, ref.Repo, err)
-		}
-		return nil
-	}
-	unused := fmt.Sprintf("Clarify: unused (the decisions of this repository are in #%d)", other.issue)
-	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, n, &github.IssueRequest{Title: &unused}); err != nil {
-		zerolog.Ctx(ctx).Warn().Err(err).Int("issue", n).Msg("Could not mark an unused decisions issue so")
-	}
-	return fmt.Errorf("the decisions issue of %s/%s is #%d, made by another run meanwhile: %w", ref.Owner, ref.Repo, other.issue, ErrLedgerMoved)
+	markUnused(ctx, client, ref.Owner, ref.Repo, n, fmt.Sprintf("Clarify: unused (the decisions of this repository are in #%d)", stands))
+	// Its parts are not in this run's book: the run starts over from a fresh read of them.
+	return 0, fmt.Errorf("the decisions issue of %s/%s is #%d, made by another run meanwhile: %w", ref.Owner, ref.Repo, stands, ErrLedgerMoved)
 }
 
 // offers finds, for each first round the effects post, the earlier decision to offer; it

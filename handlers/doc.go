@@ -33,7 +33,10 @@
 //     label clarify:decisions): earlier ones offered to new questions, those people settle
 //     remembered, /clarify supersede, settling from precedent after a 👎 look.
 //   - dashboard.go: runs note what changed; the sweep (or bot action's run, at its end)
-//     writes each noted repository's dashboard issue once.
+//     writes each noted repository's dashboard issue once (with Base.Concurrent, read
+//     back and written again if another run's write dropped its rows).
+//   - appissues.go: the app's own issues (the decisions, the dashboard), each named by a
+//     label's description; two runs making one at once end with the label's.
 //
 // # Background work
 //

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -73,6 +74,36 @@ func (d *Dashboard) Put(issue int, rows []DashRow) {
 	}
 	d.Rows = append(kept, rows...)
 	sort.SliceStable(d.Rows, func(i, j int) bool { return d.Rows[i].Since.After(d.Rows[j].Since) })
+}
+
+// Of lists the rows of issue.
+func (d Dashboard) Of(issue int) []DashRow {
+	var rows []DashRow
+	for _, r := range d.Rows {
+		if r.Issue == issue {
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// SameRows says whether a and b hold the same rows, in any order: what a dashboard read
+// back must show of an issue whose rows a run wrote.
+func SameRows(a, b []DashRow) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.ContainsFunc(b, func(y DashRow) bool { return x.sameAs(y) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r DashRow) sameAs(o DashRow) bool {
+	return r.Issue == o.Issue && r.ID == o.ID && r.Topic == o.Topic && r.Waiter == o.Waiter && r.Waited == o.Waited &&
+		r.Status == o.Status && r.Since.Equal(o.Since)
 }
 
 // DecodeDashboard reads the state hidden in a dashboard body.

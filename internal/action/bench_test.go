@@ -221,3 +221,45 @@ func (b *bench) botComments(text string) int {
 }
 
 func (b *bench) labels() string { return strings.Join(b.fake.IssueLabels(repo, 42), ",") }
+
+// within waits for ch to close, and fails the test rather than hang when it never does
+// (the run it waits on took another way).
+func within(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("waited 30s for %s", what)
+	}
+}
+
+// heldAtOnce runs the workflow runs of two comments at once, each with a token of its own,
+// holding run A's first request that held matches until run B has made one like it: A
+// then writes from a read older than B's write. Both runs must exit 0.
+func (b *bench) heldAtOnce(held func(*http.Request) bool, dA, dB fakegithub.Delivery) {
+	b.t.Helper()
+	tokenA, tokenB := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
+	bDone, release := make(chan struct{}), make(chan struct{})
+	var onceA, onceB sync.Once
+	b.hooks.set(func(token string, r *http.Request) {
+		if token == tokenA && held(r) {
+			onceA.Do(func() { <-release })
+		}
+	}, func(token string, r *http.Request) {
+		if token == tokenB && held(r) {
+			onceB.Do(func() { close(bDone) })
+		}
+	})
+	envA, envB := b.env("issue_comment", b.eventFile(dA)), b.env("issue_comment", b.eventFile(dB))
+	envA.Token, envB.Token = tokenA, tokenB
+	results := make(chan result, 2)
+	go func() { results <- b.runEnv(envA) }()
+	go func() { results <- b.runEnv(envB) }()
+	within(b.t, bDone, "run B to make the request run A is held at")
+	close(release)
+	for range 2 {
+		if r := <-results; r.code != 0 {
+			b.t.Fatalf("a run exited %d: %s", r.code, r.stdout)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -101,7 +100,6 @@ func TestTwoResolvesAtOnceKeepBothDecisions(t *testing.T) {
 			memoryBefore, _ := b.decisions()
 			b.askAndAnswer(50, "Cache scope")
 			b.askAndAnswer(51, "Quota scope")
-			tokenA, tokenB := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
 			inMemory := func(r *http.Request) bool {
 				if tc.method == http.MethodPost {
 					return r.Method == http.MethodPost && r.URL.Path == "/repos/octo/widgets/labels"
@@ -110,31 +108,9 @@ func TestTwoResolvesAtOnceKeepBothDecisions(t *testing.T) {
 				return r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/repos/octo/widgets/issues/comments/") &&
 					b.isMemoryComment(memoryBefore, r.URL.Path)
 			}
-			bDone, release := make(chan struct{}), make(chan struct{})
-			var onceA, onceB sync.Once
-			b.hooks.set(func(token string, r *http.Request) {
-				if token == tokenA && inMemory(r) {
-					onceA.Do(func() { <-release })
-				}
-			}, func(token string, r *http.Request) {
-				if token == tokenB && inMemory(r) {
-					onceB.Do(func() { close(bDone) })
-				}
-			})
 			dA, _ := b.fake.Comment(repo, 50, "coder-agent", "/clarify resolve CLR-50-001 Per key.")
 			dB, _ := b.fake.Comment(repo, 51, "coder-agent", "/clarify resolve CLR-51-001 Per key.")
-			envA, envB := b.env("issue_comment", b.eventFile(dA)), b.env("issue_comment", b.eventFile(dB))
-			envA.Token, envB.Token = tokenA, tokenB
-			results := make(chan result, 2)
-			go func() { results <- b.runEnv(envA) }()
-			go func() { results <- b.runEnv(envB) }()
-			<-bDone
-			close(release)
-			for range 2 {
-				if r := <-results; r.code != 0 {
-					t.Fatalf("a resolve's run exited %d: %s", r.code, r.stdout)
-				}
-			}
+			b.heldAtOnce(inMemory, dA, dB)
 			sort.Strings(want)
 			issue, got := b.decisions()
 			if strings.Join(got, ",") != strings.Join(want, ",") {

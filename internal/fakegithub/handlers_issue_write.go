@@ -60,14 +60,14 @@ func (s *Server) createIssue(c *call) reply {
 	now := s.nowLocked()
 	is := &issue{
 		id:     stableID(1_000_000_000, "issue", r.fullName(), fmt.Sprint(number)),
-		number: number, title: *in.Title, author: s.BotLogin(), state: "open", created: now, updated: now,
+		number: number, title: *in.Title, author: c.author(), state: "open", created: now, updated: now,
 	}
 	if in.Body != nil {
 		is.body = *in.Body
 	}
 	r.issues[number] = is
 	s.addIssueLabelsLocked(r, is, in.Labels)
-	s.outbox = append(s.outbox, s.issuesDeliveryLocked("opened", r, is, s.BotLogin()))
+	s.outbox = append(s.outbox, s.issuesDeliveryLocked("opened", r, is, c.author()))
 	out := s.issueJSONLocked(r, is)
 	return reply{status: http.StatusCreated, body: out}
 }
@@ -97,7 +97,7 @@ func (s *Server) updateIssue(c *call) reply {
 	}
 	if edited {
 		is.updated = now
-		s.outbox = append(s.outbox, s.issuesDeliveryLocked("edited", r, is, s.BotLogin()))
+		s.outbox = append(s.outbox, s.issuesDeliveryLocked("edited", r, is, c.author()))
 	}
 	if in.State != nil && *in.State != is.state {
 		is.state, is.updated = *in.State, now
@@ -110,7 +110,7 @@ func (s *Server) updateIssue(c *call) reply {
 		} else {
 			is.stateReason, is.closed, action = "reopened", time.Time{}, "reopened"
 		}
-		s.outbox = append(s.outbox, s.issuesDeliveryLocked(action, r, is, s.BotLogin()))
+		s.outbox = append(s.outbox, s.issuesDeliveryLocked(action, r, is, c.author()))
 	}
 	return reply{status: http.StatusOK, body: s.issueJSONLocked(r, is)}
 }

@@ -1,0 +1,59 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
+)
+
+// The app keeps two issues of its own in a repository, the decision memory and the
+// dashboard, each named by a label whose description holds its number ("… issue #N").
+// This file is how a new one is made the one the label names.
+
+// claimLabel makes label name, created the first time, name issue n (desc says so), an
+// issue of the app's this run just made, and returns the issue the label names after. A
+// label already there names either an issue that is gone or was switched off (it is pointed
+// at n), or one that another run made at the same moment (two workflow runs of different
+// issues, both first to need it): alive says so, and then that one stands and is returned,
+// so that every run writes into the one issue the label names.
+func (b *Base) claimLabel(ctx context.Context, client *github.Client, owner, repo, name, desc string, n int, alive func(int) (bool, error)) (int, error) {
+	color := "ededed"
+	_, _, err := client.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: &name, Color: &color, Description: &desc})
+	if err == nil {
+		return n, nil
+	}
+	if !ghtransport.IsStatus(err, http.StatusUnprocessableEntity) {
+		return 0, fmt.Errorf("store the number of issue #%d in label %s of %s/%s: %w", n, name, owner, repo, err)
+	}
+	label, _, err := client.Issues.GetLabel(ctx, owner, repo, name)
+	if err != nil {
+		return 0, fmt.Errorf("read label %s of %s/%s: %w", name, owner, repo, err)
+	}
+	if m := issueNumberIn.FindStringSubmatch(label.GetDescription()); m != nil {
+		if other, _ := strconv.Atoi(m[1]); other != n {
+			ok, err := alive(other)
+			if err != nil || ok {
+				return other, err
+			}
+		}
+	}
+	if _, _, err := client.Issues.EditLabel(ctx, owner, repo, name, &github.Label{Description: &desc}); err != nil {
+		return 0, fmt.Errorf("store the number of issue #%d in label %s of %s/%s: %w", n, name, owner, repo, err)
+	}
+	return n, nil
+}
+
+// markUnused retitles (and closes) issue n, which the app made but another run's issue
+// stood in for, so that nobody takes it for the one in use. Best effort: it holds nothing.
+func markUnused(ctx context.Context, client *github.Client, owner, repo string, n int, title string) {
+	closed, reason := "closed", "not_planned"
+	if _, _, err := client.Issues.Edit(ctx, owner, repo, n, &github.IssueRequest{Title: &title, State: &closed, StateReason: &reason}); err != nil {
+		zerolog.Ctx(ctx).Warn().Err(err).Int("issue", n).Msg("Could not mark an unused issue of the app's so")
+	}
+}
