@@ -51,10 +51,18 @@ func (r *release) add(tag string, assets map[string][]byte) {
 	r.files[tag] = files
 }
 
+// set serves body as the tag's file name without changing checksums.txt: a tampered or
+// unlisted asset.
+func (r *release) set(tag, name string, body []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.files[tag][name] = body
+}
+
 func (r *release) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.seen = append(r.seen, req.URL.Path)
-	r.mu.Unlock()
 	const prefix = "/clarify-app/clarify/releases/download/"
 	tag, name, ok := strings.Cut(strings.TrimPrefix(req.URL.Path, prefix), "/")
 	if !strings.HasPrefix(req.URL.Path, prefix) || !ok {
@@ -192,7 +200,7 @@ func TestInstallRefusesATamperedBinary(t *testing.T) {
 	t.Parallel()
 	rel := newRelease("v1.2.3", map[string][]byte{"clarify_linux_amd64": linuxBinary})
 	tampered := []byte("#!/bin/sh\necho owned\n")
-	rel.files["v1.2.3"]["clarify_linux_amd64"] = tampered
+	rel.set("v1.2.3", "clarify_linux_amd64", tampered)
 	run := runInstall(t, serve(t, rel), "v1.2.3")
 	if run.code == 0 {
 		t.Fatalf("exit 0 for a tampered binary; log:\n%s", run.out)
@@ -209,7 +217,7 @@ func TestInstallRefusesATamperedBinary(t *testing.T) {
 func TestInstallRefusesAnAssetChecksumsTxtDoesNotList(t *testing.T) {
 	t.Parallel()
 	rel := newRelease("v1.2.3", map[string][]byte{"clarify_linux_arm64": []byte("arm")})
-	rel.files["v1.2.3"]["clarify_linux_amd64"] = linuxBinary
+	rel.set("v1.2.3", "clarify_linux_amd64", linuxBinary)
 	run := runInstall(t, serve(t, rel), "v1.2.3")
 	if run.code == 0 || !strings.Contains(run.out, "::error::checksums.txt of v1.2.3 has no line for clarify_linux_amd64") {
 		t.Errorf("exit %d; log:\n%s", run.code, run.out)
@@ -261,7 +269,7 @@ func TestInstallVerifiesWithShasumWhereSha256sumIsMissing(t *testing.T) {
 	if run.code != 0 || run.output != "installed=true\n" || !bytes.Equal(run.installed(t), linuxBinary) {
 		t.Fatalf("exit %d, $GITHUB_OUTPUT %q; log:\n%s", run.code, run.output, run.out)
 	}
-	rel.files["v1.2.3"]["clarify_darwin_arm64"] = []byte("tampered")
+	rel.set("v1.2.3", "clarify_darwin_arm64", []byte("tampered"))
 	run = runInstall(t, srv, "v1.2.3", path, "RUNNER_OS=macOS", "RUNNER_ARCH=ARM64")
 	if run.code == 0 || !strings.Contains(run.out, "got "+hexSum([]byte("tampered"))) {
 		t.Errorf("tampered: exit %d; log:\n%s", run.code, run.out)
