@@ -93,7 +93,8 @@ var errNoKey = errors.New("CLARIFY_LEDGER_KEY is not set, so this run refuses to
 	"with no key (or a guessable one) could be forged by anyone who can comment. Add a repository secret " +
 	"(Settings → Secrets and variables → Actions → New repository secret, name CLARIFY_LEDGER_KEY, a random " +
 	"value of at least 32 characters, e.g. from `openssl rand -base64 48`) and pass it to the step: " +
-	"`env: {CLARIFY_LEDGER_KEY: ${{ secrets.CLARIFY_LEDGER_KEY }}}`")
+	"`with: {ledger-key: ${{ secrets.CLARIFY_LEDGER_KEY }}}` for the action, or " +
+	"`env: {CLARIFY_LEDGER_KEY: ${{ secrets.CLARIFY_LEDGER_KEY }}}` for `bot action` run directly")
 
 // check says what is missing for a run, before any request.
 func (e Env) check() (owner, repo string, err error) {

@@ -26,7 +26,7 @@ func TestMissingKeyRefusesToWrite(t *testing.T) {
 			b.fake.Fingerprint() != before, action.ExitRefused)
 	}
 	if !strings.HasPrefix(r.stdout, "::error title=Clarify::") || !strings.Contains(r.stdout, "New repository secret") ||
-		!strings.Contains(r.stdout, "secrets.CLARIFY_LEDGER_KEY") {
+		!strings.Contains(r.stdout, "ledger-key: ${{ secrets.CLARIFY_LEDGER_KEY }}") {
 		t.Errorf("stdout does not annotate the error with how to add the secret: %q", r.stdout)
 	}
 	summary, err := os.ReadFile(b.summary)
