@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/action"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -122,5 +124,24 @@ func TestTwoResolvesAtOnceKeepBothDecisions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestADecisionStandsWhenItsReadBackFails: the resolve writes the repository's first
+// decision, but GitHub fails the read of the memory back (after the transport's retries).
+// The write was taken, so the run goes on and exits 0, and the decision is remembered.
+func TestADecisionStandsWhenItsReadBackFails(t *testing.T) {
+	const listComments = "GET /repos/{owner}/{repo}/issues/{issue_number}/comments"
+	b := newBench(t)
+	b.askAndAnswer(50, "Cache scope")
+	d, _ := b.fake.Comment(repo, 50, "coder-agent", "/clarify resolve CLR-50-001 Per key.")
+	b.fake.PassNext(listComments, 1) // the issue's own comments
+	b.fake.FailNext(listComments, 502, ghtransport.DefaultRetryAttempts)
+	r := b.run("issue_comment", b.eventFile(d))
+	if r.code != action.ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stdout)
+	}
+	if _, ids := b.decisions(); strings.Join(ids, ",") != "CLR-50-001" {
+		t.Fatalf("the memory holds %v, want the decision the resolve wrote", ids)
 	}
 }
