@@ -13,10 +13,15 @@ import (
 // client rather than an installation's.
 
 // RunIssue runs one issue as the sweep visits it: any comment past the ledger's cursor,
-// the deadlines passed, and the close of a closed issue whose close no run applied.
-func (b *Base) RunIssue(ctx context.Context, client *github.Client, owner, repo string, is *github.Issue) error {
-	_, err := b.run(ctx, client, issueRef{Owner: owner, Repo: repo, Number: is.GetNumber()}, sweepTrigger(is))
-	return err
+// the deadlines passed, and the close of a closed issue whose close no run applied. It
+// returns when the issue is next due (zero: never, until something happens in it).
+func (b *Base) RunIssue(ctx context.Context, client *github.Client, owner, repo string, is *github.Issue) (time.Time, error) {
+	ref := issueRef{Owner: owner, Repo: repo, Number: is.GetNumber()}
+	saved, err := b.run(ctx, client, ref, sweepTrigger(is))
+	if err != nil {
+		return time.Time{}, err
+	}
+	return b.nextDue(ref, saved), nil
 }
 
 // FlushDashboards writes the dashboards the run noted: a workflow's process ends with its

@@ -40,6 +40,9 @@ type memoryBook struct {
 	issue  int // 0: the repository has no decisions issue yet
 	parts  []*github.IssueComment
 	memory clarify.Memory
+	// sweepIndex is the app's comment there that holds bot action's sweep index
+	// (sweepindex.go), nil when there is none.
+	sweepIndex *github.IssueComment
 }
 
 // decisionsTTL is how long an offer trusts the decisions this process last read or wrote:
@@ -114,6 +117,9 @@ func (r LedgerReader) readMemoryIn(ctx context.Context, client *github.Client, o
 	book := memoryBook{issue: number}
 	byPart := map[int][]clarify.Decision{}
 	for _, c := range comments {
+		if r.own(c) && strings.Contains(c.GetBody(), render.SweepIndexMarker) && book.sweepIndex == nil {
+			book.sweepIndex = c
+		}
 		if !r.own(c) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
 			continue // a person's comment, or the app's answer to a command typed there
 		}

@@ -131,12 +131,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 		return
 	}
 	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
-		Due: clarify.NextDeadline(saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen}
-	if _, owed := b.checksOwed.get(ref.key()); owed {
-		// The pull requests' checks could not be updated (checkPullRequests): the next
-		// sweep runs the issue again, whatever its deadline.
-		e.Due = b.Now()
-	}
+		Due: b.nextDue(ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen}
 	b.savedAt.put(ref.key(), savedMark{At: b.Now(), Put: !e.Due.IsZero()})
 	b.runFailures.clear(ref.key())
 	var err error
@@ -151,6 +146,16 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	if len(e.Waits) > 0 {
 		b.waitsChanged.add(repoRef{Installation: inst, Owner: ref.Owner, Repo: ref.Repo})
 	}
+}
+
+// nextDue is when the sweep must run the issue next, saved as it is: its next deadline, or
+// now when the pull requests' checks could not be updated (checkPullRequests), whatever
+// its deadline. Zero: never, until something happens in it.
+func (b *Base) nextDue(ref issueRef, saved clarify.Ledger) time.Time {
+	if _, owed := b.checksOwed.get(ref.key()); owed {
+		return b.Now()
+	}
+	return clarify.NextDeadline(saved)
 }
 
 // indexFailed makes an issue whose run failed due soon, so that a sweep runs it again

@@ -90,7 +90,8 @@ func shortened(ds []clarify.Decision) []clarify.Decision {
 func DecisionsIssueBody() string {
 	return "Clarify remembers the decisions people make when they settle clarifications in this repository, " +
 		"so that a new question on a decided topic is offered the earlier decision as advice. " +
-		"The comments below are that memory, signed so that an edit by hand is detected. " +
+		"The comments below are that memory, signed so that an edit by hand is detected; where Clarify runs as a workflow, " +
+		"one more notes what its scheduled runs last saw of each issue with an open clarification. " +
 		"The label `clarify:decisions` names this issue; it is closed because there is nothing to do here.\n"
 }
 

@@ -59,8 +59,9 @@ type Outcome struct {
 	What string
 	// Requests and Writes count the requests made and those that were not reads.
 	Requests, Writes int
-	// Issues counts the issues a scheduled run visited; Deferred those its budget left.
-	Issues, Deferred int
+	// Issues counts the issues a scheduled run visited; Deferred those its budget left;
+	// Unchanged those it left unread, as its sweep index knew them, with nothing due.
+	Issues, Deferred, Unchanged int
 	// Note says why nothing was done, when nothing was.
 	Note string
 	// Notice is why the run could not be done and need not be: shown as a notice, exit 0.

@@ -69,9 +69,9 @@ func appendSummary(path string, out Outcome, line string, code int) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s\n\n%s\n\n", head, line)
-	if out.Issues > 0 || out.Deferred > 0 {
-		fmt.Fprintf(&b, "| issues visited | left for the next run | requests | writes |\n|---|---|---|---|\n| %d | %d | %d | %d |\n\n",
-			out.Issues, out.Deferred, out.Requests, out.Writes)
+	if out.Issues > 0 || out.Deferred > 0 || out.Unchanged > 0 {
+		fmt.Fprintf(&b, "| issues visited | unchanged, not due | left for the next run | requests | writes |\n|---|---|---|---|---|\n| %d | %d | %d | %d | %d |\n\n",
+			out.Issues, out.Unchanged, out.Deferred, out.Requests, out.Writes)
 	}
 	_, err = io.WriteString(f, b.String())
 	return errors.Join(err, f.Close())

@@ -50,13 +50,22 @@ func (r *runner) sweep(ctx context.Context, owner, repo string) Outcome {
 	if err == nil {
 		var issues []*github.Issue
 		if issues, err = r.toVisit(ctx, client, owner, repo); err == nil {
-			err = r.visit(ctx, client, owner, repo, issues, &out)
+			idx := r.sweepIndex(ctx, client, owner, repo)
+			issues = r.changed(idx, issues, &out)
+			err = r.visit(ctx, client, owner, repo, issues, idx, &out)
+			if serr := r.base.SaveSweepIndex(ctx, client, idx); serr != nil {
+				// The next run reads the issues this one could not vouch for; nothing else.
+				r.logger.Warn().Err(serr).Msg("The sweep index was not saved; the next scheduled run reads every issue")
+			}
 		}
 		r.base.FlushDashboards(ctx)
 	}
 	out.Err = err
 	out = r.finish(out)
-	if out.Err == nil && out.Issues == 0 {
+	switch {
+	case out.Err == nil && out.Issues == 0 && out.Unchanged > 0:
+		out.Note = fmt.Sprintf("Nothing to do: the %d issues with open clarifications are unchanged since the last scheduled run, and none is due.", out.Unchanged)
+	case out.Err == nil && out.Issues == 0:
 		out.Note = "Nothing to do: no issue has an open clarification or a command no run applied."
 	}
 	return out
@@ -135,8 +144,31 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 	return out, nil
 }
 
+// sweepIndex is the repository's sweep index (handlers.SweepIndex); one that cannot be
+// read is empty, and then every issue is read, as without it.
+func (r *runner) sweepIndex(ctx context.Context, client *github.Client, owner, repo string) *handlers.SweepIndex {
+	idx, err := r.base.LoadSweepIndex(ctx, client, owner, repo)
+	if err != nil {
+		r.logger.Warn().Err(err).Msg("The sweep index could not be read; reading every issue")
+		return &handlers.SweepIndex{}
+	}
+	return idx
+}
+
+// changed leaves out the issues the index knows unchanged and not yet due.
+func (r *runner) changed(idx *handlers.SweepIndex, issues []*github.Issue, out *Outcome) []*github.Issue {
+	now := r.base.Now()
+	return slices.DeleteFunc(issues, func(is *github.Issue) bool {
+		if idx.Unchanged(is, now) {
+			out.Unchanged++
+			return true
+		}
+		return false
+	})
+}
+
 // visit runs each issue while the budget lasts; one that fails does not hold up the rest.
-func (r *runner) visit(ctx context.Context, client *github.Client, owner, repo string, issues []*github.Issue, out *Outcome) error {
+func (r *runner) visit(ctx context.Context, client *github.Client, owner, repo string, issues []*github.Issue, idx *handlers.SweepIndex, out *Outcome) error {
 	var errs []error
 	for i, is := range issues {
 		if r.count.budget > 0 && r.count.all.Load()+issueReserve > r.count.budget {
@@ -145,11 +177,17 @@ func (r *runner) visit(ctx context.Context, client *github.Client, owner, repo s
 			break
 		}
 		out.Issues++
-		err := retryMoved(ctx, func() error { return r.base.RunIssue(ctx, client, owner, repo, is) })
+		var due time.Time
+		err := retryMoved(ctx, func() (err error) {
+			due, err = r.base.RunIssue(ctx, client, owner, repo, is)
+			return err
+		})
 		if err != nil {
 			r.logger.Error().Err(err).Int(handlers.LogKeyIssue, is.GetNumber()).Msg("Run of an issue failed")
 			errs = append(errs, fmt.Errorf("%s/%s#%d: %w", owner, repo, is.GetNumber(), err))
+			continue
 		}
+		idx.Ran(is, due)
 	}
 	return errors.Join(errs...)
 }

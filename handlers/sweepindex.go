@@ -1,0 +1,97 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/render"
+)
+
+// SweepIndex is what bot action's scheduled runs know of a repository's issues from one
+// run to the next, when nothing else survives a workflow's process: for each issue a run
+// ran, the updated_at it listed just before and the next deadline it saved. An issue
+// listed again with the same updated_at, its deadline still ahead, has nothing new, so
+// it is not read: with 100 open clarifications an idle scheduled run costs a handful of
+// requests rather than one or more per issue. The index lives in one signed comment of the
+// app's decisions issue; only scheduled runs write it, and they share one concurrency
+// group, so two never write it at once (App mode keeps its deadline index instead).
+type SweepIndex struct {
+	owner, repo string
+	issue       int                  // the decisions issue; 0 when there is none yet
+	comment     *github.IssueComment // the comment holding the index; nil when none yet
+	loaded      map[int]render.Swept
+	next        map[int]render.Swept
+}
+
+// LoadSweepIndex reads the repository's sweep index. One that is missing, or that does
+// not verify (edited by hand, or signed before a key rotation), is empty: every issue is
+// read, and the run writes it afresh.
+func (b *Base) LoadSweepIndex(ctx context.Context, client *github.Client, owner, repo string) (*SweepIndex, error) {
+	book, err := b.readMemory(ctx, client, owner, repo)
+	if err != nil {
+		return nil, err
+	}
+	x := &SweepIndex{owner: owner, repo: repo, issue: book.issue, comment: book.sweepIndex, next: map[int]render.Swept{}}
+	if x.comment != nil {
+		x.loaded, err = b.keys(issueRef{Owner: owner, Repo: repo, Number: x.issue}).DecodeSweepIndex(x.comment.GetBody())
+		if err != nil {
+			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, x.comment.GetID()).Msg("The sweep index does not verify; reading every issue")
+		}
+	}
+	return x, nil
+}
+
+// Unchanged says whether the index knows issue as listed now, with nothing due before
+// now; such an issue is carried into the next index unread.
+func (x *SweepIndex) Unchanged(is *github.Issue, now time.Time) bool {
+	e, ok := x.loaded[is.GetNumber()]
+	if !ok || !e.Seen.Equal(is.GetUpdatedAt().Time) || (!e.Due.IsZero() && !e.Due.After(now)) {
+		return false
+	}
+	x.next[is.GetNumber()] = e
+	return true
+}
+
+// Ran notes a run of issue, as listed, that saved its ledger with the next deadline due.
+func (x *SweepIndex) Ran(is *github.Issue, due time.Time) {
+	if x.next == nil {
+		x.next = map[int]render.Swept{}
+	}
+	x.next[is.GetNumber()] = render.Swept{Seen: is.GetUpdatedAt().Time, Due: due}
+}
+
+// SaveSweepIndex writes the index when it changed: into its comment, made the first time
+// in the app's decisions issue (which is made too when the repository has none yet). An
+// index that was never read (the zero SweepIndex) is not written: where its comment is
+// would be unknown, and a second one made.
+func (b *Base) SaveSweepIndex(ctx context.Context, client *github.Client, x *SweepIndex) error {
+	if x.owner == "" || maps.EqualFunc(x.loaded, x.next, func(a, c render.Swept) bool { return a.Seen.Equal(c.Seen) && a.Due.Equal(c.Due) }) {
+		return nil
+	}
+	if x.issue == 0 {
+		n, err := b.createMemoryIssue(ctx, client, issueRef{Owner: x.owner, Repo: x.repo})
+		if err != nil {
+			return err
+		}
+		b.decisionIssues.put(x.owner+"/"+x.repo, n)
+		x.issue = n
+	}
+	body, err := render.EncodeSweepIndex(x.next, b.keys(issueRef{Owner: x.owner, Repo: x.repo, Number: x.issue}).Signing())
+	if err != nil {
+		return err
+	}
+	if x.comment != nil {
+		_, _, err = client.Issues.EditComment(ctx, x.owner, x.repo, x.comment.GetID(), &github.IssueComment{Body: &body})
+	} else {
+		_, _, err = client.Issues.CreateComment(ctx, x.owner, x.repo, x.issue, &github.IssueComment{Body: &body})
+	}
+	if err != nil {
+		return fmt.Errorf("write the sweep index of %s/%s in #%d: %w", x.owner, x.repo, x.issue, err)
+	}
+	return nil
+}
