@@ -101,17 +101,23 @@ func EncodeDecisionsPart(part int, ds []clarify.Decision, key []byte) (string, e
 }
 
 func decisionsBody(part int, ds []clarify.Decision, key []byte) (string, error) {
-	js, err := json.Marshal(decisionsPart{V: 1, Part: part, Decisions: ds})
+	return sealedComment(decisionsOpen, DecisionsMarker, fmt.Sprintf("Clarify keeps this repository's decisions here (part %d), "+
+		"so that a new question on a decided topic is offered the earlier decision. It is the app's memory: an edit by hand "+
+		"is detected and ignored.", part+1), decisionsPart{V: 1, Part: part, Decisions: ds}, key)
+}
+
+// sealedComment is the body of one of the app's comments that holds v as a signed block
+// opened by open: its marker, a line saying what it is for, then the block.
+func sealedComment(open, marker, what string, v any, key []byte) (string, error) {
+	js, err := json.Marshal(v)
 	if err != nil {
-		return "", fmt.Errorf("render: encode decisions: %w", err)
+		return "", fmt.Errorf("render: encode %s: %w", strings.TrimSpace(strings.TrimPrefix(open, "<!-- ")), err)
 	}
-	block, err := sealJSON(decisionsOpen, js, key)
+	block, err := sealJSON(open, js, key)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s\nClarify keeps this repository's decisions here (part %d), so that a new question on a "+
-		"decided topic is offered the earlier decision. It is the app's memory: an edit by hand is detected and ignored.\n\n%s\n",
-		DecisionsMarker, part+1, block), nil
+	return fmt.Sprintf("%s\n%s\n\n%s\n", marker, what, block), nil
 }
 
 // DecodeDecisions reads the part of the decision memory a comment body holds.

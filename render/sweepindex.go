@@ -52,17 +52,9 @@ func EncodeSweepIndex(issues map[int]Swept, key []byte) (string, error) {
 }
 
 func sweepIndexBody(issues map[int]Swept, key []byte) (string, error) {
-	js, err := json.Marshal(sweepIndex{V: 1, Issues: issues})
-	if err != nil {
-		return "", fmt.Errorf("render: encode the sweep index: %w", err)
-	}
-	block, err := sealJSON(sweepIndexOpen, js, key)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%s\nClarify's scheduled runs (`bot action`) note here what they last saw of each issue with an open "+
-		"clarification, so that a run reads only the issues that changed or fall due. An edit by hand is detected and ignored.\n\n%s\n",
-		SweepIndexMarker, block), nil
+	return sealedComment(sweepIndexOpen, SweepIndexMarker, "Clarify's scheduled runs (`bot action`) note here what they "+
+		"last saw of each issue with an open clarification, so that a run reads only the issues that changed or fall due. "+
+		"An edit by hand is detected and ignored.", sweepIndex{V: 1, Issues: issues}, key)
 }
 
 // DecodeSweepIndex reads the index a comment body holds, under the issue's current key.
