@@ -45,18 +45,27 @@ func TestScheduledRunCost(t *testing.T) {
 
 // TestRequestsPerLifecycle prints the requests of a one-round lifecycle (ask, answer,
 // resolve), each event its own fresh `bot action` run: the first in a repository (which
-// makes its labels and its decision memory) and the next one (which finds them), with
-// the save's settle delay on as in a workflow. Each run is also checked to have done its
+// makes its labels and its decision memory), the next one (which finds them), and one
+// where the repository turned offers off, with the save's settle delay on as in a workflow. Each run is also checked to have done its
 // part, so that a cheaper figure cannot come from a run that skipped its work.
 func TestRequestsPerLifecycle(t *testing.T) {
 	b := newBench(t)
 	b.settle = 200 * time.Millisecond
 	b.fake.OpenIssue(repo, 44, "Cache the schema", "maria")
+	b.fake.OpenIssue(repo, 46, "Cache the tokens", "maria")
 	for _, tc := range []struct {
-		name  string
-		issue int
-		id    string
-	}{{"first in the repository", 42, "CLR-42-001"}, {"next one", 44, "CLR-44-001"}} {
+		name   string
+		issue  int
+		id     string
+		config string
+	}{
+		{"first in the repository", 42, "CLR-42-001", ""},
+		{"next one", 44, "CLR-44-001", ""},
+		{"next one, with decisions: {offer: false}", 46, "CLR-46-001", "decisions:\n  offer: false\n"},
+	} {
+		if tc.config != "" {
+			b.fake.SetFile(repo, ".github/clarify.yml", tc.config)
+		}
 		var routes []string
 		total := 0
 		for _, step := range []struct{ author, body string }{
