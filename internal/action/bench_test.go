@@ -234,20 +234,28 @@ func within(t *testing.T, ch <-chan struct{}, what string) {
 }
 
 // heldAtOnce runs the workflow runs of two comments at once, each with a token of its own,
-// holding run A's first request that held matches until run B has made one like it: A
-// then writes from a read older than B's write. Both runs must exit 0.
+// holding run A's first request that held matches until run B has made one like it, and
+// then B's next requests until A's has landed: A writes from a read older than B's write,
+// and lands before B reads its write back, whatever the machine's load. Both runs must
+// exit 0.
 func (b *bench) heldAtOnce(held func(*http.Request) bool, dA, dB fakegithub.Delivery) {
 	b.t.Helper()
 	tokenA, tokenB := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
-	bDone, release := make(chan struct{}), make(chan struct{})
-	var onceA, onceB sync.Once
+	bDone, release, aLanded := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var onceA, onceB, onceLanded sync.Once
 	b.hooks.set(func(token string, r *http.Request) {
-		if token == tokenA && held(r) {
+		switch {
+		case token == tokenA && held(r):
 			onceA.Do(func() { <-release })
+		case token == tokenB && closed(bDone):
+			<-aLanded
 		}
 	}, func(token string, r *http.Request) {
-		if token == tokenB && held(r) {
+		switch {
+		case token == tokenB && held(r):
 			onceB.Do(func() { close(bDone) })
+		case token == tokenA && held(r) && closed(release):
+			onceLanded.Do(func() { close(aLanded) })
 		}
 	})
 	envA, envB := b.env("issue_comment", b.eventFile(dA)), b.env("issue_comment", b.eventFile(dB))
@@ -261,5 +269,15 @@ func (b *bench) heldAtOnce(held func(*http.Request) bool, dA, dB fakegithub.Deli
 		if r := <-results; r.code != 0 {
 			b.t.Fatalf("a run exited %d: %s", r.code, r.stdout)
 		}
+	}
+}
+
+// closed says whether ch is closed, without waiting.
+func closed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
