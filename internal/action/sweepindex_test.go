@@ -72,3 +72,33 @@ func TestASweepIndexThatDoesNotVerifyIsNotTrusted(t *testing.T) {
 		t.Fatalf("after the deadline, with a forged index: %s, want stale", st)
 	}
 }
+
+// TestASweepIndexGitHubFailsToSaveCostsOnlyReads: the scheduled run applies an answer whose
+// own run never happened, but GitHub answers the edit of the index 502. The run still exits
+// 0, the answer stands, and the next run, whose index is the old one, reads the issue again
+// and saves the index.
+func TestASweepIndexGitHubFailsToSaveCostsOnlyReads(t *testing.T) {
+	const editComment = "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}"
+	b := newBench(t)
+	b.comment("coder-agent", askWithFallback)
+	b.schedule()
+	b.fake.Advance(time.Minute)
+	b.commentOnly("maria", "Per API key.")
+	b.fake.PassNext(editComment, 1)      // the status comment's edit
+	b.fake.FailNext(editComment, 502, 1) // an edit answered 502 is not sent again: it may have happened
+	b.schedule()                         // fails the test unless it exits 0
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered {
+		t.Fatalf("the answer: %s", c.Status)
+	}
+	_, before := b.indexComment()
+	b.fake.Advance(time.Minute)
+	start := len(b.fake.Requests())
+	b.schedule()
+	read := false
+	for _, q := range b.fake.Requests()[start:] {
+		read = read || (q.Method == "GET" && q.Path == "/repos/octo/widgets/issues/42/comments")
+	}
+	if _, after := b.indexComment(); !read || after.Body == before.Body {
+		t.Errorf("after an index that was not saved, the next run read #42: %v; saved the index: %v", read, after.Body != before.Body)
+	}
+}
