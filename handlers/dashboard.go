@@ -102,7 +102,7 @@ func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
 	for try := 1; ; try++ {
 		n, err := b.writeDashboard(ctx, p)
 		switch {
-		case errors.Is(err, errDashboardMoved) && try < memoryAttempts:
+		case errors.Is(err, errDashboardMoved) && try < sharedAttempts:
 			continue
 		case err != nil || n == 0 || !b.Concurrent:
 			return err
@@ -110,7 +110,7 @@ func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
 		if kept, err := b.dashboardKept(ctx, p, n); err != nil || kept {
 			return err
 		}
-		if try == memoryAttempts {
+		if try == sharedAttempts {
 			return fmt.Errorf("the dashboard of %s/%s was overwritten %d times by other runs", p.owner, p.repo, try)
 		}
 		zerolog.Ctx(ctx).Warn().Int("issue", n).Msg("Another run wrote the dashboard from the same read; writing it again")

@@ -126,7 +126,7 @@ func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref
 	for tries := 0; b.Concurrent && len(snap.memoryWrites) > 0; tries++ {
 		w := snap.memoryWrites[0]
 		snap.memoryWrites = snap.memoryWrites[1:]
-		if tries == memoryAttempts {
+		if tries == sharedAttempts {
 			// Not ErrLedgerMoved: the ledger is saved, so running the issue again would not
 			// record the decision; the run fails loudly instead.
 			return fmt.Errorf("decisions of %s/%s in #%d overwritten %d times by other runs; this run's change is not in them", ref.Owner, ref.Repo, w.issue, tries)
@@ -155,8 +155,9 @@ func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref
 	return nil
 }
 
-// memoryAttempts bounds how often one run writes its change of the decisions again.
-const memoryAttempts = 4
+// sharedAttempts bounds how often one run writes again its change of an issue every run
+// shares (the decisions, the dashboard), when other runs' writes keep dropping it.
+const sharedAttempts = 4
 
 // readBack reads the saved status comment, and once more when GitHub's answer was a
 // failure that says nothing of the comment (a 404 does: it was deleted).
