@@ -375,7 +375,7 @@ func TestDefault(t *testing.T) {
 	}
 }
 
-// TestReferenceCoversEveryKey keeps the README's table, doc.go and the full example in step
+// TestReferenceCoversEveryKey keeps docs/config.md's table, doc.go and the full example in step
 // with the keys the parser knows.
 func TestReferenceCoversEveryKey(t *testing.T) {
 	var keys []string

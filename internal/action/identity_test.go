@@ -34,7 +34,7 @@ func TestOwnCommentsStartRunsThatDoNothing(t *testing.T) {
 }
 
 // TestTeamRolesNeedAnAppToken: GITHUB_TOKEN cannot read team membership, so a team's member
-// without write access is not taken as the answer (the README says to use an App token).
+// without write access is not taken as the answer (docs/workflow.md says to use an App token).
 func TestTeamRolesNeedAnAppToken(t *testing.T) {
 	b := newBench(t)
 	b.fake.SetFile(repo, ".github/clarify.yml", "roles:\n  architect: [\"@octo/architects\"]\n")

@@ -11,10 +11,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// TestTheREADMEsWorkflowIsTheOneCIChecks: the README shows the workflow to copy; .ci/run
-// checks docs/workflow.yml with actionlint. They must be the same workflow.
-func TestTheREADMEsWorkflowIsTheOneCIChecks(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// TestTheDocumentedWorkflowIsTheOneCIChecks: docs/workflow.md shows the workflow to copy;
+// .ci/run checks docs/workflow.yml with actionlint. They must be the same workflow.
+func TestTheDocumentedWorkflowIsTheOneCIChecks(t *testing.T) {
+	page, err := os.ReadFile("../../docs/workflow.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,20 +22,20 @@ func TestTheREADMEsWorkflowIsTheOneCIChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "```yaml\nname: Clarify\n")
+	_, rest, ok := strings.Cut(string(page), "```yaml\nname: Clarify\n")
 	block, _, closed := strings.Cut(rest, "```")
 	if !ok || !closed {
-		t.Fatal("the README has no ```yaml block starting with name: Clarify")
+		t.Fatal("docs/workflow.md has no ```yaml block starting with name: Clarify")
 	}
-	var fromReadme, fromFile map[string]any
-	if err := yaml.Unmarshal([]byte("name: Clarify\n"+block), &fromReadme); err != nil {
-		t.Fatalf("the README's workflow: %v", err)
+	var fromPage, fromFile map[string]any
+	if err := yaml.Unmarshal([]byte("name: Clarify\n"+block), &fromPage); err != nil {
+		t.Fatalf("docs/workflow.md's workflow: %v", err)
 	}
 	if err := yaml.Unmarshal(file, &fromFile); err != nil {
 		t.Fatalf("docs/workflow.yml: %v", err)
 	}
-	if !reflect.DeepEqual(fromReadme, fromFile) {
-		t.Errorf("the README's workflow differs from docs/workflow.yml:\nREADME: %v\nfile:   %v", fromReadme, fromFile)
+	if !reflect.DeepEqual(fromPage, fromFile) {
+		t.Errorf("docs/workflow.md's workflow differs from docs/workflow.yml:\npage: %v\nfile: %v", fromPage, fromFile)
 	}
 	ci, err := os.ReadFile("../../.ci/run")
 	if err != nil || !strings.Contains(string(ci), "actionlint@v") || !strings.Contains(string(ci), "docs/workflow.yml") {

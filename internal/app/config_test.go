@@ -96,20 +96,22 @@ func writeConfig(t *testing.T, body string) string {
 	return path
 }
 
-func TestReadmeDocumentsEveryRepositoryKey(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+// TestTheConfigPageDocumentsEveryRepositoryKey: docs/config.md holds the table of keys
+// the parser knows, as repoconfig.Reference() renders it.
+func TestTheConfigPageDocumentsEveryRepositoryKey(t *testing.T) {
+	b, err := os.ReadFile("../../docs/config.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), repoconfig.Reference()) {
-		t.Error("README.md lacks repoconfig.Reference(): paste the table of keys again")
+		t.Error("docs/config.md lacks repoconfig.Reference(): paste the table of keys again")
 	}
 }
 
-// TestEveryServerKeyIsDocumented: an operator reads config.example.yml and the README's
-// table, so a key missing from either is a setting nobody knows about.
+// TestEveryServerKeyIsDocumented: an operator reads config.example.yml and the table of
+// docs/app.md, so a key missing from either is a setting nobody knows about.
 func TestEveryServerKeyIsDocumented(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/app.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,15 +124,15 @@ func TestEveryServerKeyIsDocumented(t *testing.T) {
 		if strings.HasPrefix(key, "github.oauth.") {
 			continue // go-githubapp's OAuth settings: accepted, unused by Clarify
 		}
-		if !strings.Contains(string(readme), "`"+key+"`") {
-			t.Errorf("README.md's table lacks `%s`", key)
+		if !strings.Contains(string(page), "`"+key+"`") {
+			t.Errorf("docs/app.md's table lacks `%s`", key)
 		}
 		leaf := key[strings.LastIndex(key, ".")+1:]
 		if !strings.Contains(string(example), "  "+leaf+":") {
 			t.Errorf("config.example.yml lacks %s", key)
 		}
 	}
-	// app.Settings is what `bot serve -h` prints and the README's table: it must hold
+	// app.Settings is what `bot serve -h` prints and docs/app.md's table: it must hold
 	// every key, and nothing that is not one.
 	var listed []string
 	for _, s := range app.Settings {
@@ -147,12 +149,12 @@ func TestEveryServerKeyIsDocumented(t *testing.T) {
 	if !slices.Equal(listed, settable) {
 		t.Errorf("app.Settings lists %v;\nthe config has %v", listed, settable)
 	}
-	if !strings.Contains(string(readme), app.SettingsReference()) {
-		t.Errorf("README.md's server configuration table is not app.SettingsReference(); put this one in its place:\n%s", app.SettingsReference())
+	if !strings.Contains(string(page), app.SettingsReference()) {
+		t.Errorf("docs/app.md's server configuration table is not app.SettingsReference(); put this one in its place:\n%s", app.SettingsReference())
 	}
 }
 
-// TestEveryEnvironmentVariableOfTheHelpIsRead: `bot serve -h` and the README name each
+// TestEveryEnvironmentVariableOfTheHelpIsRead: `bot serve -h` and docs/app.md name each
 // setting's variable from app.Settings; setting it must change that setting.
 func TestEveryEnvironmentVariableOfTheHelpIsRead(t *testing.T) {
 	keyFile := filepath.Join(t.TempDir(), "app.pem")

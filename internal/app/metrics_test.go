@@ -19,7 +19,7 @@ import (
 
 // TestMetricsAfterALifecycle scrapes /metrics after a clarification went stale, was
 // escalated by the sweep and resolved, and a stranger sent a delivery with a bad
-// signature: every series the README lists is there, with the values that lifecycle
+// signature: every series docs/app.md lists is there, with the values that lifecycle
 // must give, and no route label holds an owner, a repository or a number.
 func TestMetricsAfterALifecycle(t *testing.T) {
 	h, err := replay.NewHarnessWith(io.Discard, func(c *app.Config) {
