@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -123,21 +124,30 @@ func prose(src string) []string {
 var (
 	codeSpan   = regexp.MustCompile("`+[^`]*`+")
 	inlineLink = regexp.MustCompile(`!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
-	refLink    = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
+	refLink    = regexp.MustCompile(`(?m)^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)`)
 )
 
-// Links returns the links of src outside code blocks and code spans.
+// Links returns the links of src outside code blocks and code spans, in order; a link
+// whose text runs over two lines counts at the line of its target.
 func Links(src string) []Link {
-	var out []Link
-	for i, line := range prose(src) {
-		line = codeSpan.ReplaceAllString(line, "")
-		for _, m := range inlineLink.FindAllStringSubmatch(line, -1) {
-			out = append(out, Link{Line: i + 1, Target: m[1]})
-		}
-		if m := refLink.FindStringSubmatch(line); m != nil {
-			out = append(out, Link{Line: i + 1, Target: m[1]})
-		}
+	lines := prose(src)
+	for i, line := range lines {
+		// Blanked, not removed, so that offsets still give line numbers.
+		lines[i] = codeSpan.ReplaceAllStringFunc(line, func(span string) string {
+			return strings.Repeat(" ", len(span))
+		})
 	}
+	text := strings.Join(lines, "\n")
+	var out []Link
+	for _, m := range inlineLink.FindAllStringSubmatchIndex(text, -1) {
+		line := strings.Count(text[:m[2]], "\n") + 1
+		out = append(out, Link{Line: line, Target: text[m[2]:m[3]]})
+	}
+	for _, m := range refLink.FindAllStringSubmatchIndex(text, -1) {
+		line := strings.Count(text[:m[2]], "\n") + 1
+		out = append(out, Link{Line: line, Target: text[m[2]:m[3]]})
+	}
+	slices.SortStableFunc(out, func(a, b Link) int { return a.Line - b.Line })
 	return out
 }
 

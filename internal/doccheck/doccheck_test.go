@@ -120,12 +120,13 @@ func TestAnchorsAreGitHubsIDs(t *testing.T) {
 }
 
 func TestLinksSkipCode(t *testing.T) {
-	src := "[a](a.md) `[b](b.md)` ![c](c.png \"title\")\n```\n[d](d.md)\n```\n[e]: e.md\n"
+	src := "[a](a.md) `[b](b.md)` ![c](c.png \"title\")\n```\n[d](d.md)\n```\n[e]: e.md\n" +
+		"a [link over\ntwo lines](f.md)\n"
 	var got []string
 	for _, l := range doccheck.Links(src) {
 		got = append(got, fmt.Sprintf("%d %s", l.Line, l.Target))
 	}
-	want := []string{"1 a.md", "1 c.png", "5 e.md"}
+	want := []string{"1 a.md", "1 c.png", "5 e.md", "7 f.md"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Links = %v, want %v", got, want)
 	}
