@@ -202,3 +202,63 @@ func exprString(v any) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// TestEveryActionInputIsDocumented: docs/workflow.md's table of inputs has a row for each
+// input of action.yml, with its default and the environment variable the step passes it
+// in, and no row for an input the action does not have.
+func TestEveryActionInputIsDocumented(t *testing.T) {
+	raw, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Inputs map[string]struct {
+			Default string `yaml:"default"`
+		} `yaml:"inputs"`
+		Runs struct {
+			Steps []struct {
+				Env map[string]string `yaml:"env"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(raw, &action); err != nil {
+		t.Fatal(err)
+	}
+	envOf := map[string]string{}
+	for _, step := range action.Runs.Steps {
+		for env, value := range step.Env {
+			if name, ok := strings.CutPrefix(value, "${{ inputs."); ok {
+				envOf[strings.TrimSuffix(name, " }}")] = env
+			}
+		}
+	}
+	page, err := os.ReadFile("../../docs/workflow.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(string(page), "\n") {
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) == 4 && strings.HasPrefix(line, "| `") {
+			for i := range cells {
+				cells[i] = strings.TrimSpace(cells[i])
+			}
+			rows[strings.Trim(cells[0], "`")] = cells[1:]
+		}
+	}
+	for name, input := range action.Inputs {
+		row, ok := rows[name]
+		switch {
+		case !ok:
+			t.Errorf("docs/workflow.md's table of inputs has no row for %s", name)
+		case input.Default != "" && row[0] != "`"+input.Default+"`":
+			t.Errorf("docs/workflow.md gives %s the default %s; action.yml has %q", name, row[0], input.Default)
+		case envOf[name] != "" && row[1] != "`"+envOf[name]+"`":
+			t.Errorf("docs/workflow.md says %s is read from %s; action.yml passes it as %s", name, row[1], envOf[name])
+		}
+		delete(rows, name)
+	}
+	for name := range rows {
+		t.Errorf("docs/workflow.md documents an input %s that action.yml does not have", name)
+	}
+}
