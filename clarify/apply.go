@@ -490,9 +490,11 @@ func (a *applier) react(content string) {
 }
 
 func (a *applier) reply(r Reply) {
-	a.effects = append(a.effects, Effect{Kind: EffectReply, Key: fmt.Sprintf("reply:%d", a.ev.CommentID),
-		CommentID: a.ev.CommentID, Reply: r})
+	a.effects = append(a.effects, Effect{Kind: EffectReply, Key: ReplyKey(a.ev.CommentID), CommentID: a.ev.CommentID, Reply: r})
 }
+
+// ReplyKey is the effect key of the app's reply to a comment: one reply per comment.
+func ReplyKey(commentID int64) string { return fmt.Sprintf("reply:%d", commentID) }
 
 func (a *applier) refuse(code ErrorCode, line, problem, try string) {
 	a.ignore("refused: " + problem)

@@ -2,12 +2,14 @@ package handlers
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
 )
 
 // input is one event to fold in, with the user behind it.
@@ -33,12 +35,13 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		}
 		return !c.GetCreatedAt().Time.Before(trig.At.Add(-firstRunWindow))
 	}
+	closedThen := b.refusedAsClosed(snap)
 	fromTrigger := func() input {
 		// The payload tells whether the issue was closed when the trigger was written (a
 		// close or reopen of an issue with nothing open costs no request, so the ledger
 		// alone may lag); for older comments folded in with it, the state is not known.
 		in := snap.input(trigComment)
-		in.event.IssueClosed = trig.IssueClosed
+		in.event.IssueClosed = trig.IssueClosed || closedThen(in.event.CommentID)
 		in.event.Edited = false // the payload holds the body as it was posted
 		return in
 	}
@@ -56,7 +59,9 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 				continue
 			}
 		}
-		out = append(out, snap.input(c))
+		in := snap.input(c)
+		in.event.IssueClosed = in.event.IssueClosed || closedThen(in.event.CommentID)
+		out = append(out, in)
 	}
 	if !placed && (!snap.hasLedger || !snap.applied(trigComment.GetID())) {
 		out = append(out, fromTrigger())
@@ -68,6 +73,27 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		out = append(out, input{event: clarify.Event{Kind: clarify.EventClosed, At: trig.At}, user: trig.Sender})
 	}
 	return out
+}
+
+// refusedAsClosed says which comments the app refused because the issue was closed: its
+// refusal (code issue-closed) carries the comment's reply marker. The issue's state when a
+// comment was written is in no comment, so a fold that takes such a comment in again (a
+// catch-up with no ledger to say it was applied, a rebuild) would otherwise take it as
+// written in an open issue and open the ask it refused; taken as written while closed, it
+// is refused again, and the refusal already posted is found by its marker.
+func (b *Base) refusedAsClosed(snap *snapshot) func(commentID int64) bool {
+	var refusals []string
+	for _, c := range snap.comments {
+		if !b.isSelf(c.User) {
+			continue
+		}
+		if r, ok := render.ReadRecord(c.GetBody()); ok && r.Kind == string(clarify.ReplyRefusal) && r.Code == string(clarify.CodeIssueClosed) {
+			refusals = append(refusals, c.GetBody())
+		}
+	}
+	return func(id int64) bool {
+		return id != 0 && slices.ContainsFunc(refusals, func(body string) bool { return render.HasMarker(body, clarify.ReplyKey(id)) })
+	}
 }
 
 // commentInput is a comment as read from the issue's list. One edited after it was posted
