@@ -327,12 +327,21 @@ func (a *applier) escalate() {
 	if reason == "" {
 		reason = "escalated by " + a.ev.Actor.Login
 	}
-	a.escalateNow(c, reason) // the escalation's comment is its acknowledgement
+	if !a.escalateNow(c, reason) {
+		// Called once this round already: the status table shows it escalated again.
+		a.react("+1")
+	}
+	// Otherwise the escalation's comment is its acknowledgement.
 }
 
-// escalateNow marks c escalated by the event's author and announces it once.
-func (a *applier) escalateNow(c *Clarification, reason string) {
-	a.effects = append(a.effects, escalateClarification(c, reason, a.ev.Actor.Login, a.ev.CommentID, a.at()))
+// escalateNow marks c escalated by the event's author and announces it, the first time in
+// its round; it reports whether it did.
+func (a *applier) escalateNow(c *Clarification, reason string) bool {
+	e, announce := escalateClarification(c, reason, a.ev.Actor.Login, a.ev.CommentID, a.at())
+	if announce {
+		a.effects = append(a.effects, e)
+	}
+	return announce
 }
 
 func (a *applier) abandon() {

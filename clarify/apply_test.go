@@ -296,7 +296,10 @@ func TestAnswerFromAnEditedReplySaysSo(t *testing.T) {
 	}
 }
 
-func TestEveryEscalationIsAnnouncedOnce(t *testing.T) {
+// TestEscalationsAreAnnouncedOnceARound: the target escalates, answers and escalates
+// again in one round; only the first calls the maintainers (the second is acknowledged with
+// a reaction and kept in the thread). The next round's escalation calls them again.
+func TestEscalationsAreAnnouncedOnceARound(t *testing.T) {
 	p := DefaultPolicy()
 	steps := []step{
 		{agent, "/clarify @maria Per key or per IP?", ""},
@@ -304,34 +307,38 @@ func TestEveryEscalationIsAnnouncedOnce(t *testing.T) {
 		{maria, "Per key.", ""},
 		{agent, "/clarify escalate CLR-42-001 that answer contradicts the spec", ""},
 		{agent, "/clarify escalate CLR-42-001 still stuck", ""},
+		{maria, "Per key, really.", ""},
+		{agent, "/clarify followup CLR-42-001 Which key header?", ""},
+		{agent, "/clarify escalate CLR-42-001 no answer again", ""},
 	}
 	l, rs := play(p, steps...)
-	keys := func(r Result) []string {
+	kinds := func(r Result) []string {
 		var out []string
 		for _, e := range r.Effects {
-			if e.Kind == EffectEscalate {
-				out = append(out, e.Key)
-			}
+			out = append(out, string(e.Kind)+" "+e.Key)
 		}
 		return out
 	}
-	first, second, third := keys(rs[1]), keys(rs[3]), keys(rs[4])
-	if len(first) != 1 || len(second) != 1 || first[0] == second[0] {
-		t.Fatalf("escalation keys %v then %v, want one each and different", first, second)
+	want := map[int][]string{
+		1: {"escalate escalate:CLR-42-001:1"},
+		3: {"react react:103:+1"},
+		4: {"react react:104:+1"},
+		7: {"escalate escalate:CLR-42-001:2"},
 	}
-	if first[0] != "escalate:CLR-42-001:1" || second[0] != "escalate:CLR-42-001:1:2" {
-		t.Errorf("keys %v %v, want the round's key and then its second", first, second)
+	for i, w := range want {
+		if got := kinds(rs[i]); !reflect.DeepEqual(got, w) {
+			t.Errorf("step %d (%q): effects %v, want %v", i, steps[i].body, got, w)
+		}
 	}
-	if len(third) != 0 {
-		t.Errorf("escalating what is still escalated announced again: %v", third)
+	c := l.Clarifications[0]
+	n := 0
+	for _, e := range c.Thread {
+		if e.Kind == KindEscalation {
+			n++
+		}
 	}
-	if c := l.Clarifications[0]; c.Status != Escalated {
-		t.Errorf("status %s", c.Status)
-	}
-	// Replayed from the ledger before it, the second escalation gets the same key again.
-	ev := Event{Kind: EventComment, CommentID: 103, Actor: agent, Body: steps[3].body, At: t0}
-	if again := keys(Apply(rs[2].Ledger, ev, p, t0)); !reflect.DeepEqual(again, second) {
-		t.Errorf("replay gave %v, want %v", again, second)
+	if c.Status != Escalated || c.Round != 2 || n != 3 {
+		t.Errorf("status %s, round %d, %d escalations in the thread; want escalated, 2, 3", c.Status, c.Round, n)
 	}
 }
 

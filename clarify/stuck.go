@@ -105,9 +105,9 @@ func BouncedBack(l Ledger, p Policy, askerLogin string, target Target, question 
 
 // EscalateInLedger marks the clarification id escalated with reason, written by author
 // (empty for the app itself) from comment commentID (0 for none), and returns the new ledger
-// and the EffectEscalate that calls the maintainers (Key "escalate:<id>:<round>", with ":<n>"
-// after it for the n-th escalation of the same round). It is false,
-// with l returned as it was, when id is unknown, no longer open, or already escalated: the
+// and the EffectEscalate that calls the maintainers (Key "escalate:<id>:<round>"), or no
+// effect (Kind empty) when they were called in this round already. It is false, with l
+// returned as it was, when id is unknown, no longer open, or already escalated: the
 // maintainers are never called twice for the same thing. l is never modified.
 func EscalateInLedger(l Ledger, id, reason, author string, commentID int64, now time.Time) (Ledger, Effect, bool) {
 	i := slices.IndexFunc(l.Clarifications, func(c Clarification) bool { return c.ID == id })
@@ -118,7 +118,10 @@ func EscalateInLedger(l Ledger, id, reason, author string, commentID int64, now 
 		reason = "escalated"
 	}
 	out := l.Clone()
-	e := escalateClarification(&out.Clarifications[i], reason, author, commentID, now)
+	e, announce := escalateClarification(&out.Clarifications[i], reason, author, commentID, now)
+	if !announce {
+		e = Effect{}
+	}
 	return out, e, true
 }
 

@@ -37,6 +37,7 @@ const staleNotePrefix = "stale: waiting on "
 func Tick(l Ledger, p Policy, now time.Time) Result {
 	out := l.Clone()
 	var effects []Effect
+	changed := false
 	for i := range out.Clarifications {
 		c := &out.Clarifications[i]
 		if c.StaleAfter.IsZero() || now.Before(c.StaleAfter) {
@@ -45,11 +46,15 @@ func Tick(l Ledger, p Policy, now time.Time) Result {
 		switch c.Status {
 		case Pending, Answered:
 			effects = append(effects, goStale(c, p, now))
+			changed = true
 		case Stale:
-			effects = append(effects, timeOut(c, &out, now))
+			if e, announce := timeOut(c, &out, now); announce {
+				effects = append(effects, e)
+			}
+			changed = true
 		}
 	}
-	if len(effects) == 0 {
+	if !changed {
 		// The caller's ledger as it was (a copy would turn nil slices into empty ones), so
 		// "nothing due" is visibly no change; like Apply's, it is only ever read.
 		return Result{Ledger: l, Ignored: "nothing due"}
@@ -89,23 +94,25 @@ func awaited(c Clarification, side string, p Policy) []string {
 }
 
 // timeOut is the second timeout of a stale clarification: its fallback is taken if the target
-// never answered and the asker named one; otherwise the maintainers are called.
-func timeOut(c *Clarification, l *Ledger, now time.Time) Effect {
+// never answered and the asker named one; otherwise the maintainers are called, unless they
+// were called in this round already (announce false).
+func timeOut(c *Clarification, l *Ledger, now time.Time) (e Effect, announce bool) {
 	side := staleSide(*c)
 	if side == SideTarget && c.Fallback != "" {
 		decision := fallbackDecision(*c)
 		settle(c, Resolved, decision, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: timeoutPrefix + decision}, now)
 		l.Assumptions = append(l.Assumptions, Assumption{Decision: decision, Author: c.Asker.Login, At: now,
 			Clarification: c.ID, Source: SourceTimeoutAssumed})
-		return Effect{Kind: EffectTimeout, Key: "timeout:" + c.ID, ClarificationID: c.ID}
+		return Effect{Kind: EffectTimeout, Key: "timeout:" + c.ID, ClarificationID: c.ID}, true
 	}
 	if side == SideAsker {
 		// The target did answer: taking the fallback would overrule that answer, so a silent
-		// asker goes to the maintainers instead. Its own key, because the same round may
-		// already have been escalated once while the target was silent.
-		e := escalateClarification(c, "the asker did not act on the answer after two SLA periods", "", 0, now)
+		// asker goes to the maintainers instead. Its own key, the one such escalations were
+		// always announced under.
+		announce = askerSilentFirst(*c)
+		e, _ = escalateClarification(c, askerSilent, "", 0, now)
 		e.Key += ":" + SideAsker
-		return e
+		return e, announce
 	}
 	return escalateClarification(c, "no answer after two SLA periods", "", 0, now)
 }
@@ -136,33 +143,18 @@ func fallbackDecision(c Clarification) string {
 	return c.Fallback + ")"
 }
 
-// escalateClarification marks c escalated with reason and returns the announcement.
+// escalateClarification marks c escalated with reason and returns the announcement that
+// calls the maintainers; announce is false when c was escalated earlier in this round, which
+// is recorded in its thread but calls nobody again (once.go).
 // Escalated clarifications have no deadline: they are with a human now.
-func escalateClarification(c *Clarification, reason, author string, commentID int64, now time.Time) Effect {
+func escalateClarification(c *Clarification, reason, author string, commentID int64, now time.Time) (e Effect, announce bool) {
+	announce = firstInRound(*c, KindEscalation)
 	c.Status = Escalated
 	c.UpdatedAt = now
 	c.StaleAfter = time.Time{}
 	c.Thread = append(c.Thread, Entry{Kind: KindEscalation, Round: c.Round, Author: author, CommentID: commentID, At: now, Text: reason})
-	return Effect{Kind: EffectEscalate, Key: escalationKey(*c), ClarificationID: c.ID, CommentID: commentID, Reason: reason}
-}
-
-// escalationKey is the key of the announcement of c's newest escalation, unique to it (an
-// escalation answered and escalated again is announced again) and derived from the ledger,
-// so a replay gives the same key. The first escalation of a round keeps the key it always
-// had, "escalate:<id>:<round>", so one announced before this rule is not announced again on
-// replay; the n-th of the same round gets ":<n>" after it.
-func escalationKey(c Clarification) string {
-	n := 0
-	for _, e := range c.Thread {
-		if e.Kind == KindEscalation && e.Round == c.Round {
-			n++
-		}
-	}
-	key := fmt.Sprintf("escalate:%s:%d", c.ID, c.Round)
-	if n > 1 {
-		key += fmt.Sprintf(":%d", n)
-	}
-	return key
+	return Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round), ClarificationID: c.ID,
+		CommentID: commentID, Reason: reason}, announce
 }
 
 // settle ends c for good: Resolved with decision, or Abandoned (decision empty), with the

@@ -26,15 +26,6 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 	if trig.Kind == triggerComment {
 		trigComment = trig.Comment
 	}
-	newer := func(c *github.IssueComment) bool {
-		switch {
-		case snap.damaged:
-			return !c.GetCreatedAt().Time.Before(snap.rebuildFrom)
-		case snap.hasLedger:
-			return !snap.applied(c.GetID())
-		}
-		return !c.GetCreatedAt().Time.Before(trig.At.Add(-firstRunWindow))
-	}
 	closedThen := b.refusedAsClosed(snap)
 	fromTrigger := func() input {
 		// The payload tells whether the issue was closed when the trigger was written (a
@@ -48,7 +39,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 	var out []input
 	placed := trigComment == nil
 	for _, c := range snap.comments {
-		if !newer(c) {
+		if !snap.toFold(c, trig) {
 			continue
 		}
 		if !placed && c.GetID() >= trigComment.GetID() {
@@ -73,6 +64,19 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		out = append(out, input{event: clarify.Event{Kind: clarify.EventClosed, At: trig.At}, user: trig.Sender})
 	}
 	return out
+}
+
+// toFold reports whether a run folds comment c in: newer than the ledger's cursor; in a
+// rebuild, from where it starts; without a ledger, of the last firstRunWindow before the
+// trigger or after it.
+func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
+	switch {
+	case s.damaged:
+		return !c.GetCreatedAt().Time.Before(s.rebuildFrom)
+	case s.hasLedger:
+		return !s.applied(c.GetID())
+	}
+	return !c.GetCreatedAt().Time.Before(trig.At.Add(-firstRunWindow))
 }
 
 // refusedAsClosed says which comments the app refused because the issue was closed: its
@@ -165,7 +169,10 @@ func fold(ctx context.Context, l clarify.Ledger, ins []input, env folding, trig 
 	out.ledger, out.effects = tick.Ledger, append(out.effects, tick.Effects...)
 	if trig.Kind == triggerBreak {
 		if l, e, ok := clarify.EscalateInLedger(out.ledger, trig.Break.ID, trig.Break.Reason, "", 0, now); ok {
-			out.ledger, out.effects = l, append(out.effects, e)
+			out.ledger = l
+			if e.Kind != "" {
+				out.effects = append(out.effects, e)
+			}
 		}
 	}
 	return out, nil

@@ -21,7 +21,8 @@ import (
 // repository_dispatch even when a workflow's own GITHUB_TOKEN sent it.
 // https://docs.github.com/en/rest/repos/repos#create-a-repository-dispatch-event
 //
-// Never more than one per state change: the ledger is the record. A dispatch is sent only
+// Never more than one per state change, and one answer's a round (clarify.AnswerWakes): the
+// ledger is the record. A dispatch is sent only
 // by the run whose save moved a clarification into the state (the saved ledger has it, the
 // ledger the run loaded did not), and only once that save stands: a redelivery, a replay or
 // a second run loads the ledger with the state already in it and sends nothing. A run that
@@ -90,7 +91,8 @@ type wakeUp struct {
 func wakeUps(before, after clarify.Ledger) []wakeUp {
 	var out []wakeUp
 	for _, c := range after.Clarifications {
-		if old, ok := before.Find(c.ID); ok && old.Status == c.Status && old.Round == c.Round {
+		old, ok := before.Find(c.ID)
+		if ok && old.Status == c.Status && old.Round == c.Round || c.Status == clarify.Answered && !clarify.AnswerWakes(old, ok, c) {
 			continue
 		}
 		event := wakeEvent(after, c)
