@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/palantir/go-githubapp/appconfig"
+
+	"github.com/clarify-app/clarify/clarify"
 )
 
 // What `bot action` (internal/action) needs of the handlers beside their Handle methods:
@@ -31,6 +33,17 @@ func (b *Base) FlushDashboards(ctx context.Context) { b.flushDashboards(ctx) }
 // HasCommand reports whether a comment holds a command, or something meant as one that
 // deserves a refusal: what makes an issue worth a run when nothing else does.
 func HasCommand(body string) bool { return hasCommand(body) }
+
+// MayHaveStanding reports whether a listed comment's author may be someone whose command
+// the fold takes, as far as the listing tells with no request: an account that may have
+// write access (its author_association), a bot (an agent; a bot comments only where its app
+// is installed), or a login the repository's roles list. Anyone else is a drive-by in an
+// issue where nothing of theirs is open (the issues with something open carry the active
+// label and are run anyway), so a scheduled run does not read the issue for their command.
+func MayHaveStanding(c *github.IssueComment, p clarify.Policy) bool {
+	u := c.GetUser()
+	return mayWrite(c.GetAuthorAssociation()) || u.GetType() == "Bot" || p.RoleOf(u.GetLogin()) != ""
+}
 
 // IsSelf reports whether a user is the app itself (its comments are never input).
 func (b *Base) IsSelf(u *github.User) bool { return b.isSelf(u) }

@@ -42,14 +42,27 @@ func insiderByPayload(pr *github.PullRequest) (yes, known bool, reason string) {
 	if pr.GetHead().GetRepo().GetFullName() == pr.GetBase().GetRepo().GetFullName() {
 		return true, true, "a branch of the repository itself: its author can push here"
 	}
-	switch a := pr.GetAuthorAssociation(); a {
-	case "OWNER":
+	switch a := pr.GetAuthorAssociation(); {
+	case a == "OWNER":
 		return true, true, "a fork by the repository's owner"
-	case "MEMBER", "COLLABORATOR":
+	case mayWrite(a):
 		return false, false, "a fork by a " + a
 	default:
 		return false, true, "a fork by an author associated as " + a
 	}
+}
+
+// mayWrite reports whether an author_association can go with write access to the
+// repository: OWNER, MEMBER (of the owning organisation) and COLLABORATOR can (not all
+// of them have it); CONTRIBUTOR, NONE, FIRST_TIMER, FIRST_TIME_CONTRIBUTOR and MANNEQUIN
+// cannot. It is what a listing tells of an author with no request.
+// https://docs.github.com/en/graphql/reference/enums#commentauthorassociation
+func mayWrite(association string) bool {
+	switch association {
+	case "OWNER", "MEMBER", "COLLABORATOR":
+		return true
+	}
+	return false
 }
 
 // insider reports whether a pull request is an insider's, and why, by the rule commands

@@ -57,6 +57,31 @@ func (x *SweepIndex) Unchanged(is *github.Issue, now time.Time) bool {
 	return true
 }
 
+// Overdue says whether the index knows issue number n with a deadline at or before now:
+// an issue a scheduled run takes before those it merely cannot vouch for.
+func (x *SweepIndex) Overdue(n int, now time.Time) bool {
+	e, ok := x.loaded[n]
+	return ok && !e.Due.IsZero() && !e.Due.After(now)
+}
+
+// RanAfter says whether a run of issue number n read it after at: the index holds the
+// issue as listed with an updated_at later than at, so whatever was posted at at was there
+// to be applied. Such an entry is carried into the next index, so that a command no run
+// needs to apply again (one the fold ignored, which leaves no write of the app's behind) is
+// read once, not by every run. updated_at counts whole seconds: one equal to at proves
+// nothing.
+func (x *SweepIndex) RanAfter(n int, at time.Time) bool {
+	e, ok := x.loaded[n]
+	if !ok || !e.Seen.After(at) {
+		return false
+	}
+	if x.next == nil {
+		x.next = map[int]render.Swept{}
+	}
+	x.next[n] = e
+	return true
+}
+
 // Ran notes a run of issue, as listed, that saved its ledger with the next deadline due.
 func (x *SweepIndex) Ran(is *github.Issue, due time.Time) {
 	if x.next == nil {

@@ -12,25 +12,37 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
 // A scheduled run (schedule or workflow_dispatch) is the repository's sweep. Nothing is
-// kept between runs, so it reads what it needs each time, at a bounded cost:
+// kept between runs but its sweep index (handlers.SweepIndex), so it reads what it needs
+// each time, at a bounded cost:
 //
 //   - every issue carrying the active label (open or closed: a close no run applied still
 //     settles here), one listing request per 100; each is run, which fires its passed
-//     deadlines and applies any comment past its ledger's cursor;
+//     deadlines and applies any comment past its ledger's cursor, unless the index knows it
+//     unchanged and not due;
 //   - the repository's comments of the last scanWindow, at most scanPages requests: an
 //     issue with a command that no run shows signs of having applied (no comment or edit
 //     of the app's in the issue after it, one carrying its markers: other workflows share
-//     its account) is run too, label or not: an ask whose run was cancelled as a pending
-//     run of its concurrency group left no label behind.
+//     its account; no run in the index that read the issue after it) is run too, label or
+//     not: an ask whose run was cancelled as a pending run of its concurrency group left no
+//     label behind. Only commands by someone who may have standing count
+//     (handlers.MayHaveStanding, from what the listing says of the author): anyone can
+//     comment on a public repository, and a drive-by's 300 asks must not make every run
+//     read 300 issues.
 //
-// When the budget cannot cover every issue, where the visits start turns with the run's
-// number, so that every issue gets its turn; the run then fails, saying how many are left.
+// The visits go in this order: issues whose deadline has passed (stale pings, timeouts,
+// settling from precedent), then the other labelled issues the index cannot vouch for,
+// then the issues of unapplied commands, each read only when its turn comes. When the
+// budget cannot cover every issue, where the visits start within each group turns with the
+// run's number, so that every issue gets its turn; the issues run are in the index the run
+// saves, so the next run leaves them and takes the rest. The run then fails, saying how
+// many are left.
 const (
 	scanWindow = 24 * time.Hour
 	scanPages  = 3
@@ -43,21 +55,19 @@ const (
 	issueReserve = 12
 )
 
+// toRun is an issue a scheduled run means to run: listed, or known only by its number from
+// a command no run applied, and read when its turn comes.
+type toRun struct {
+	number int
+	issue  *github.Issue
+}
+
 func (r *runner) sweep(ctx context.Context, owner, repo string) Outcome {
 	out := Outcome{What: fmt.Sprintf("%s sweep of %s/%s", r.env.EventName, owner, repo)}
 	ctx = ghtransport.WithInstallation(r.ctx(ctx), 0)
 	client, err := r.clients.NewInstallationClient(0)
 	if err == nil {
-		var issues []*github.Issue
-		if issues, err = r.toVisit(ctx, client, owner, repo); err == nil {
-			idx := r.sweepIndex(ctx, client, owner, repo)
-			issues = r.changed(idx, issues, &out)
-			err = r.visit(ctx, client, owner, repo, issues, idx, &out)
-			if serr := r.base.SaveSweepIndex(ctx, client, idx); serr != nil {
-				// The next run reads the issues this one could not vouch for; nothing else.
-				r.logger.Warn().Err(serr).Msg("The sweep index was not saved; the next scheduled run reads every issue")
-			}
-		}
+		err = r.sweepRepo(ctx, client, owner, repo, &out)
 		r.base.FlushDashboards(ctx)
 	}
 	out.Err = err
@@ -71,12 +81,30 @@ func (r *runner) sweep(ctx context.Context, owner, repo string) Outcome {
 	return out
 }
 
-// toVisit lists the issues the run visits, in number order turned by the run number.
-func (r *runner) toVisit(ctx context.Context, client *github.Client, owner, repo string) ([]*github.Issue, error) {
+// sweepRepo runs the repository's issues that call for it, and saves the sweep index.
+func (r *runner) sweepRepo(ctx context.Context, client *github.Client, owner, repo string, out *Outcome) error {
 	cfg, err := r.base.Configs.Load(ctx, client, owner, repo)
 	if err != nil {
-		return nil, fmt.Errorf("load config of %s/%s: %w", owner, repo, err)
+		return fmt.Errorf("load config of %s/%s: %w", owner, repo, err)
 	}
+	idx := r.sweepIndex(ctx, client, owner, repo)
+	issues, err := r.toVisit(ctx, client, cfg, owner, repo, idx, out)
+	if err != nil {
+		return err
+	}
+	err = r.visit(ctx, client, owner, repo, issues, idx, out)
+	if serr := r.base.SaveSweepIndex(ctx, client, idx); serr != nil {
+		// The next run reads the issues this one could not vouch for; nothing else.
+		r.logger.Warn().Err(serr).Msg("The sweep index was not saved; the next scheduled run reads every issue")
+	}
+	return err
+}
+
+// toVisit lists the issues the run visits, in the order the budget should serve them:
+// those overdue, the other labelled ones the index cannot vouch for, those with a command
+// no run applied; each group in number order turned by the run number.
+func (r *runner) toVisit(ctx context.Context, client *github.Client, cfg handlers.RepoConfig, owner, repo string,
+	idx *handlers.SweepIndex, out *Outcome) ([]toRun, error) {
 	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
 		return client.Issues.ListByRepo(ctx, owner, repo, &github.IssueListByRepoOptions{State: "all",
 			Labels: []string{cfg.Labels.Active}, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
@@ -84,32 +112,46 @@ func (r *runner) toVisit(ctx context.Context, client *github.Client, owner, repo
 	if err != nil {
 		return nil, fmt.Errorf("list the issues labelled %s: %w", cfg.Labels.Active, err)
 	}
+	now := r.base.Now()
 	seen := map[int]bool{}
+	var due, changed, unrun []toRun
 	for _, is := range issues {
-		seen[is.GetNumber()] = true
+		n := is.GetNumber()
+		seen[n] = true
+		switch {
+		case idx.Unchanged(is, now):
+			out.Unchanged++
+		case is.GetState() == "closed" || idx.Overdue(n, now):
+			due = append(due, toRun{number: n, issue: is})
+		default:
+			changed = append(changed, toRun{number: n, issue: is})
+		}
 	}
-	unrun, err := r.unapplied(ctx, client, owner, repo, seen)
+	nums, err := r.unapplied(ctx, client, owner, repo, seen, idx, cfg.Policy)
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range unrun {
-		is, _, err := client.Issues.Get(ctx, owner, repo, n)
-		if err != nil {
-			return nil, fmt.Errorf("read %s/%s#%d: %w", owner, repo, n, err)
-		}
-		issues = append(issues, is)
+	for _, n := range nums {
+		unrun = append(unrun, toRun{number: n})
 	}
-	slices.SortFunc(issues, func(a, b *github.Issue) int { return cmp.Compare(a.GetNumber(), b.GetNumber()) })
+	return slices.Concat(r.turned(due), r.turned(changed), r.turned(unrun)), nil
+}
+
+// turned sorts issues by number and turns them by the run number.
+func (r *runner) turned(issues []toRun) []toRun {
+	slices.SortFunc(issues, func(a, b toRun) int { return cmp.Compare(a.number, b.number) })
 	if len(issues) > 0 {
 		turn := r.env.RunNumber % len(issues)
 		issues = append(issues[turn:], issues[:turn]...)
 	}
-	return issues, nil
+	return issues
 }
 
 // unapplied lists the issues, beside those in seen, with a command of the last scanWindow
-// after which the app wrote nothing in the issue.
-func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, repo string, seen map[int]bool) ([]int, error) {
+// by someone who may have standing, after which the app wrote nothing in the issue and no
+// run in the index read it.
+func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, repo string, seen map[int]bool,
+	idx *handlers.SweepIndex, p clarify.Policy) ([]int, error) {
 	since := r.base.Now().Add(-scanWindow)
 	comments, err := ghtransport.SomePages(scanPages, func(page int) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, owner, repo, 0, &github.IssueListCommentsOptions{
@@ -130,17 +172,16 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 			if render.IsOwnComment(c.GetBody()) {
 				lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
 			}
-		case handlers.HasCommand(c.GetBody()):
+		case handlers.HasCommand(c.GetBody()) && handlers.MayHaveStanding(c, p):
 			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
 		}
 	}
 	var out []int
 	for n, at := range lastCmd {
-		if !lastOurs[n].After(at.Add(appliedSlack)) {
+		if !lastOurs[n].After(at.Add(appliedSlack)) && !idx.RanAfter(n, at) {
 			out = append(out, n)
 		}
 	}
-	slices.Sort(out)
 	return out, nil
 }
 
@@ -155,26 +196,27 @@ func (r *runner) sweepIndex(ctx context.Context, client *github.Client, owner, r
 	return idx
 }
 
-// changed leaves out the issues the index knows unchanged and not yet due.
-func (r *runner) changed(idx *handlers.SweepIndex, issues []*github.Issue, out *Outcome) []*github.Issue {
-	now := r.base.Now()
-	return slices.DeleteFunc(issues, func(is *github.Issue) bool {
-		if idx.Unchanged(is, now) {
-			out.Unchanged++
-			return true
-		}
-		return false
-	})
-}
-
-// visit runs each issue while the budget lasts; one that fails does not hold up the rest.
-func (r *runner) visit(ctx context.Context, client *github.Client, owner, repo string, issues []*github.Issue, idx *handlers.SweepIndex, out *Outcome) error {
+// visit runs each issue while the budget lasts, reading first those known only by number;
+// one that fails does not hold up the rest.
+func (r *runner) visit(ctx context.Context, client *github.Client, owner, repo string, issues []toRun, idx *handlers.SweepIndex, out *Outcome) error {
 	var errs []error
-	for i, is := range issues {
+	for i, v := range issues {
 		if r.count.budget > 0 && r.count.all.Load()+issueReserve > r.count.budget {
 			out.Deferred = len(issues) - i
 			r.logger.Warn().Int("left", out.Deferred).Msg("Request budget spent; the next scheduled run takes the rest")
 			break
+		}
+		is := v.issue
+		if is == nil {
+			var err error
+			if is, _, err = client.Issues.Get(ctx, owner, repo, v.number); err != nil {
+				errs = append(errs, fmt.Errorf("read %s/%s#%d: %w", owner, repo, v.number, err))
+				continue
+			}
+			if idx.Unchanged(is, r.base.Now()) {
+				out.Unchanged++
+				continue
+			}
 		}
 		out.Issues++
 		var due time.Time
