@@ -356,12 +356,27 @@ func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, 
 	return l, effects, nil
 }
 
-// thumbsDown reports whether anyone who is not a bot reacted 👎 to a comment.
+// thumbsDown reports whether anyone who is not a bot reacted 👎 to a comment. It asks
+// GitHub for the 👎 only (the content filter; go-github's call lacks it), and reads every
+// page of them: a person's 👎 after a page of others' counts as much as the first.
+// https://docs.github.com/rest/reactions/reactions#list-reactions-for-an-issue-comment
 func thumbsDown(ctx context.Context, client *github.Client, ref issueRef, comment int64) (bool, error) {
 	if comment == 0 {
 		return false, nil
 	}
-	rs, _, err := client.Reactions.ListIssueCommentReactions(ctx, ref.Owner, ref.Repo, comment, &github.ListOptions{PerPage: 100})
+	rs, err := ghtransport.AllPages(func(page int) ([]*github.Reaction, *github.Response, error) {
+		u := fmt.Sprintf("repos/%s/%s/issues/comments/%d/reactions?content=-1&per_page=100", ref.Owner, ref.Repo, comment)
+		if page > 0 {
+			u += "&page=" + strconv.Itoa(page)
+		}
+		req, err := client.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		var list []*github.Reaction
+		resp, err := client.Do(ctx, req, &list)
+		return list, resp, err
+	})
 	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return false, nil
 	}
