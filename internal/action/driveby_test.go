@@ -64,19 +64,23 @@ func TestDriveByAsksCostTheScheduledRunsNothing(t *testing.T) {
 	t.Logf("after %d drive-by asks, the next two scheduled runs made %d and %d requests (budget %d each)", driveBys, spent[0], spent[1], 300)
 }
 
-// TestACollaboratorsMissedAskIsPickedUpAmidDriveBys is the guard: among the drive-by's asks,
-// maria (write access) and coder-agent (an agent, a bot account) each asked in an issue of
-// their own, and neither run happened. The first scheduled run asks both questions.
+// TestACollaboratorsMissedAskIsPickedUpAmidDriveBys is the guard: before and among the
+// drive-by's asks, maria (write access) and coder-agent (an agent, a bot account) asked in
+// issues of their own, and none of those runs happened. The first scheduled run asks all
+// three questions.
 func TestACollaboratorsMissedAskIsPickedUpAmidDriveBys(t *testing.T) {
 	b := newBench(t)
 	b.fake.AddUser("rex", "User")
 	b.fake.OpenIssue(repo, 43, "Cache the schema", "maria")
 	b.fake.OpenIssue(repo, 44, "Cache the tokens", "maria")
+	b.fake.OpenIssue(repo, 45, "Keep the logs", "maria")
 	for i := range driveBys {
 		n := 100 + i
 		b.fake.OpenIssue(repo, n, fmt.Sprintf("Issue %d", n), "drive-by")
 		b.fake.Comment(repo, n, "drive-by", "/clarify @maria Why is this not done yet?")
 		switch i {
+		case 0:
+			b.fake.Comment(repo, 45, "maria", "/clarify @rex Which region stores the logs?")
 		case 50:
 			b.fake.Comment(repo, 43, "maria", "/clarify @rex Which browser showed the error?")
 		case 150:
@@ -85,7 +89,7 @@ func TestACollaboratorsMissedAskIsPickedUpAmidDriveBys(t *testing.T) {
 	}
 	b.fake.Advance(5 * time.Minute)
 	b.schedule()
-	for n, id := range map[int]string{43: "CLR-43-001", 44: "CLR-44-001"} {
+	for n, id := range map[int]string{43: "CLR-43-001", 44: "CLR-44-001", 45: "CLR-45-001"} {
 		if c, ok := b.ledger(n).Find(id); !ok || c.Status != clarify.Pending {
 			t.Errorf("#%d's missed ask after the first scheduled run: %+v, want pending", n, c)
 		}

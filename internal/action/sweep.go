@@ -45,7 +45,10 @@ import (
 // many are left.
 const (
 	scanWindow = 24 * time.Hour
-	scanPages  = 3
+	// scanPages bounds the scan at 1,000 comments, newest first: a flood of drive-by
+	// comments (one account may post about 500 an hour) costs a run ten requests at most,
+	// and does not push a collaborator's ask of the hours before it out of reach.
+	scanPages = 10
 	// appliedSlack is how much later than a command the app's last write in its issue must
 	// be to show that a run saw the command: a run lists the comments a little before it
 	// writes, so a write seconds after a command may come from a run that did not see it.
