@@ -56,6 +56,10 @@ const (
 	// issueReserve is the requests kept back for one more issue's run: a run that began
 	// and then hit the budget half-way would be wasted.
 	issueReserve = 12
+	// saveReserve is the requests kept back for the run's end: the sweep index's write,
+	// without which the next run would take the same issues again rather than the rest,
+	// and a dashboard's.
+	saveReserve = 3
 )
 
 // toRun is an issue a scheduled run means to run: listed, or known only by its number from
@@ -204,7 +208,7 @@ func (r *runner) sweepIndex(ctx context.Context, client *github.Client, owner, r
 func (r *runner) visit(ctx context.Context, client *github.Client, owner, repo string, issues []toRun, idx *handlers.SweepIndex, out *Outcome) error {
 	var errs []error
 	for i, v := range issues {
-		if r.count.budget > 0 && r.count.all.Load()+issueReserve > r.count.budget {
+		if r.count.budget > 0 && r.count.all.Load()+issueReserve+saveReserve > r.count.budget {
 			out.Deferred = len(issues) - i
 			r.logger.Warn().Int("left", out.Deferred).Msg("Request budget spent; the next scheduled run takes the rest")
 			break
