@@ -154,13 +154,20 @@ func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issu
 	return book, unlock, nil
 }
 
-// rememberDecisions records the decisions people made in this run in the repository's
-// memory. It runs before the ledger is saved: a run that fails after it is run again from
-// the same ledger, and recording a decision twice changes nothing.
-func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, before, after clarify.Ledger) error {
-	ds := clarify.SettledByPeople(before, after)
-	if len(ds) == 0 {
-		return nil
+// rememberDecisions records the decisions people with standing made in this run in the
+// repository's memory (clarify.SettledByPeople says which). It runs before the ledger is
+// saved: a run that fails after it is run again from the same ledger, and recording a
+// decision twice changes nothing.
+func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, p clarify.Policy, before, after clarify.Ledger) error {
+	lookups := snap.lookups
+	if lookups == nil {
+		lookups = newActorLookups(client, ref, &b.members, b.BotLogin())
+	}
+	ds, err := clarify.SettledByPeople(before, after, p, func(login string) (clarify.Actor, error) {
+		return lookups.now(ctx, login)
+	})
+	if err != nil || len(ds) == 0 {
+		return err
 	}
 	return b.recordDecisions(ctx, client, ref, snap, ds)
 }
@@ -453,5 +460,5 @@ func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, r
 // and into the repository's memory the decisions people made in this run.
 func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
 	*l = stampOffers(*l, snap, cfg, b.Now())
-	return b.rememberDecisions(ctx, client, ref, snap, snap.ledger, *l)
+	return b.rememberDecisions(ctx, client, ref, snap, cfg.Policy, snap.ledger, *l)
 }
