@@ -106,10 +106,11 @@ func (m Memory) InForceNewestFirst() []Decision {
 	return out
 }
 
-// SettledByPeople lists the clarifications that after settles and before had not, whose
-// decision a person made (a resolve, taking an answer). A fallback taken on timeout is
-// no decision of anyone's, so it is never remembered as one.
-func SettledByPeople(before, after Ledger) []Decision {
+// SettledByPeople lists the decisions the repository keeps of the clarifications that
+// after settles and before had not: those a person with standing made (remembered). A
+// fallback taken on timeout, or a settlement from precedent, is no decision of anyone's,
+// so it is never remembered as one. who says what GitHub reports now of a login.
+func SettledByPeople(before, after Ledger, p Policy, who func(login string) (Actor, error)) ([]Decision, error) {
 	var out []Decision
 	for _, c := range after.Clarifications {
 		if c.Status != Resolved {
@@ -122,12 +123,16 @@ func SettledByPeople(before, after Ledger) []Decision {
 		if !ok || strings.HasPrefix(e.Text, timeoutPrefix) || fromPrecedent(e) {
 			continue
 		}
-		out = append(out, Decision{
-			ID: c.ID, Issue: after.Issue, Topic: c.Topic, Question: FirstQuestion(c),
-			Decision: c.Resolution, By: decider(c, e), At: c.ResolvedAt, CommentID: e.CommentID,
-		})
+		d, ok, err := remembered(c, e, p, who)
+		if err != nil {
+			return out, err
+		}
+		if ok {
+			d.Issue = after.Issue
+			out = append(out, d)
+		}
 	}
-	return out
+	return out, nil
 }
 
 // decider is who made a decision: the asker who settles takes the answer they were given
@@ -136,10 +141,8 @@ func decider(c Clarification, resolution Entry) string {
 	if !strings.EqualFold(resolution.Author, c.Asker.Login) {
 		return resolution.Author
 	}
-	for i := len(c.Thread) - 1; i >= 0; i-- {
-		if c.Thread[i].Kind == KindAnswer {
-			return c.Thread[i].Author
-		}
+	if a, ok := lastAnswerEntry(c); ok {
+		return a.Author
 	}
 	return resolution.Author
 }
@@ -225,21 +228,17 @@ func wordDistance(a, b []string) int {
 // to read, so whether the decision exists is theirs to answer.
 const EffectSupersede EffectKind = "supersede"
 
-// supersede checks who may replace a decision: anyone with write access, or the asker of
-// a clarification of this issue, whose question the new decision answers.
+// supersede checks who may replace a decision (MayChangeDecisions): someone who asked in
+// this issue, or once had write access, has no say over what another issue decided.
 func (a *applier) supersede() {
 	if a.cmd.Text == "" {
 		a.refuse(CodeBadCommand, a.cmd.Line, "a supersede needs the new decision after the id.",
 			fmt.Sprintf("`/clarify supersede %s <new decision>`", a.cmd.ID))
 		return
 	}
-	asks := false
-	for _, c := range a.l.Clarifications {
-		asks = asks || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login)
-	}
-	if !a.ev.Actor.CanWrite() && !asks {
-		a.refuse(CodeNotPermitted, a.cmd.Line, "only someone with write access, or an asker in this issue, can replace a decision of the repository.",
-			"ask a maintainer to supersede it.")
+	if !MayChangeDecisions(a.ev.Actor) {
+		a.refuse(CodeNotPermitted, a.cmd.Line, "only a person with write access can replace a decision of the repository.",
+			"to set it aside for your own question, answer or resolve that question as usual; ask a maintainer to supersede it.")
 		return
 	}
 	a.effects = append(a.effects, Effect{Kind: EffectSupersede, Key: fmt.Sprintf("supersede:%d", a.ev.CommentID),

@@ -80,11 +80,12 @@ func TestOnlyDecisionsPeopleMadeAreSettled(t *testing.T) {
 	byTimeout.Thread = append(byTimeout.Thread, Entry{Kind: KindResolution, Text: timeoutPrefix + "per user"})
 	before := Ledger{Issue: 7, Clarifications: []Clarification{open}}
 	after := Ledger{Issue: 7, Clarifications: []Clarification{byPerson, byTimeout}}
-	got := SettledByPeople(before, after)
+	maintainers := func(login string) (Actor, error) { return Actor{Login: login, Permission: "write"}, nil }
+	got, _ := SettledByPeople(before, after, DefaultPolicy(), maintainers)
 	if len(got) != 1 || got[0].ID != "CLR-7-001" || got[0].By != "maria" || got[0].Question != "Per user?" || got[0].CommentID != 9 {
 		t.Errorf("SettledByPeople = %+v, want only maria's decision", got)
 	}
-	if again := SettledByPeople(after, after); len(again) != 0 {
+	if again, _ := SettledByPeople(after, after, DefaultPolicy(), maintainers); len(again) != 0 {
 		t.Errorf("a clarification settled before the run counted again: %+v", again)
 	}
 }

@@ -22,10 +22,17 @@ type actorLookups struct {
 	ref     issueRef
 	perms   map[string]string
 	members *membershipCache
+	// self is the app's own login. In bot action it is github-actions[bot], the account
+	// every workflow of the repository writes as, some of them started by outsiders: a
+	// comment of that account that is not the app's own is a bot's without write access,
+	// whatever GitHub says the workflow token may do.
+	self string
+	// bots says, by login in lower case, whether GitHub reports the account as a bot.
+	bots map[string]bool
 }
 
-func newActorLookups(client *github.Client, ref issueRef, members *membershipCache) *actorLookups {
-	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: members}
+func newActorLookups(client *github.Client, ref issueRef, members *membershipCache, self string) *actorLookups {
+	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: members, self: self, bots: map[string]bool{}}
 }
 
 // actor describes the author of an event. Permissions are looked up only for a command or
@@ -36,6 +43,7 @@ func (a *actorLookups) actor(ctx context.Context, b *Base, u *github.User, body 
 	if act.Self || act.Login == "" {
 		return act, nil
 	}
+	a.bots[strings.ToLower(act.Login)] = act.Bot
 	if clarify.NeedsPermission(l, p, act.Login, act.Bot, body) {
 		perm, err := a.permission(ctx, act.Login)
 		if err != nil {
@@ -64,6 +72,9 @@ func (a *actorLookups) teams(ctx context.Context, l clarify.Ledger, p clarify.Po
 }
 
 func (a *actorLookups) permission(ctx context.Context, login string) (string, error) {
+	if strings.EqualFold(login, a.self) {
+		return "none", nil
+	}
 	if p, ok := a.perms[login]; ok {
 		return p, nil
 	}
@@ -75,9 +86,25 @@ func (a *actorLookups) permission(ctx context.Context, login string) (string, er
 		return "", fmt.Errorf("permission of %s on %s/%s: %w", login, a.ref.Owner, a.ref.Repo, err)
 	default:
 		perm = lvl.GetPermission()
+		if u := lvl.GetUser(); u != nil {
+			a.bots[strings.ToLower(login)] = u.GetType() == "Bot"
+		}
 	}
 	a.perms[login] = perm
 	return perm, nil
+}
+
+// now is what GitHub reports now of login, for clarify's rule of who speaks for the
+// repository (clarify.Policy.HasStanding): a bot seen in this run costs no request, since
+// no bot has standing; anyone else's permission is looked up (once a run).
+func (a *actorLookups) now(ctx context.Context, login string) (clarify.Actor, error) {
+	act := clarify.Actor{Login: login, Self: strings.EqualFold(login, a.self), Bot: a.bots[strings.ToLower(login)]}
+	if act.Self || act.Bot || login == "" {
+		return act, nil
+	}
+	perm, err := a.permission(ctx, login)
+	act.Permission, act.Bot = perm, a.bots[strings.ToLower(login)]
+	return act, err
 }
 
 // member reports whether login is an active member of the team "org/slug". A failed

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 
 	"github.com/google/go-github/v60/github"
@@ -14,7 +15,37 @@ import (
 
 // The app keeps two issues of its own in a repository, the decision memory and the
 // dashboard, each named by a label whose description holds its number ("… issue #N").
-// This file is how a new one is made the one the label names.
+// This file is how a new one is made the one the label names, and the one rule of when
+// the app follows a label: only to an issue that is provably its own. Anyone who may edit
+// labels (or a label-sync workflow) can point one at a person's issue or at another
+// workflow's, which in bot action is written by the same github-actions[bot]; following it
+// there, the app would post its memory into that issue or overwrite its body.
+
+// appIssueMarkIn finds the mark a label's description carries after the number.
+var appIssueMarkIn = regexp.MustCompile(`· mark ([0-9a-f]+)`)
+
+// marked reports whether a label's description carries the app's mark for issue n as its
+// issue of kind: the app writes it when it makes the issue, and it does not verify for
+// another number, so the label proves the issue is the app's without reading it.
+func (r LedgerReader) marked(owner, repo, kind string, n int, desc string) bool {
+	m := appIssueMarkIn.FindStringSubmatch(desc)
+	return m != nil && r.Keys.Issue(owner, repo, n).IsAppIssueMark(kind, m[1])
+}
+
+// ownIssue reports whether is, read because its label carries no mark (a label written
+// before marks, or edited), is provably the app's: an issue, not a pull request, made by
+// the app's account, and signed says it carries the app's signed mark (a block of its that
+// verifies under the issue's key). In bot action the account alone proves nothing: every
+// workflow of the repository writes as github-actions[bot].
+func (r LedgerReader) ownIssue(is *github.Issue, signed bool) bool {
+	return is != nil && is.PullRequestLinks == nil && isLogin(is.GetUser(), r.Bot) && signed
+}
+
+// appIssueLabel is the description of the label that names ref's issue as the app's issue
+// of kind: what, its number, and its mark.
+func (b *Base) appIssueLabel(ref issueRef, kind, what string) string {
+	return fmt.Sprintf("%s: issue #%d · mark %s", what, ref.Number, b.keys(ref).AppIssueMark(kind))
+}
 
 // claimLabel makes label name, created the first time, name issue n (desc says so), an
 // issue of the app's this run just made, and returns the issue the label names after. A
@@ -22,7 +53,7 @@ import (
 // at n), or one that another run made at the same moment (two workflow runs of different
 // issues, both first to need it): alive says so, and then that one stands and is returned,
 // so that every run writes into the one issue the label names.
-func (b *Base) claimLabel(ctx context.Context, client *github.Client, owner, repo, name, desc string, n int, alive func(int) (bool, error)) (int, error) {
+func (b *Base) claimLabel(ctx context.Context, client *github.Client, owner, repo, name, desc string, n int, alive func(other int, desc string) (bool, error)) (int, error) {
 	color := "ededed"
 	_, _, err := client.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: &name, Color: &color, Description: &desc})
 	if err == nil {
@@ -37,7 +68,7 @@ func (b *Base) claimLabel(ctx context.Context, client *github.Client, owner, rep
 	}
 	if m := issueNumberIn.FindStringSubmatch(label.GetDescription()); m != nil {
 		if other, _ := strconv.Atoi(m[1]); other != n {
-			ok, err := alive(other)
+			ok, err := alive(other, label.GetDescription())
 			if err != nil || ok {
 				return other, err
 			}

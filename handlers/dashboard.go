@@ -30,6 +30,9 @@ import (
 // DashboardLabel is the label whose description names the repository's dashboard issue.
 const DashboardLabel = "clarify:dashboard"
 
+// dashboardKind names the dashboard in its label's mark.
+const dashboardKind = "dashboard"
+
 // The marks the label's description carries after the number.
 const (
 	dashboardRecreated = " (recreated)"
@@ -197,20 +200,36 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 	}
 	n, _ := strconv.Atoi(m[1])
 	is, _, err = client.Issues.Get(ctx, owner, repo, n)
-	gone := ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) || (err == nil && !b.isSelf(is.GetUser()))
 	switch {
-	case gone && strings.HasSuffix(desc, dashboardRecreated):
+	case gone(err) && strings.HasSuffix(desc, dashboardRecreated):
 		off := dashboardOff
 		_, _, err := client.Issues.EditLabel(ctx, owner, repo, DashboardLabel, &github.Label{Description: &off})
 		return nil, desc, true, err
-	case gone:
+	case gone(err):
 		return nil, desc, false, nil
 	case err != nil:
 		return nil, desc, false, fmt.Errorf("read the dashboard of %s/%s: %w", owner, repo, err)
+	case !b.ownDashboard(owner, repo, is, desc):
+		// Someone else's issue: never written into. A new dashboard is made, as if none
+		// had been, and the label is pointed at it.
+		zerolog.Ctx(ctx).Warn().Int("issue", n).Str("label", DashboardLabel).
+			Msg("The label names an issue that is not provably the app's; it is left alone, and a dashboard of the app's is made")
+		return nil, "", false, nil
 	case is.GetState() == "closed":
 		return nil, desc, true, nil // the app never closes it: a person did
 	}
 	return is, desc, false, nil
+}
+
+// ownDashboard reports whether is, named by the label's description desc, is provably the
+// app's dashboard (ownIssue): the label's mark, or a body the app signed.
+func (b *Base) ownDashboard(owner, repo string, is *github.Issue, desc string) bool {
+	signed := b.reader().marked(owner, repo, dashboardKind, is.GetNumber(), desc)
+	if !signed {
+		_, err := render.DecodeDashboard(is.GetBody(), IssueLedgerKey(b.LedgerKey, owner, repo, 0))
+		signed = err == nil
+	}
+	return b.reader().ownIssue(is, signed)
 }
 
 // createDashboard opens the dashboard issue with its body and stores its number. When
@@ -223,16 +242,16 @@ func (b *Base) createDashboard(ctx context.Context, client *github.Client, owner
 		return fmt.Errorf("create the dashboard of %s/%s: %w", owner, repo, err)
 	}
 	n := is.GetNumber()
-	desc := fmt.Sprintf("Clarify's dashboard: issue #%d", n)
+	desc := b.appIssueLabel(issueRef{Owner: owner, Repo: repo, Number: n}, dashboardKind, "Clarify's dashboard")
 	if recreated {
 		desc += dashboardRecreated
 	}
-	stands, err := b.claimLabel(ctx, client, owner, repo, DashboardLabel, desc, n, func(other int) (bool, error) {
+	stands, err := b.claimLabel(ctx, client, owner, repo, DashboardLabel, desc, n, func(other int, desc string) (bool, error) {
 		is, _, err := client.Issues.Get(ctx, owner, repo, other)
-		if ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) {
+		if gone(err) {
 			return false, nil
 		}
-		return err == nil && b.isSelf(is.GetUser()) && is.GetState() == "open", err
+		return err == nil && b.ownDashboard(owner, repo, is, desc) && is.GetState() == "open", err
 	})
 	if err != nil || stands == n {
 		return err

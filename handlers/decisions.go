@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -43,31 +41,16 @@ type memoryBook struct {
 	// sweepIndex is the app's comment there that holds bot action's sweep index
 	// (sweepindex.go), nil when there is none.
 	sweepIndex *github.IssueComment
+	// unmarked says the label names the issue without its mark, and unindexed that the
+	// issue's body lacks the index of these comments (an issue made before either, or
+	// edited by hand): the next write puts them there (decisions_read.go).
+	unmarked, unindexed bool
 }
 
 // decisionsTTL is how long an offer trusts the decisions this process last read or wrote:
 // an offer is advice, so a decision another process made a minute ago may wait for the
 // next read, and a burst of asks in one repository reads the memory once.
 const decisionsTTL = time.Minute
-
-// readMemory reads the repository's decisions as the app's reader does, from the issue
-// this process last found holding them (a read of its comments), or, the first time or
-// once that issue is gone, through the label that names it.
-func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
-	key := owner + "/" + repo
-	if n, ok := b.decisionIssues.get(key); ok {
-		book, err := b.reader().readMemoryIn(ctx, client, owner, repo, n)
-		if err != nil || book.issue != 0 {
-			return book, err
-		}
-		b.decisionIssues.forget(key) // deleted: the label may name a new one
-	}
-	book, err := b.reader().readMemory(ctx, client, owner, repo)
-	if err == nil && book.issue != 0 {
-		b.decisionIssues.put(key, book.issue)
-	}
-	return book, err
-}
 
 // offerMemory is the repository's decisions for an offer: as this process read or wrote
 // them less than decisionsTTL ago, else read once for every run that asks at that moment.
@@ -77,66 +60,6 @@ func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, re
 		return book, err == nil, err
 	})
 	return book, err
-}
-
-// ReadDecisions reads a repository's decisions, for bot stats.
-func (r LedgerReader) ReadDecisions(ctx context.Context, client *github.Client, owner, repo string) (clarify.Memory, error) {
-	book, err := r.readMemory(ctx, client, owner, repo)
-	return book.memory, err
-}
-
-// readMemory reads the repository's decisions: the label, then the comments of the issue
-// it names. A part that does not verify (edited by hand) is skipped and logged.
-func (r LedgerReader) readMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
-	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DecisionsLabel)
-	if ghtransport.IsStatus(err, http.StatusNotFound) {
-		return memoryBook{}, nil
-	}
-	if err != nil {
-		return memoryBook{}, fmt.Errorf("read label %s of %s/%s: %w", DecisionsLabel, owner, repo, err)
-	}
-	m := issueNumberIn.FindStringSubmatch(label.GetDescription())
-	if m == nil {
-		return memoryBook{}, nil
-	}
-	number, _ := strconv.Atoi(m[1])
-	return r.readMemoryIn(ctx, client, owner, repo, number)
-}
-
-// readMemoryIn reads the decisions in the comments of issue number; none (issue 0) when
-// that issue is gone.
-func (r LedgerReader) readMemoryIn(ctx context.Context, client *github.Client, owner, repo string, number int) (memoryBook, error) {
-	ref := issueRef{Owner: owner, Repo: repo, Number: number}
-	comments, err := ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
-	if ghtransport.IsStatus(err, http.StatusNotFound) || ghtransport.IsStatus(err, http.StatusGone) {
-		return memoryBook{}, nil
-	}
-	if err != nil {
-		return memoryBook{}, err
-	}
-	book := memoryBook{issue: number}
-	byPart := map[int][]clarify.Decision{}
-	for _, c := range comments {
-		if r.own(c) && strings.Contains(c.GetBody(), render.SweepIndexMarker) && book.sweepIndex == nil {
-			book.sweepIndex = c
-		}
-		if !r.own(c) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
-			continue // a person's comment, or the app's answer to a command typed there
-		}
-		// Every part keeps its place, so the next write puts a part that does not verify
-		// (edited by hand) right rather than shifting the others onto the wrong comments.
-		book.parts = append(book.parts, c)
-		part, ds, err := r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).DecodeDecisions(c.GetBody())
-		if err != nil {
-			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Part of the decision memory not read")
-			continue
-		}
-		byPart[part] = ds
-	}
-	for i := range book.parts {
-		book.memory.Decisions = append(book.memory.Decisions, byPart[i]...)
-	}
-	return book, nil
 }
 
 // lockedMemory reads the repository's decisions under its lock, for a change: one
@@ -154,13 +77,20 @@ func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issu
 	return book, unlock, nil
 }
 
-// rememberDecisions records the decisions people made in this run in the repository's
-// memory. It runs before the ledger is saved: a run that fails after it is run again from
-// the same ledger, and recording a decision twice changes nothing.
-func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, before, after clarify.Ledger) error {
-	ds := clarify.SettledByPeople(before, after)
-	if len(ds) == 0 {
-		return nil
+// rememberDecisions records the decisions people with standing made in this run in the
+// repository's memory (clarify.SettledByPeople says which). It runs before the ledger is
+// saved: a run that fails after it is run again from the same ledger, and recording a
+// decision twice changes nothing.
+func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, p clarify.Policy, before, after clarify.Ledger) error {
+	lookups := snap.lookups
+	if lookups == nil {
+		lookups = newActorLookups(client, ref, &b.members, b.BotLogin())
+	}
+	ds, err := clarify.SettledByPeople(before, after, p, func(login string) (clarify.Actor, error) {
+		return lookups.now(ctx, login)
+	})
+	if err != nil || len(ds) == 0 {
+		return err
 	}
 	return b.recordDecisions(ctx, client, ref, snap, ds)
 }
@@ -197,65 +127,85 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref i
 }
 
 // writeMemory writes the parts that changed, creating the decisions issue the first time
-// (book then names it).
+// (book then names it), and keeps the issue's index of its parts and its label's mark.
 func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issueRef, book *memoryBook) error {
 	if book.issue == 0 {
 		n, err := b.createMemoryIssue(ctx, client, ref)
 		if err != nil {
 			return err
 		}
-		book.issue = n
+		*book = memoryBook{issue: n, memory: book.memory}
 		b.decisionIssues.put(ref.Owner+"/"+ref.Repo, n)
 	}
 	// What is offered next is what this write leaves, whether or not every part lands:
 	// the decisions recorded here are in force either way once the write is retried.
-	defer b.decisionBooks.put(ref.Owner+"/"+ref.Repo, *book)
+	defer func() { b.decisionBooks.put(ref.Owner+"/"+ref.Repo, *book) }()
+	made, err := b.writeParts(ctx, client, ref, book)
+	if err != nil {
+		return err
+	}
+	return b.indexMemory(ctx, client, ref, book, book.sweepIndex, made)
+}
+
+// writeParts edits the parts of the memory that changed and makes those it lacks, and
+// reports whether it made any.
+func (b *Base) writeParts(ctx context.Context, client *github.Client, ref issueRef, book *memoryBook) (bool, error) {
 	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.issue}
 	bodies, err := render.EncodeDecisions(book.memory, b.keys(mref).Signing())
 	if err != nil {
-		return err
+		return false, err
 	}
 	for len(bodies) < len(book.parts) {
 		// A memory that shrank leaves its last parts empty rather than deleting them.
 		empty, err := render.EncodeDecisionsPart(len(bodies), nil, b.keys(mref).Signing())
 		if err != nil {
-			return err
+			return false, err
 		}
 		bodies = append(bodies, empty)
 	}
+	made := false
 	for i, body := range bodies {
 		if i < len(book.parts) {
 			if book.parts[i].GetBody() == body {
 				continue
 			}
 			if _, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, book.parts[i].GetID(), &github.IssueComment{Body: &body}); err != nil {
-				return fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+				return made, fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
 			}
+			book.parts[i].Body = &body
 			continue
 		}
-		if _, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, book.issue, &github.IssueComment{Body: &body}); err != nil {
-			return fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, book.issue, &github.IssueComment{Body: &body})
+		if err != nil {
+			return made, fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
 		}
+		book.parts, made = append(book.parts, c), true
 	}
-	return nil
+	return made, nil
 }
 
 // createMemoryIssue opens the issue that holds the decisions, closes it (it is the app's
-// memory, not work for anyone), and stores its number in the label's description.
+// memory, not work for anyone) with its signed index in its body, and stores its number
+// and mark in the label's description.
 func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref issueRef) (int, error) {
-	title, body := decisionsTitle, render.DecisionsIssueBody()
-	is, _, err := client.Issues.Create(ctx, ref.Owner, ref.Repo, &github.IssueRequest{Title: &title, Body: &body})
+	title, text := decisionsTitle, render.DecisionsIssueText()
+	is, _, err := client.Issues.Create(ctx, ref.Owner, ref.Repo, &github.IssueRequest{Title: &title, Body: &text})
 	if err != nil {
 		return 0, fmt.Errorf("create the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
+	n := is.GetNumber()
+	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
+	body, err := render.DecisionsIssueBody(render.DecisionsIndex{}, b.keys(mref).Signing())
+	if err != nil {
+		return 0, err
+	}
 	closed, reason := "closed", "not_planned"
-	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, is.GetNumber(), &github.IssueRequest{State: &closed, StateReason: &reason}); err != nil {
+	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, n, &github.IssueRequest{State: &closed, StateReason: &reason, Body: &body}); err != nil {
 		return 0, fmt.Errorf("close the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
-	n := is.GetNumber()
-	desc := fmt.Sprintf("Clarify's decision memory: issue #%d", n)
-	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc, n, func(other int) (bool, error) {
-		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, other)
+	desc := b.appIssueLabel(mref, decisionsKind, "Clarify's decision memory")
+	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
+		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, other, b.reader().marked(ref.Owner, ref.Repo, decisionsKind, other, desc))
 		return book.issue != 0, err
 	})
 	if err != nil || stands == n {
@@ -468,5 +418,5 @@ func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, r
 // and into the repository's memory the decisions people made in this run.
 func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
 	*l = stampOffers(*l, snap, cfg, b.Now())
-	return b.rememberDecisions(ctx, client, ref, snap, snap.ledger, *l)
+	return b.rememberDecisions(ctx, client, ref, snap, cfg.Policy, snap.ledger, *l)
 }

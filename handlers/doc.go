@@ -30,13 +30,17 @@
 //   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull
 //     requests that link the issue.
 //   - decisions.go: the repository's decisions (one closed issue of the app's, named by the
-//     label clarify:decisions): earlier ones offered to new questions, those people settle
-//     remembered, /clarify supersede, settling from precedent after a 👎 look.
+//     label clarify:decisions): earlier ones offered to new questions, those people with
+//     standing settle remembered, /clarify supersede, settling from precedent after a 👎
+//     look; decisions_read.go reads them: one page of the issue's comments, or the app's
+//     own past it through the index its body keeps, whatever others post there.
 //   - dashboard.go: runs note what changed; the sweep (or bot action's run, at its end)
 //     writes each noted repository's dashboard issue once (with Base.Concurrent, read
 //     back and written again if another run's write dropped its rows).
 //   - appissues.go: the app's own issues (the decisions, the dashboard), each named by a
-//     label's description; two runs making one at once end with the label's.
+//     label's description; the label is followed only to an issue provably the app's (its
+//     mark in the label, or the issue made by the app and signed); two runs making one at
+//     once end with the label's.
 //
 // # Background work
 //
@@ -60,6 +64,10 @@
 //   - Trust: ledger_trust.go, LedgerReader.trust, decides whether a ledger that verifies is
 //     trusted (revision floor, sequence, cursor), for the runs and bot ledger alike.
 //   - The app's login: base.go, BotLoginOf.
+//   - Standing (whose word becomes a decision of the repository, who may change one):
+//     clarify/permission.go; actors.go only says what GitHub reports of an account now,
+//     and never gives the app's own login (in bot action every workflow's) write access.
+//   - The app's own issues: appissues.go (marked, ownIssue) says when a label is followed.
 //   - Pagination: ghtransport.AllPages (and SomePages), the one reader of GitHub's Link pagination.
 //   - Rate limits: ghtransport.ReadLimit reads GitHub's signals once; the pacer holds the
 //     installation (one hold, shared by replicas through the pacer store).

@@ -53,23 +53,26 @@ func (w *world) memory() (int, clarify.Memory) {
 	return n, m
 }
 
-// settleCacheScope asks, answers and resolves a question on the topic "Cache scope" in #42.
+// settleCacheScope asks, answers and resolves a question on the topic "Cache scope" in #42;
+// it returns maria's answer, where the decision was made (the agent resolves in words of
+// its own, which are never put in her mouth).
 func settleCacheScope(w *world) int64 {
 	w.comment("coder-agent", "/clarify @maria Should the cache be per user or global?\nTopic: Cache scope")
-	w.comment("maria", "Per user: tenants must never see each other's data.")
-	return w.comment("coder-agent", "/clarify resolve CLR-42-001 Per-user cache, keyed by tenant.")
+	answer := w.comment("maria", "Per-user cache, keyed by tenant.")
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per user, as maria says: tenants must never see each other's data.")
+	return answer
 }
 
 func TestASettledDecisionIsOfferedToAMatchingQuestionOnly(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
-	resolvedBy := settleCacheScope(w)
+	decidedIn := settleCacheScope(w)
 
 	n, m := w.memory()
 	if len(m.Decisions) != 1 {
 		t.Fatalf("the memory holds %d decisions, want the one maria's answer settled: %+v", len(m.Decisions), m)
 	}
 	d := m.Decisions[0]
-	if d.ID != "CLR-42-001" || d.Issue != 42 || d.Decision != "Per-user cache, keyed by tenant." || d.By != "maria" || d.CommentID != resolvedBy || !d.InForce() {
+	if d.ID != "CLR-42-001" || d.Issue != 42 || d.Decision != "Per-user cache, keyed by tenant." || d.By != "maria" || d.CommentID != decidedIn || !d.InForce() {
 		t.Errorf("decision recorded as %+v", d)
 	}
 	if st := w.h.Fake.IssueState(repo, n); st != "closed" {
@@ -81,7 +84,7 @@ func TestASettledDecisionIsOfferedToAMatchingQuestionOnly(t *testing.T) {
 	w.commentOn(60, "coder-agent", "/clarify @maria Where should search results be cached?\nTopic: cache-scope!")
 	got := w.botText(60)
 	for _, want := range []string{"**Decided before** in CLR-42-001", "> Per-user cache, keyed by tenant.",
-		fmt.Sprintf("(../issues/42#issuecomment-%d)", resolvedBy), "by `maria`", `"offered":"CLR-42-001"`} {
+		fmt.Sprintf("(../issues/42#issuecomment-%d)", decidedIn), "by `maria`", `"offered":"CLR-42-001"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the round in #60 lacks %q:\n%s", want, got)
 		}
@@ -133,8 +136,8 @@ func TestSettlingTheSameTopicDifferentlySupersedesTheEarlierDecision(t *testing.
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 60, "Cache again", "maria")
 	w.commentOn(60, "coder-agent", "/clarify @maria Per user or global, now that tenants share data?\nTopic: Cache scope")
-	w.commentOn(60, "maria", "Global now.")
-	w.commentOn(60, "coder-agent", "/clarify resolve CLR-60-001 One global cache.")
+	w.commentOn(60, "maria", "One global cache.")
+	w.commentOn(60, "coder-agent", "/clarify resolve CLR-60-001 Global now.")
 
 	_, m := w.memory()
 	if len(m.Decisions) != 2 || m.Decisions[0].SupersededBy != "CLR-60-001" || !m.Decisions[1].InForce() {
@@ -262,7 +265,7 @@ func TestASupersededDecisionIsNeverOffered(t *testing.T) {
 	w.replayAll()
 }
 
-func TestOnlyAMaintainerOrAnAskerSupersedes(t *testing.T) {
+func TestOnlyAMaintainerSupersedes(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.AddUser("reader", "User")

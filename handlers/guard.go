@@ -134,7 +134,7 @@ func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref
 		if err := ghtransport.Sleep(ctx, time.Until(w.at.Add(b.settleDelay()))); err != nil {
 			return err
 		}
-		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, w.issue)
+		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, w.issue, true)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			// The write was taken; only whether another overwrote it is unknown, as with

@@ -58,6 +58,8 @@ type snapshot struct {
 	memoryWrites []memoryWrite
 	// offers holds, by effect key, the earlier decision a first round offers (decisions.go).
 	offers map[string]*offer
+	// lookups says who the run's actors are (actors.go), asked of GitHub once a run.
+	lookups *actorLookups
 }
 
 // applied reports whether a comment was already applied to the snapshot's ledger.

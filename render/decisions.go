@@ -86,8 +86,9 @@ func shortened(ds []clarify.Decision) []clarify.Decision {
 	return out
 }
 
-// DecisionsIssueBody is the body of the issue that holds a repository's decisions.
-func DecisionsIssueBody() string {
+// DecisionsIssueText is what the decisions issue's body says to people: the body it is made
+// with, before its number (and so its key) is known to sign the index.
+func DecisionsIssueText() string {
 	return "Clarify remembers the decisions people make when they settle clarifications in this repository, " +
 		"so that a new question on a decided topic is offered the earlier decision as advice. " +
 		"The comments below are that memory, signed so that an edit by hand is detected; where Clarify runs as a workflow, " +

@@ -127,10 +127,11 @@ func (b *bench) env(event, path string) action.Env {
 		RunNumber: b.runs, BotSlug: action.DefaultBotSlug, Budget: action.DefaultBudget, Checks: b.checks}
 }
 
-// result is one run's exit code, stdout and requests.
+// result is one run's exit code, stdout, log and requests.
 type result struct {
 	code     int
 	stdout   string
+	logs     string
 	requests int
 	took     time.Duration
 }
@@ -142,7 +143,7 @@ func (b *bench) runEnv(env action.Env) result {
 	start := time.Now()
 	code := action.Run(context.Background(), env, action.Options{Now: b.fake.Now, SettleDelay: b.settle,
 		Retry: ghtransport.RetryOptions{MaxWait: time.Millisecond}, PaceMinute: 50 * time.Millisecond, Stdout: &out, Stderr: &logs})
-	r := result{code: code, stdout: out.String(), requests: len(b.fake.Requests()) - before, took: time.Since(start)}
+	r := result{code: code, stdout: out.String(), logs: logs.String(), requests: len(b.fake.Requests()) - before, took: time.Since(start)}
 	if testing.Verbose() {
 		var routes []string
 		for _, q := range b.fake.Requests()[before:] {

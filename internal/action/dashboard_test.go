@@ -23,7 +23,7 @@ func TestTheDashboardInTheWorkflowMode(t *testing.T) {
 	}
 	var body string
 	for _, n := range b.fake.Issues("octo/widgets") {
-		if strings.HasSuffix(desc, "#"+strconv.Itoa(n)) {
+		if strings.Contains(desc, "issue #"+strconv.Itoa(n)+" ") {
 			body = b.fake.IssueBody("octo/widgets", n)
 		}
 	}
