@@ -404,13 +404,13 @@ func TestLedgerHelpNamesTheEnvironment(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			ledgerEnv(t, nil)
-			_, errs, err := runLedger(t, "", tc.args...)
+			help, _, err := runLedger(t, "", tc.args...)
 			if !errors.Is(err, flag.ErrHelp) {
 				t.Errorf("err %v, want flag.ErrHelp (exit 0)", err)
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("help lacks %q:\n%s", w, errs)
+				if !strings.Contains(help, w) {
+					t.Errorf("help lacks %q:\n%s", w, help)
 				}
 			}
 		})

@@ -239,7 +239,9 @@ func TestSetupRefusesToStartWhereItWouldOverwriteOrLeaveLoopback(t *testing.T) {
 		"existingConfig":     {[]string{"-webhook-url", "https://h.example.org", "-manifest", manifest, "-o", existing}, "exists: bot setup does not overwrite it"},
 		"publicAddress":      {[]string{"-webhook-url", "https://h.example.org", "-manifest", manifest, "-listen", "0.0.0.0:0"}, "not a loopback address"},
 		"placeholderWebhook": {[]string{"-manifest", manifest, "-o", filepath.Join(dir, "new.yml")}, "pass -webhook-url"},
-		"extraArgument":      {[]string{"config.yml"}, "unexpected arguments"},
+		"extraArgument":      {[]string{"config.yml"}, `unexpected argument "config.yml"`},
+		// The tests run in cmd/bot, where there is no app.yml: as outside the checkout.
+		"noManifestHere": {[]string{"-webhook-url", "https://h.example.org", "-o", filepath.Join(dir, "new.yml")}, "no GitHub App manifest at app.yml: pass -manifest"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var stderr bytes.Buffer
