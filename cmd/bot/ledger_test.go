@@ -92,7 +92,7 @@ func TestLedgerReadsAnIssueThroughTheAPI(t *testing.T) {
 		"octo/widgets#42 · 1 clarification · 1 assumption · ledger rev",
 		"CLR-42-001 · rate-limit scope",
 		"  coder-agent → @maria · resolved · round 2/5 · blocking",
-		"  asked 2026-01-05T09:00:00Z · resolved 2026-01-05T09:21:00Z",
+		"  asked 2026-01-05T09:00:00Z · resolved 2026-01-05T09:45:00Z",
 		"  round 1 · question · coder-agent · " + want.Clarifications[0].Thread[0].At.UTC().Format(time.RFC3339),
 		"      Should the limit apply per API key or per client IP?",
 		"  round 2 · answer · maria · ",

@@ -34,7 +34,5 @@ func replayCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer h.Close()
-	err = replay.Play(context.Background(), h, files, stdout)
-	h.PrintWorld(stdout)
-	return err
+	return replay.Play(context.Background(), h, files, stdout)
 }
