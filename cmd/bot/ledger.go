@@ -120,6 +120,9 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if repo, _, _ := strings.Cut(arg, "#"); !isIssue && !isFile && looksLikeRepo(repo) {
 		return lf.Usagef("%q names no issue: give OWNER/REPO#N, the issue's number after #", arg)
 	}
+	if _, ok := clarify.ParseIssueRef(*issue); *issue != "" && !ok {
+		return lf.Usagef("-issue %q: write OWNER/REPO#N", *issue)
+	}
 	keys, err := app.LedgerKeyring(*lf.key)
 	if err != nil {
 		return err
@@ -185,6 +188,9 @@ func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	}
 	if len(pos) != 1 {
 		return lf.Usagef("give one AgentX ledger file, or - for standard input")
+	}
+	if *repo != "" && !looksLikeRepo(*repo) {
+		return lf.Usagef("-repo %q: give the repository as OWNER/REPO", *repo)
 	}
 	data, err := readInput(pos[0], stdin, 8<<20)
 	if err != nil {

@@ -33,6 +33,9 @@ func statsCmd(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return lf.Usagef("%q: give the repository as OWNER/REPO", pos[0])
 	}
+	if *since <= 0 {
+		return lf.Usagef("-since %s: give how far back to look, a positive duration such as 720h", *since)
+	}
 	reader, client, err := lf.online(stderr)
 	if err != nil {
 		return err
