@@ -44,17 +44,7 @@ type ConfigProblem struct {
 }
 
 // Lines lists the problems one per line, as the parser wrote them.
-func (p *ConfigProblem) Lines() []string {
-	var re *repoconfig.Error
-	if errors.As(p.Err, &re) {
-		out := make([]string, len(re.Problems))
-		for i, pr := range re.Problems {
-			out[i] = pr.String()
-		}
-		return out
-	}
-	return []string{p.Err.Error()}
-}
+func (p *ConfigProblem) Lines() []string { return repoconfig.Lines(p.Err) }
 
 // Key identifies the problem, so the same broken file is reported once per issue.
 func (p *ConfigProblem) Key() string {

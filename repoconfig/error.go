@@ -2,6 +2,7 @@ package repoconfig
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,13 +38,21 @@ type Error struct {
 	Problems []Problem
 }
 
-// Error joins the problems with "; ", each as Problem.String renders it.
-func (e *Error) Error() string {
-	parts := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		parts[i] = p.String()
+// Error joins the problems with "; " on one line, for a log; people read Lines.
+func (e *Error) Error() string { return strings.Join(Lines(e), "; ") }
+
+// Lines lists what is wrong one problem a line, as Problem.String renders each: what the
+// issue comment and bot config check show. An error that is not an *Error is one line.
+func Lines(err error) []string {
+	var e *Error
+	if !errors.As(err, &e) {
+		return []string{err.Error()}
 	}
-	return strings.Join(parts, "; ")
+	out := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		out[i] = p.String()
+	}
+	return out
 }
 
 // maxProblems is how many problems an Error lists before it sums up the rest: a file with a

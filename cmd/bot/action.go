@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,28 +9,23 @@ import (
 	"syscall"
 
 	"github.com/clarify-app/clarify/internal/action"
+	"github.com/clarify-app/clarify/internal/cli"
 )
 
 // actionCmd runs `bot action`: one event of a GitHub Actions workflow, from the step's
 // environment (internal/action). It returns the exit code itself: a failed run has
 // already said why, as an annotation and in the step's summary.
 func actionCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("action", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: bot action
-Runs one event of a GitHub Actions workflow from the step's environment:
-GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_TOKEN and
-CLARIFY_LEDGER_KEY (a repository secret); CLARIFY_APP_SLUG when the token is an App's
+	cmd := cli.New("action", "Run one event of a GitHub Actions workflow, from the step's environment.", "bot action", `Reads GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_TOKEN
+and CLARIFY_LEDGER_KEY (a repository secret); CLARIFY_APP_SLUG when the token is an App's
 (default github-actions), CLARIFY_ACTION_BUDGET for the most requests a run may make,
-CLARIFY_CHECKS=true for pull requests' check runs (the workflow then needs checks: write).
-`)
+CLARIFY_CHECKS=true for pull requests' check runs (the workflow then needs checks: write).`)
+	pos, err := cmd.Parse(args, stdout)
+	if err == nil && len(pos) > 0 {
+		err = cmd.Usagef("unexpected argument %q: the event comes from the environment", pos[0])
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return action.ExitRefused
+	if err != nil {
+		return cli.Exit(stderr, "action", err)
 	}
 	env, err := action.OSEnv()
 	if err != nil {

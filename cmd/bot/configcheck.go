@@ -1,34 +1,41 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"io"
 	"os"
 
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/cli"
 )
 
-// configCheckUsage is the usage of `bot config check`.
-const configCheckUsage = "usage: bot config check [-repo OWNER/REPO] FILE"
+const configCheckDetails = `Offline by default: it reads FILE, says what it sets, and lists every problem, one a
+line with its line number (exit 1 when there is one). With -repo it also asks GitHub
+(GITHUB_TOKEN authenticates) which of the file's label names people already put on that
+repository's issues.`
 
-// configCmd checks a repository config file: `bot config check [-repo OWNER/REPO] FILE`.
-// Offline by default; with -repo it also asks GitHub which of the file's label names
-// people already put on issues.
+// configCmd runs `bot config`, a group of one command so far: check.
 func configCmd(args []string, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "check" {
-		return errors.New(configCheckUsage)
-	}
-	fs := flag.NewFlagSet("config check", flag.ContinueOnError)
-	repo := fs.String("repo", "", "OWNER/REPO: also look up whether the file's label names are already on its issues (GITHUB_TOKEN authenticates)")
-	api := fs.String("api", envOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL, for -repo (GITHUB_V3_API_URL)")
-	if err := fs.Parse(args[1:]); err != nil {
+	group := cli.New("config", "Work with a repository's .github/clarify.yml.",
+		"bot config check [flags] FILE", "commands:\n  check  check a repository's .github/clarify.yml (bot config check -h)")
+	return group.Run(args, stdout, map[string]func([]string) error{
+		"check": func(args []string) error { return configCheck(args, stdout) },
+	})
+}
+
+// configCheck checks a repository config file.
+func configCheck(args []string, stdout io.Writer) error {
+	cmd := cli.New("config check", "Check a repository's .github/clarify.yml before committing it.",
+		"bot config check [flags] FILE", configCheckDetails)
+	repo := cmd.Flags.String("repo", "", "OWNER/REPO: also look up whether the file's label names are already on its issues")
+	api := cmd.Flags.String("api", envOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL, for -repo; GITHUB_V3_API_URL sets the default")
+	pos, err := cmd.Parse(args, stdout)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return errors.New(configCheckUsage)
+	if len(pos) != 1 {
+		return cmd.Usagef("give one FILE, the config to check")
 	}
-	cfg, err := app.CheckRepoConfig(stdout, fs.Arg(0))
+	cfg, err := app.CheckRepoConfig(stdout, pos[0])
 	if err != nil {
 		return err
 	}

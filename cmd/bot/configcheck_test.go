@@ -36,12 +36,20 @@ func TestConfigCheckWarnsOfALabelNamePeopleAlreadyUse(t *testing.T) {
 		t.Errorf("offline, no note of the label names people may use:\n%s", got)
 	}
 
-	out.Reset()
 	t.Setenv("GITHUB_TOKEN", fake.IssueToken(1))
-	if code := run([]string{"config", "check", "-repo", "octo/widgets", "-api", gh.URL, path}, &out, &errs); code != 0 {
-		t.Fatalf("-repo: exit %d: %s", code, errs.String())
+	// The flags are taken on either side of FILE.
+	for _, args := range [][]string{{"-repo", "octo/widgets", "-api", gh.URL, path}, {path, "-repo", "octo/widgets", "-api", gh.URL}} {
+		out.Reset()
+		if code := run(append([]string{"config", "check"}, args...), &out, &errs); code != 0 {
+			t.Fatalf("bot config check %s: exit %d: %s", strings.Join(args, " "), code, errs.String())
+		}
+		checkLabelLookup(t, out.String())
 	}
-	got := out.String()
+}
+
+// checkLabelLookup checks what -repo said of the two label names.
+func checkLabelLookup(t *testing.T, got string) {
+	t.Helper()
 	if !strings.Contains(got, `warning: labels.stale "needs-triage" is already on issues of octo/widgets (#7 among them)`) {
 		t.Errorf("-repo: no warning that needs-triage is in use:\n%s", got)
 	}

@@ -28,7 +28,6 @@ func TestTheImageRunsEverySubcommand(t *testing.T) {
 	if !slices.Equal(cmd, []string{"serve"}) {
 		t.Errorf(`CMD %q: want ["serve"], so that docker run IMAGE with no arguments serves`, cmd)
 	}
-	quietStderr(t) // some subcommands print their help to os.Stderr itself
 	subcommands := [][]string{{"serve"}, {"sweep"}, {"replay"}, {"ledger"}, {"config", "check"}, {"stats"}, {"setup"}, {"action"}}
 	for _, sub := range subcommands {
 		if code := run(append(sub, "-h"), io.Discard, io.Discard); code != 0 {
@@ -47,18 +46,6 @@ func TestTheImageRunsEverySubcommand(t *testing.T) {
 	if !slices.ContainsFunc(final, func(l string) bool { return strings.HasPrefix(l, "USER nonroot") }) {
 		t.Error("the image does not run as the nonroot user")
 	}
-}
-
-// quietStderr sends os.Stderr to nowhere until the test ends.
-func quietStderr(t *testing.T) {
-	t.Helper()
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved := os.Stderr
-	os.Stderr = null
-	t.Cleanup(func() { os.Stderr = saved; null.Close() })
 }
 
 // TestTheImageIsStampedWithItsVersion: a build in a container has no .git, so the version

@@ -15,11 +15,11 @@ import (
 func TestServeAndSweepHelpNameEverySetting(t *testing.T) {
 	for _, sub := range []string{"serve", "sweep"} {
 		t.Run(sub, func(t *testing.T) {
-			var stderr bytes.Buffer
-			if code := run([]string{sub, "-h"}, io.Discard, &stderr); code != 0 {
+			var stdout bytes.Buffer
+			if code := run([]string{sub, "-h"}, &stdout, io.Discard); code != 0 {
 				t.Fatalf("bot %s -h exited %d", sub, code)
 			}
-			help := stderr.String()
+			help := stdout.String()
 			for _, s := range app.Settings {
 				line := lineWith(help, "  "+s.Key+" ")
 				if line == "" {

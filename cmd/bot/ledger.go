@@ -3,11 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -16,16 +15,17 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/cli"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
-const ledgerUsage = `usage: bot ledger [flags] OWNER/REPO#N    read an issue's ledger through GitHub's API
-       bot ledger [flags] FILE            read the ledger in a status comment's body (- for stdin)
-       bot ledger export OWNER/REPO#N [-o FILE]
-       bot ledger import [-status] FILE   (bot ledger export -h, bot ledger import -h)
+const ledgerUsage = `bot ledger [flags] OWNER/REPO#N    read an issue's ledger through GitHub's API
+bot ledger [flags] FILE            read the ledger in a status comment's body (- for stdin)
+bot ledger export [flags] OWNER/REPO#N
+bot ledger import [flags] FILE     (bot ledger export -h, bot ledger import -h)`
 
-Read-only: it never writes to GitHub. OWNER/REPO#N lists the issue's comments with
+const ledgerDetails = `Read-only: it never writes to GitHub. OWNER/REPO#N lists the issue's comments with
 GITHUB_TOKEN (a token that can read the issue; unset, public repositories only, at 60
 requests an hour), takes the status comment written by the app's own account
 (SLUG[bot]: a look-alike by anyone else is ignored) and the archive comments its ledger
@@ -38,27 +38,17 @@ The MAC is checked under the key serve signs with: -key, else CLARIFY_LEDGER_KEY
 the key drawn from GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE (and the keys
 serve still accepts from before a rotation; give a key from clarify.previous_ledger_keys
 with -key). A ledger that does not verify is an error. With no key at all the ledger is
-read unchecked, and stderr says "MAC not checked: no ledger key given".
+read unchecked, and stderr says "MAC not checked: no ledger key given".`
 
-flags (before or after the argument):
-`
-
-const ledgerExportUsage = `usage: bot ledger export [flags] OWNER/REPO#N
-
-Reads the issue's ledger through GitHub's API, as bot ledger OWNER/REPO#N does (same
+const ledgerExportDetails = `Reads the issue's ledger through GitHub's API, as bot ledger OWNER/REPO#N does (same
 GITHUB_TOKEN, keys and MAC check), and writes it as an AgentX ledger file (seed 002), at
 .agentx/state/clarifications/issue-N.json under the current directory unless -o says
 otherwise, taking AgentX's lock file (FILE.lock) around the write. Every AgentX field is
 filled; what Clarify keeps beyond them (comment ids, options, the assumption log, the
 ledger's cursor and revision…) goes under "clarify" keys, so bot ledger import gives
-the same ledger back.
+the same ledger back.`
 
-flags (before or after the argument):
-`
-
-const ledgerImportUsage = `usage: bot ledger import [flags] FILE
-
-Offline and read-only: reads an AgentX ledger file (FILE, or - for stdin), checks it, and
+const ledgerImportDetails = `Offline and read-only: reads an AgentX ledger file (FILE, or - for stdin), checks it, and
 prints the Clarify ledger it is, as JSON. It calls no API and writes no file. Fields
 neither AgentX nor Clarify defines are named on stderr: they are not kept.
 
@@ -68,17 +58,10 @@ GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE), for an operator with wri
 access to paste over the app's status comment: the app trusts it because it verifies. A
 ledger older (by its revision) than the last one the app wrote is rebuilt from the issue's
 comments instead. The issue is the file's "clarify.repository" and issueNumber (-repo
-when the file names no repository).
+when the file names no repository).`
 
-flags (before or after the argument):
-`
-
-// ledgerCmd runs `bot ledger`: read a ledger, or export it to or import it from an AgentX
-// ledger file. main hands it no stderr, so the notes go to the process's.
-func ledgerCmd(args []string, stdin io.Reader, stdout io.Writer) error {
-	return ledgerRun(args, stdin, stdout, os.Stderr)
-}
-
+// ledgerRun runs `bot ledger`: read a ledger, or export it to or import it from an AgentX
+// ledger file.
 func ledgerRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
@@ -91,21 +74,16 @@ func ledgerRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return ledgerRead(args, stdin, stdout, stderr)
 }
 
-// ledgerFlags are the flags the forms share.
+// ledgerFlags is a ledger form's command line, with the flags the forms (and stats) share.
 type ledgerFlags struct {
-	fs       *flag.FlagSet
+	*cli.Command
 	key      *string
 	api, app *string
 }
 
-func newLedgerFlags(name, usage string, stderr io.Writer, online bool) ledgerFlags {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	lf := ledgerFlags{fs: fs}
+func newLedgerFlags(cmd *cli.Command, online bool) ledgerFlags {
+	fs := cmd.Flags
+	lf := ledgerFlags{Command: cmd}
 	lf.key = fs.String("key", "", "ledger MAC key (default: CLARIFY_LEDGER_KEY, else drawn from GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE)")
 	if online {
 		lf.api = fs.String("api", envOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL; GITHUB_V3_API_URL sets the default")
@@ -125,39 +103,31 @@ func (lf ledgerFlags) online(stderr io.Writer) (handlers.PeopleReader, *github.C
 	return handlers.NewPeopleReader(*lf.app, keys, stderr, tokenHint), client, err
 }
 
-// parse parses flags given before and after the positional arguments: people type
-// `bot ledger octo/widgets#42 -json`, and the flag package stops at the first argument.
-func (lf ledgerFlags) parse(args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := lf.fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = lf.fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
-}
-
 func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	lf := newLedgerFlags("ledger", ledgerUsage, stderr, true)
-	issue := lf.fs.String("issue", "", "with FILE: the issue, OWNER/REPO#N, the status comment belongs to (each issue's ledger has a key of its own)")
-	asJSON := lf.fs.Bool("json", false, "print an AgentX ledger file (JSON) instead")
-	pos, err := lf.parse(args)
+	lf := newLedgerFlags(cli.New("ledger", "Print an issue's clarifications, read from its hidden ledger.", ledgerUsage, ledgerDetails), true)
+	issue := lf.Flags.String("issue", "", "with FILE: the issue, OWNER/REPO#N, the status comment belongs to (each issue's ledger has a key of its own)")
+	asJSON := lf.Flags.Bool("json", false, "print an AgentX ledger file (JSON) instead")
+	pos, err := lf.Parse(args, stdout)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return errors.New("give OWNER/REPO#N, or one file holding a status comment's body (- for standard input); bot ledger -h says more")
+		return lf.Usagef("give OWNER/REPO#N, or one file holding a status comment's body, - for standard input")
+	}
+	arg := pos[0]
+	ref, isIssue := clarify.ParseIssueRef(arg)
+	isFile := arg == "-" || fileExists(arg)
+	if repo, _, _ := strings.Cut(arg, "#"); !isIssue && !isFile && looksLikeRepo(repo) {
+		return lf.Usagef("%q names no issue: give OWNER/REPO#N, the issue's number after #", arg)
+	}
+	if _, ok := clarify.ParseIssueRef(*issue); *issue != "" && !ok {
+		return lf.Usagef("-issue %q: write OWNER/REPO#N", *issue)
 	}
 	keys, err := app.LedgerKeyring(*lf.key)
 	if err != nil {
 		return err
 	}
-	arg := pos[0]
-	if ref, ok := clarify.ParseIssueRef(arg); ok && arg != "-" && !fileExists(arg) {
+	if isIssue && !isFile {
 		return ledgerReadIssue(lf, ref, *issue, *asJSON, stdout, stderr)
 	}
 	read := func() ([]byte, error) { return readInput(arg, stdin, 1<<20) }
@@ -174,7 +144,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 // ledgerReadIssue reads an issue's ledger through the API and prints it for people.
 func ledgerReadIssue(lf ledgerFlags, ref clarify.IssueRef, issue string, asJSON bool, stdout, stderr io.Writer) error {
 	if issue != "" {
-		return errors.New("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
+		return lf.Usagef("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
 	}
 	l, err := fetchLedger(lf, ref, stderr)
 	if err != nil {
@@ -188,18 +158,18 @@ func ledgerReadIssue(lf ledgerFlags, ref clarify.IssueRef, issue string, asJSON 
 }
 
 func ledgerExport(args []string, stdout, stderr io.Writer) error {
-	lf := newLedgerFlags("ledger export", ledgerExportUsage, stderr, true)
-	out := lf.fs.String("o", "", "the file to write, - for stdout (default: .agentx/state/clarifications/issue-N.json)")
-	pos, err := lf.parse(args)
+	lf := newLedgerFlags(cli.New("ledger export", "Write an issue's ledger as an AgentX ledger file.", "bot ledger export [flags] OWNER/REPO#N", ledgerExportDetails), true)
+	out := lf.Flags.String("o", "", "the file to write, - for stdout (default: .agentx/state/clarifications/issue-N.json)")
+	pos, err := lf.Parse(args, stdout)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return errors.New("give one issue, OWNER/REPO#N; bot ledger export -h says more")
+		return lf.Usagef("give one issue, OWNER/REPO#N")
 	}
 	ref, ok := clarify.ParseIssueRef(pos[0])
 	if !ok {
-		return fmt.Errorf("%q: write the issue as OWNER/REPO#N", pos[0])
+		return lf.Usagef("%q: give the issue as OWNER/REPO#N", pos[0])
 	}
 	l, err := fetchLedger(lf, ref, stderr)
 	if err != nil {
@@ -209,15 +179,18 @@ func ledgerExport(args []string, stdout, stderr io.Writer) error {
 }
 
 func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	lf := newLedgerFlags("ledger import", ledgerImportUsage, stderr, false)
-	status := lf.fs.Bool("status", false, "print a signed status comment body instead of the ledger's JSON")
-	repo := lf.fs.String("repo", "", "with -status: the issue's repository, OWNER/REPO, when the file names none")
-	pos, err := lf.parse(args)
+	lf := newLedgerFlags(cli.New("ledger import", "Read an AgentX ledger file back into a Clarify ledger.", "bot ledger import [flags] FILE", ledgerImportDetails), false)
+	status := lf.Flags.Bool("status", false, "print a signed status comment body instead of the ledger's JSON")
+	repo := lf.Flags.String("repo", "", "with -status: the issue's repository, OWNER/REPO, when the file names none")
+	pos, err := lf.Parse(args, stdout)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return errors.New("give one AgentX ledger file, or - for standard input; bot ledger import -h says more")
+		return lf.Usagef("give one AgentX ledger file, or - for standard input")
+	}
+	if *repo != "" && !looksLikeRepo(*repo) {
+		return lf.Usagef("-repo %q: give the repository as OWNER/REPO", *repo)
 	}
 	data, err := readInput(pos[0], stdin, 8<<20)
 	if err != nil {
@@ -236,6 +209,13 @@ func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	}
 	_, err = io.WriteString(stdout, body)
 	return err
+}
+
+// looksLikeRepo is true for OWNER/REPO: what a person who forgot #N typed, rather than a
+// file's path (a missing file is then named as such).
+func looksLikeRepo(s string) bool {
+	_, _, ok := clarify.ParseRepo(s)
+	return ok
 }
 
 func fileExists(name string) bool {

@@ -92,7 +92,7 @@ func TestLedgerReadsAnIssueThroughTheAPI(t *testing.T) {
 		"octo/widgets#42 · 1 clarification · 1 assumption · ledger rev",
 		"CLR-42-001 · rate-limit scope",
 		"  coder-agent → @maria · resolved · round 2/5 · blocking",
-		"  asked 2026-01-05T09:00:00Z · resolved 2026-01-05T09:21:00Z",
+		"  asked 2026-01-05T09:00:00Z · resolved 2026-01-05T09:45:00Z",
 		"  round 1 · question · coder-agent · " + want.Clarifications[0].Thread[0].At.UTC().Format(time.RFC3339),
 		"      Should the limit apply per API key or per client IP?",
 		"  round 2 · answer · maria · ",
@@ -404,13 +404,13 @@ func TestLedgerHelpNamesTheEnvironment(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			ledgerEnv(t, nil)
-			_, errs, err := runLedger(t, "", tc.args...)
+			help, _, err := runLedger(t, "", tc.args...)
 			if !errors.Is(err, flag.ErrHelp) {
 				t.Errorf("err %v, want flag.ErrHelp (exit 0)", err)
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("help lacks %q:\n%s", w, errs)
+				if !strings.Contains(help, w) {
+					t.Errorf("help lacks %q:\n%s", w, help)
 				}
 			}
 		})

@@ -4,26 +4,29 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/cli"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `usage: bot <command> [flags]
+const usage = `Clarify keeps clarifications in GitHub issues: an agent asks, people answer.
+
+usage: bot <command> [flags] [arguments]
        bot --version         print the version, the VCS revision and the Go release
+       bot help COMMAND      the same as bot COMMAND -h: what it does, its usage and flags
 
 commands:
   serve  -c FILE        run the GitHub App
@@ -44,25 +47,27 @@ commands:
   sweep  -c FILE        run one sweep of every installation's deadlines and exit
                         (for an external scheduler, with clarify.sweep_interval negative)
   setup  -webhook-url URL  register the app on GitHub from app.yml (in a browser) and write config.yml
+
+Flags go before or after the arguments. Exit status: 0 done, 1 failed, 2 a usage mistake.
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return 2
+		return cli.ExitUsage
 	}
 	var err error
 	switch args[0] {
 	case "serve":
-		err = serveCmd(args[1:], stderr)
+		err = serveCmd(args[1:], stdout)
 	case "replay":
 		err = replayCmd(args[1:], stdout, stderr)
 	case "ledger":
-		err = ledgerCmd(args[1:], os.Stdin, stdout)
+		err = ledgerRun(args[1:], os.Stdin, stdout, stderr)
 	case "config":
 		err = configCmd(args[1:], stdout)
 	case "sweep":
-		err = sweepCmd(args[1:], stdout, stderr)
+		err = sweepCmd(args[1:], stdout)
 	case "action":
 		return actionCmd(args[1:], stdout, stderr)
 	case "stats":
@@ -71,52 +76,46 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = setupCmd(args[1:], stdout, stderr)
 	case "--version", "-version", "version":
 		fmt.Fprintln(stdout, versionLine())
-		return 0
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+			return run([]string{args[1], "-h"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
-		return 0
 	default:
-		fmt.Fprintf(stderr, "bot: unknown command %q\n%s", args[0], usage)
-		return 2
+		err = cli.Usagef("", "unknown command %q", args[0])
 	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "bot %s: %v\n", args[0], err)
-		return 1
-	}
-	return 0
+	return cli.Exit(stderr, args[0], err)
 }
 
 // appFromFlags parses a subcommand's -c flag and assembles the app from that config, the
 // environment over it, logging to logs: what serve and sweep share. A config with
-// mistakes stops here, before anything listens or calls GitHub.
-func appFromFlags(name string, args []string, logs, stderr io.Writer) (app.Config, zerolog.Logger, *app.App, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("c", "", "config file (YAML); the environment overrides it")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: bot %s [-c FILE]\n", name)
-		fs.PrintDefaults()
-		app.WriteSettings(fs.Output())
+// mistakes stops here, before anything listens or calls GitHub. Help goes to stdout.
+func appFromFlags(name, summary string, args []string, logs, stdout io.Writer) (app.Config, zerolog.Logger, *app.App, error) {
+	var settings strings.Builder
+	app.WriteSettings(&settings)
+	cmd := cli.New(name, summary, "bot "+name+" [-c FILE]", settings.String())
+	path := cmd.Flags.String("c", "", "config file (YAML); the environment overrides it")
+	pos, err := cmd.Parse(args, stdout)
+	if err == nil && len(pos) > 0 {
+		err = cmd.Usagef("unexpected argument %q: the config file goes after -c", pos[0])
 	}
-	if err := fs.Parse(args); err != nil {
+	if err != nil {
 		return app.Config{}, zerolog.Logger{}, nil, err
 	}
 	return app.Load(*path, logs)
 }
 
-func serveCmd(args []string, stderr io.Writer) error {
+func serveCmd(args []string, stdout io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, args, os.Stdout, stderr, net.Listen)
+	return serve(ctx, args, stdout, stdout, net.Listen)
 }
 
 // serve runs the app until ctx ends, then drains what it accepted. listen is net.Listen;
 // tests pass their own to learn the address, or to see that nothing listened.
-func serve(ctx context.Context, args []string, logs, stderr io.Writer, listen func(network, addr string) (net.Listener, error)) error {
-	cfg, logger, a, err := appFromFlags("serve", args, logs, stderr)
+func serve(ctx context.Context, args []string, logs, stdout io.Writer, listen func(network, addr string) (net.Listener, error)) error {
+	const summary = "Run the GitHub App: take GitHub's webhooks and keep each issue's clarifications, until SIGTERM."
+	cfg, logger, a, err := appFromFlags("serve", summary, args, logs, stdout)
 	if err != nil {
 		return err
 	}
@@ -124,8 +123,9 @@ func serve(ctx context.Context, args []string, logs, stderr io.Writer, listen fu
 }
 
 // sweepCmd runs one sweep and exits, for deployments where something else keeps time.
-func sweepCmd(args []string, stdout, stderr io.Writer) error {
-	_, logger, a, err := appFromFlags("sweep", args, stdout, stderr)
+func sweepCmd(args []string, stdout io.Writer) error {
+	const summary = "Run one sweep of every installation's deadlines and exit: for an external scheduler, with clarify.sweep_interval negative."
+	_, logger, a, err := appFromFlags("sweep", summary, args, stdout, stdout)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,15 +22,66 @@ import (
 // stderr. What the app does is tested beside the code that does it (handlers, internal/app,
 // internal/replay).
 
-func TestDemoReplayPrintsTheIssue(t *testing.T) {
+// TestDemoTellsTheStoryInOrder: the demo reads as the issue happened. The status comment
+// shows where and as it was posted (pending, before the first reply), and its edits as they
+// happen; the labels come and go; an agent's records and wake-ups show; every event is in
+// time order; the cost is in plain words.
+func TestDemoTellsTheStoryInOrder(t *testing.T) {
 	var out, errs bytes.Buffer
 	if code := run([]string{"replay"}, &out, &errs); code != 0 {
 		t.Fatalf("replay exited %d: %s", code, errs.String())
 	}
-	for _, want := range []string{"CLR-42-001 · round 1/5", "CLR-42-001 · round 2/5", "resolved", "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("replay output lacks %q:\n%s", want, out.String())
+	demo := out.String()
+	inOrder(t, demo,
+		"09:00  maria opens #42",
+		"09:00  coder-agent comments on #42:",
+		"09:00  clarify[bot] posts the status comment on #42",
+		"| CLR-42-001 | rate-limit scope | coder-agent → maria | pending | 1/5 |",
+		"09:00  labels of #42: + clarification:active",
+		"09:07  maria comments on #42:\n         Per API key",
+		"09:07  clarify[bot] reacts 👍 to maria's comment",
+		"09:07  clarify[bot] edits the status comment on #42 (posted at 09:00)",
+		"| answered | 1/5 |",
+		`repository_dispatch of type clarify-answered, whose client_payload is:`,
+		`"answer": "Per API key: anonymous calls are already blocked at the gateway."`,
+		"CLR-42-001 · round 2/5",
+		`hidden, for agents: <!-- clarify:record {"v":1,"kind":"round","id":"CLR-42-001","round":2,"status":"pending"`,
+		"09:40  labels of #42: + clarification:stale",
+		"09:44  labels of #42: − clarification:stale",
+		"| resolved | 2/5 |",
+		"09:45  labels of #42: − clarification:active; (none left)",
+		"repository_dispatch of type clarify-resolved",
+		"What an agent receives:",
+		"What the app asked of GitHub:",
+	)
+	var last string
+	for _, m := range regexp.MustCompile(`(?m)^(\d\d:\d\d)  `).FindAllStringSubmatch(demo, -1) {
+		if m[1] < last {
+			t.Errorf("%s is told after %s", m[1], last)
 		}
+		last = m[1]
+	}
+	for _, internal := range []string{"304s", "token exchanges", "unhandled"} {
+		if strings.Contains(demo, internal) {
+			t.Errorf("the demo says %q, not plain words", internal)
+		}
+	}
+}
+
+// inOrder checks that text holds each of wants, each after the one before.
+func inOrder(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	rest := text
+	for _, w := range wants {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			where := "at all"
+			if strings.Contains(text, w) {
+				where = "after the line before it"
+			}
+			t.Fatalf("the demo does not say %q %s:\n%s", w, where, text)
+		}
+		rest = rest[i+len(w):]
 	}
 }
 

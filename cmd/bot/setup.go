@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -11,17 +10,18 @@ import (
 	"syscall"
 
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/cli"
 	"github.com/clarify-app/clarify/internal/setup"
 )
 
-const setupUsage = `usage: bot setup -webhook-url URL [-org ORG] [-name NAME] [-o config.yml] [-force]
+const setupUsage = `bot setup -webhook-url URL [-org ORG] [-name NAME] [-o config.yml] [-force]
                  [-manifest app.yml] [-web https://github.com] [-api https://api.github.com/]
-                 [-listen 127.0.0.1:0]
+                 [-listen 127.0.0.1:0]`
 
-Registers the app on GitHub from app.yml through GitHub's manifest flow: open the page it
+const setupDetails = `Registers the app on GitHub from app.yml through GitHub's manifest flow: open the page it
 prints, confirm on GitHub, and it writes the config for bot serve and the private key
-beside it (CONFIG without its extension, plus .private-key.pem), then exits.
-`
+beside it (CONFIG without its extension, plus .private-key.pem), then exits. Run it in
+Clarify's checkout, where app.yml is, or give -manifest.`
 
 func setupCmd(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -32,9 +32,8 @@ func setupCmd(args []string, stdout, stderr io.Writer) error {
 // runSetup serves the registration page until it has written the files or ctx ends.
 // listen is net.Listen; tests pass their own to learn the address.
 func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer, listen func(network, addr string) (net.Listener, error)) error {
-	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, setupUsage); fs.PrintDefaults() }
+	cmd := cli.New("setup", "Register the app on GitHub and write the config bot serve reads.", setupUsage, setupDetails)
+	fs := cmd.Flags
 	var opts setup.Options
 	fs.StringVar(&opts.WebURL, "web", app.DefaultWebURL, "GitHub's web address (GitHub Enterprise Server: https://HOST)")
 	fs.StringVar(&opts.APIURL, "api", app.DefaultV3APIURL, "GitHub's REST API (GitHub Enterprise Server: https://HOST/api/v3/)")
@@ -45,11 +44,12 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer, list
 	fs.StringVar(&opts.ConfigPath, "o", setup.DefaultConfig, "the config file to write; the key goes beside it")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite the config and key files if they exist")
 	addr := fs.String("listen", "127.0.0.1:0", "where the page listens: a loopback address (port 0: any free port)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := cmd.Parse(args, stdout)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q\n%s", fs.Args(), setupUsage)
+	if len(pos) > 0 {
+		return cmd.Usagef("unexpected argument %q: setup takes flags only", pos[0])
 	}
 	opts.Log = stderr
 	ln, err := setup.ListenLoopback(*addr, listen)

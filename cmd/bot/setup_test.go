@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/testenv"
 )
 
 // lockedBuffer is a buffer that the page's handlers and the test may use at once.
@@ -42,18 +42,8 @@ func (l *lockedBuffer) String() string {
 // installs it in .ci/run) that is a failure, elsewhere a skip that says how to get it.
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	const msg = "headless Chromium is not installed, so `bot setup` is not tried in a browser: " +
-		"install Debian's package (apt-get install chromium), as .ci/run does"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
+	return testenv.LookPath(t, "headless Chromium is not installed, so `bot setup` is not tried in a browser: "+
+		"install Debian's package (apt-get install chromium), as .ci/run does", "chromium", "chromium-browser")
 }
 
 // TestSetupRegistersTheAppInABrowser drives the whole manifest flow in headless Chromium:
@@ -239,7 +229,9 @@ func TestSetupRefusesToStartWhereItWouldOverwriteOrLeaveLoopback(t *testing.T) {
 		"existingConfig":     {[]string{"-webhook-url", "https://h.example.org", "-manifest", manifest, "-o", existing}, "exists: bot setup does not overwrite it"},
 		"publicAddress":      {[]string{"-webhook-url", "https://h.example.org", "-manifest", manifest, "-listen", "0.0.0.0:0"}, "not a loopback address"},
 		"placeholderWebhook": {[]string{"-manifest", manifest, "-o", filepath.Join(dir, "new.yml")}, "pass -webhook-url"},
-		"extraArgument":      {[]string{"config.yml"}, "unexpected arguments"},
+		"extraArgument":      {[]string{"config.yml"}, `unexpected argument "config.yml"`},
+		// The tests run in cmd/bot, where there is no app.yml: as outside the checkout.
+		"noManifestHere": {[]string{"-webhook-url", "https://h.example.org", "-o", filepath.Join(dir, "new.yml")}, "no GitHub App manifest at app.yml: pass -manifest"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var stderr bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -15,7 +16,8 @@ import (
 )
 
 // CheckRepoConfig reads and checks a repository's .github/clarify.yml saved at path (bot
-// config check), and says what it sets.
+// config check), and says what it sets. The error of a broken file says how many problems
+// it has, then lists them one a line, each with its line number.
 func CheckRepoConfig(w io.Writer, path string) (repoconfig.Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -23,7 +25,7 @@ func CheckRepoConfig(w io.Writer, path string) (repoconfig.Config, error) {
 	}
 	cfg, err := repoconfig.Parse(b)
 	if err != nil {
-		return cfg, fmt.Errorf("%s: %w", path, err)
+		return cfg, problemsError{path: path, err: err}
 	}
 	p := cfg.Policy
 	fmt.Fprintf(w, "%s: ok\n  roles: %d, routes: %d, max rounds: %d blocking / %d non-blocking, sla: %s, max per issue: %d\n",
@@ -100,3 +102,20 @@ func customLabels(labels repoconfig.Labels) []namedLabel {
 	}
 	return custom
 }
+
+// problemsError is a config file's problems as bot config check prints them.
+type problemsError struct {
+	path string
+	err  error
+}
+
+func (e problemsError) Error() string {
+	lines := repoconfig.Lines(e.err)
+	noun := "problems"
+	if len(lines) == 1 {
+		noun = "problem"
+	}
+	return fmt.Sprintf("%s: %d %s\n  %s", e.path, len(lines), noun, strings.Join(lines, "\n  "))
+}
+
+func (e problemsError) Unwrap() error { return e.err }

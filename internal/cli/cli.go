@@ -143,6 +143,10 @@ func Usagef(cmd, format string, args ...any) error {
 // code: 0 for nil and for help (already printed), 2 for a usage mistake, 1 otherwise.
 func Exit(stderr io.Writer, name string, err error) int {
 	var ue *UsageError
+	var sub *subError
+	if errors.As(err, &sub) {
+		name = sub.cmd
+	}
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return ExitOK
@@ -176,7 +180,10 @@ func (c *Command) Run(args []string, stdout io.Writer, subs map[string]func(args
 		return c.Usagef("give a command: %s", strings.Join(names, ", "))
 	}
 	if run, ok := subs[args[0]]; ok {
-		return run(args[1:])
+		if err := run(args[1:]); err != nil {
+			return &subError{cmd: c.Name + " " + args[0], err: err}
+		}
+		return nil
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -185,3 +192,12 @@ func (c *Command) Run(args []string, stdout io.Writer, subs map[string]func(args
 	}
 	return c.Usagef("unknown command %q; the commands: %s", args[0], strings.Join(names, ", "))
 }
+
+// subError names the subcommand an error came from, for Exit: "bot config check: …".
+type subError struct {
+	cmd string
+	err error
+}
+
+func (e *subError) Error() string { return e.err.Error() }
+func (e *subError) Unwrap() error { return e.err }

@@ -115,3 +115,14 @@ func TestRunPicksTheSubcommand(t *testing.T) {
 		}
 	}
 }
+
+func TestAnErrorOfASubcommandNamesIt(t *testing.T) {
+	group := New("config", "Work with a repository's config.", "bot config check [flags] FILE", "")
+	err := group.Run([]string{"check", "a.yml"}, io.Discard, map[string]func([]string) error{
+		"check": func([]string) error { return errors.New("a.yml: 2 problems") },
+	})
+	var errs bytes.Buffer
+	if code := Exit(&errs, "config", err); code != ExitError || errs.String() != "bot config check: a.yml: 2 problems\n" {
+		t.Errorf("exit %d, %q", code, errs.String())
+	}
+}

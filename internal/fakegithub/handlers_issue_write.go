@@ -144,6 +144,11 @@ func (s *Server) IssueTitle(repo string, number int) string {
 	return s.issueField(repo, number, func(is *issue) string { return is.title })
 }
 
+// IssueAuthor is the login that opened the issue ("" for no such issue).
+func (s *Server) IssueAuthor(repo string, number int) string {
+	return s.issueField(repo, number, func(is *issue) string { return is.author })
+}
+
 func (s *Server) issueField(repo string, number int, field func(*issue) string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

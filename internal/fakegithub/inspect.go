@@ -104,6 +104,9 @@ func (s *Server) Transcript(repo string, number int) string {
 
 const transcriptTime = "2006-01-02 15:04"
 
+// VisibleText is a body as github.com renders it, for a reader's view: visibleText.
+func VisibleText(body string) string { return visibleText(body) }
+
 // visibleText removes HTML comments, which GitHub does not render, and the
 // blank lines they leave (at either end, and runs of them). An unterminated comment hides the rest.
 func visibleText(body string) string {

@@ -203,43 +203,60 @@ func (s *Server) CountRequests(route string) int {
 	return n
 }
 
-// Summary counts the logged requests by route, sorted, then totals: reads
-// (GET, with the 304s among them), writes (other methods, token exchanges
-// excluded), token exchanges and unhandled requests.
-func (s *Server) Summary() string {
+// Tally is the request log counted: by route, and by kind.
+type Tally struct {
+	// Routes counts the requests by route template; an unhandled one by
+	// "UNHANDLED METHOD PATH".
+	Routes map[string]int
+	Total  int
+	// Reads are GETs, NotModified the 304s among them; Writes the other
+	// methods, token exchanges excluded.
+	Reads, NotModified, Writes int
+	TokenExchanges, Unhandled  int
+}
+
+// Tally counts the logged requests.
+func (s *Server) Tally() Tally {
 	reqs := s.Requests()
-	counts := map[string]int{}
-	var reads, writes, notModified, exchanges, unhandled int
+	t := Tally{Routes: map[string]int{}, Total: len(reqs)}
 	for _, r := range reqs {
 		name := r.Route
 		if r.Unhandled {
 			name = "UNHANDLED " + r.Method + " " + r.Path
-			unhandled++
+			t.Unhandled++
 		}
-		counts[name]++
+		t.Routes[name]++
 		switch {
 		case r.Route == routeAccessToken:
-			exchanges++
+			t.TokenExchanges++
 		case r.Method == http.MethodGet:
-			reads++
+			t.Reads++
 		default:
-			writes++
+			t.Writes++
 		}
 		if r.Status == http.StatusNotModified {
-			notModified++
+			t.NotModified++
 		}
 	}
-	names := make([]string, 0, len(counts))
-	for n := range counts {
+	return t
+}
+
+// Summary counts the logged requests by route, sorted, then totals: reads
+// (GET, with the 304s among them), writes (other methods, token exchanges
+// excluded), token exchanges and unhandled requests.
+func (s *Server) Summary() string {
+	t := s.Tally()
+	names := make([]string, 0, len(t.Routes))
+	for n := range t.Routes {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	var b strings.Builder
 	for _, n := range names {
-		fmt.Fprintf(&b, "%4d  %s\n", counts[n], n)
+		fmt.Fprintf(&b, "%4d  %s\n", t.Routes[n], n)
 	}
 	fmt.Fprintf(&b, "total %d: reads %d (304s %d), writes %d, token exchanges %d, unhandled %d\n",
-		len(reqs), reads, notModified, writes, exchanges, unhandled)
+		t.Total, t.Reads, t.NotModified, t.Writes, t.TokenExchanges, t.Unhandled)
 	return b.String()
 }
 

@@ -10,13 +10,36 @@ import (
 	"github.com/clarify-app/clarify/internal/fakegithub"
 )
 
-// BenchmarkDemoLifecycle plays the demo (ask, answer, follow-up, answer, resolve: five
-// deliveries) and reports the GitHub requests one whole clarification costs, from the
-// in-memory GitHub's request log (ns/op covers the whole lifecycle, the in-memory GitHub's
-// own work and loopback HTTP included):
+// BenchmarkDemoLifecycle plays the demo's lifecycle (ask, answer, follow-up, answer,
+// resolve: five deliveries; without the demo's stale wait and wake-ups, so that it counts
+// the protocol alone) and reports the GitHub requests one whole clarification costs, from
+// the in-memory GitHub's request log (ns/op covers the whole lifecycle, the in-memory
+// GitHub's own work and loopback HTTP included):
 //
 //	go test ./internal/replay -run '^$' -bench Lifecycle -benchtime 20x
-func BenchmarkDemoLifecycle(b *testing.B) { benchLifecycle(b, demoScenario) }
+func BenchmarkDemoLifecycle(b *testing.B) { benchLifecycle(b, demoLifecycle) }
+
+const demoLifecycle = `repo octo/widgets
+user maria write
+bot coder-agent
+issue #42 "Rate-limit the public API" by maria
+coder-agent comments on #42:
+  /clarify @maria Should the limit apply per API key or per client IP?
+  Topic: rate-limit scope
+  Options:
+  a) per API key
+  b) per client IP
+  Fallback: a
+wait 7m
+maria comments on #42: Per API key: anonymous calls are already blocked at the gateway.
+wait 2m
+coder-agent comments on #42:
+  /clarify followup CLR-42-001 Which limit per key: 100 or 1000 requests per minute?
+wait 11m
+maria comments on #42: 1000 per minute, with bursts of up to 100.
+wait 1m
+coder-agent comments on #42: /clarify resolve CLR-42-001 Per API key, 1000 requests/minute, bursts of 100.
+`
 
 // BenchmarkOneRoundLifecycle is the lifecycle issue 9 counts: an agent asks, a maintainer
 // answers, the agent resolves.

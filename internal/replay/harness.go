@@ -47,7 +47,9 @@ type Harness struct {
 
 	// touched holds the issues ("owner/repo#n") the app accepted a delivery about, for PrintWorld.
 	touched map[string]bool
-	logs    io.Writer
+	// recorded holds the recorded deliveries Play played, whose issues it shows at the end.
+	recorded []fakegithub.Delivery
+	logs     io.Writer
 	// down says the app is stopped: deliveries fail as GitHub logs them, unanswered.
 	down bool
 	// skew is how far the app's clock is from GitHub's (SetAppClockSkew).

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-app/clarify/handlers"
@@ -19,30 +21,61 @@ import (
 var demoScenario string
 
 // Play plays the built-in demo when names is empty, else each named file in turn: a
-// scenario (.txt) or a recorded delivery (.http). It stops at the first error.
+// scenario (.txt) or a recorded delivery (.http). It tells each scenario as it happens, then
+// shows the issues the recorded deliveries touched, then what the app asked of GitHub. It
+// stops at the first error.
 func Play(ctx context.Context, h *Harness, names []string, w io.Writer) error {
+	err := playAll(ctx, h, names, w)
+	h.printRecorded(w)
+	h.PrintCost(w)
+	return err
+}
+
+func playAll(ctx context.Context, h *Harness, names []string, w io.Writer) error {
+	n := newNarrator(w, h.Fake)
 	if len(names) == 0 {
-		fmt.Fprintln(w, "Clarify demo: an agent asks, a maintainer answers, the agent follows up and resolves.")
-		return PlayScenario(ctx, h, "demo", strings.NewReader(demoScenario))
+		fmt.Fprintln(w, demoIntro)
+		if err := playScenario(ctx, h, "demo", strings.NewReader(demoScenario), n.after); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\n%s\n", demoOutro)
+		return nil
 	}
 	for _, name := range names {
-		if err := playFile(ctx, h, name); err != nil {
+		if err := playFile(ctx, h, name, n); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func playFile(ctx context.Context, h *Harness, name string) error {
+// demoIntro says what the demo plays, and how to read it.
+const demoIntro = `Clarify demo: an agent asks a maintainer a question in an issue, the maintainer answers,
+the agent follows up; the follow-up waits past its deadline and goes stale; the maintainer
+answers and the agent resolves. It runs the real app against an in-memory GitHub; each line
+below is something that happened in the issue, at the time on its left.`
+
+// demoOutro says what an agent takes from what the demo showed.
+const demoOutro = `What an agent receives: the record hidden in each of the app's comments (the lines
+"hidden, for agents" above), which any token that can read the issue reads, and, where the
+repository's config asks for them, a repository_dispatch each time its question is
+answered or settled, which starts its workflow with the outcome as data (docs/agents.md).`
+
+func playFile(ctx context.Context, h *Harness, name string, n *narrator) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	if strings.HasSuffix(name, ".http") {
-		return PlayRecorded(ctx, h, name, f)
+		if err := PlayRecorded(ctx, h, name, f); err != nil {
+			return err
+		}
+		h.recorded = append(h.recorded, h.Delivered[len(h.Delivered)-1])
+		return nil
 	}
-	return PlayScenario(ctx, h, filepath.Base(name), f)
+	fmt.Fprintf(n.w, "\n%s\n%s\n", strings.Repeat("=", 72), name)
+	return playScenario(ctx, h, filepath.Base(name), f, n.after)
 }
 
 // PlayScenario plays a scenario (format in internal/fakegithub/doc.go) through the app,
@@ -51,6 +84,11 @@ func playFile(ctx context.Context, h *Harness, name string) error {
 // `expect` step is checked when reached. A failed check does not stop the scenario: all
 // of them are reported at the end.
 func PlayScenario(ctx context.Context, h *Harness, name string, r io.Reader) error {
+	return playScenario(ctx, h, name, r, nil)
+}
+
+// playScenario is PlayScenario, calling after (when not nil) once each step has played.
+func playScenario(ctx context.Context, h *Harness, name string, r io.Reader, after func(fakegithub.Step)) error {
 	steps, err := fakegithub.ParseScenario(r)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -69,6 +107,9 @@ func PlayScenario(ctx context.Context, h *Harness, name string, r io.Reader) err
 		}
 		if err := runStep(ctx, h, st); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
+		}
+		if after != nil {
+			after(st)
 		}
 	}
 	if len(failed) > 0 {
@@ -141,19 +182,26 @@ func issueOf(d fakegithub.Delivery) (string, bool) {
 // PrintWorld writes each issue the app was told about as a reader would see it, then the
 // GitHub API calls the app made.
 func (h *Harness) PrintWorld(w io.Writer) {
-	keys := make([]string, 0, len(h.touched))
-	for k := range h.touched {
-		keys = append(keys, k)
+	h.printIssues(w, h.touched)
+	h.PrintCost(w)
+}
+
+// printRecorded shows the issues the recorded deliveries played by Play are about.
+func (h *Harness) printRecorded(w io.Writer) {
+	keys := map[string]bool{}
+	for _, d := range h.recorded {
+		if k, ok := issueOf(d); ok {
+			keys[k] = true
+		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	h.printIssues(w, keys)
+}
+
+// printIssues writes each issue of keys ("owner/repo#n") as a reader sees it.
+func (h *Harness) printIssues(w io.Writer, keys map[string]bool) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		repo, num, _ := strings.Cut(k, "#")
-		var n int
-		fmt.Sscan(num, &n)
+		n, _ := strconv.Atoi(num)
 		fmt.Fprintf(w, "\n%s\n%s\n", strings.Repeat("=", 72), h.Fake.Transcript(repo, n))
-	}
-	fmt.Fprintf(w, "\n%s\nGitHub API calls made by the app\n%s\n", strings.Repeat("=", 72), h.Fake.Summary())
-	if h.Sweeps > 0 {
-		fmt.Fprintf(w, "of which the periodic sweep (run after each `wait`): %d requests in %d runs\n", h.SweepRequests, h.Sweeps)
 	}
 }

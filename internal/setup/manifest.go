@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"sort"
@@ -20,6 +21,10 @@ type manifest map[string]any
 // without, in the file's words.
 func readManifest(path string) (manifest, error) {
 	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The default is relative: run outside Clarify's checkout, there is no app.yml.
+		return nil, fmt.Errorf("no GitHub App manifest at %s: pass -manifest with the path of Clarify's app.yml, or run bot setup in Clarify's checkout", path)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clarify-app/clarify/internal/testenv"
 )
 
 // Server is a running redis-server.
@@ -31,14 +33,7 @@ type Server struct {
 // set (CI installs it: .ci/run) and is skipped otherwise, saying how to install it.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		msg := "redis-server is not installed (Debian: apt-get install -y redis-server; .ci/run installs it)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	bin := testenv.LookPath(t, "redis-server is not installed (Debian: apt-get install -y redis-server; .ci/run installs it)", "redis-server")
 	// A free port can be taken by someone else between here and the server's bind: a few
 	// tries make that harmless.
 	var lastErr error
