@@ -59,7 +59,7 @@
 //     way an issue's comments are listed.
 //   - Trust: ledger_trust.go, LedgerReader.trust, decides whether a ledger that verifies is
 //     trusted (revision floor, sequence, cursor), for the runs and bot ledger alike.
-//   - The app's login: base.go, BotLoginOf.
+//   - The app's login: base.go, BotLoginOf, and IsSlug, what a slug may be (serve and the Action).
 //   - Pagination: ghtransport.AllPages (and SomePages), the one reader of GitHub's Link pagination.
 //   - Rate limits: ghtransport.ReadLimit reads GitHub's signals once; the pacer holds the
 //     installation (one hold, shared by replicas through the pacer store).

@@ -24,7 +24,8 @@ Runs one event of a GitHub Actions workflow from the step's environment:
 GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_TOKEN and
 CLARIFY_LEDGER_KEY (a repository secret); CLARIFY_APP_SLUG when the token is an App's
 (default github-actions), CLARIFY_ACTION_BUDGET for the most requests a run may make,
-CLARIFY_CHECKS=true for pull requests' check runs (the workflow then needs checks: write).
+CLARIFY_CHECKS=true for pull requests' check runs (the workflow then needs checks: write),
+CLARIFY_LOG_LEVEL for the log (debug, info, warn or error; info by default).
 `)
 	}
 	if err := fs.Parse(args); err != nil {

@@ -110,30 +110,37 @@ func TestTheBuildsCacheKeyFollowsTheSource(t *testing.T) {
 		{"handlers/seen_test.go", false}, {"README.md", false}, {"docs/workflow.yml", false}, {"action.yml", false},
 	}
 	for _, tc := range cases {
-		path := filepath.Join(dir, tc.file)
-		before, err := os.ReadFile(path)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, append(append([]byte(nil), before...), "\n// changed\n"...), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		changed := buildKey(t, dir, "Linux", "X64")["key"] != key
-		if changed != tc.changes {
+		if changed := keyAfterChange(t, dir, tc.file) != key; changed != tc.changes {
 			t.Errorf("%s changed: key changed %v, want %v", tc.file, changed, tc.changes)
-		}
-		if before == nil {
-			err = os.Remove(path)
-		} else {
-			err = os.WriteFile(path, before, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
 		}
 	}
 	if k := buildKey(t, dir, "Linux", "X64")["key"]; k != key {
 		t.Errorf("the source put back: key %q, want %q again", k, key)
 	}
+}
+
+// keyAfterChange is the Linux/X64 key once a line is added to file (made if missing),
+// which is then put back as it was.
+func keyAfterChange(t *testing.T, dir, file string) string {
+	t.Helper()
+	path := filepath.Join(dir, file)
+	before, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(append([]byte(nil), before...), "\n// changed\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	key := buildKey(t, dir, "Linux", "X64")["key"]
+	if before == nil {
+		err = os.Remove(path)
+	} else {
+		err = os.WriteFile(path, before, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
 
 // actionStep is one step of action.yml.
@@ -172,32 +179,9 @@ func TestActionYmlRunsABinaryNeverAColdBuildTwice(t *testing.T) {
 		t.Errorf("input version: %+v, want a described input defaulting to empty", in)
 	}
 	steps := action.Runs.Steps
-	role := func(s actionStep) string {
-		switch {
-		case strings.Contains(s.Run, "scripts/action-install.sh") && s.Env["CLARIFY_VERSION"] == "${{ inputs.version }}":
-			return "install"
-		case strings.Contains(s.Run, "scripts/action-build-key.sh"):
-			return "key"
-		case strings.HasPrefix(s.Uses, "actions/cache/restore@"):
-			return "restore"
-		case strings.HasPrefix(s.Uses, "actions/setup-go@") && s.With["cache"] == "false":
-			return "setup-go"
-		case strings.Contains(s.Run, `go build -trimpath -o "$CLARIFY_BIN" ./cmd/bot`) && s.Env["CLARIFY_BIN"] == "${{ steps.build-key.outputs.path }}":
-			return "build"
-		case strings.HasPrefix(s.Uses, "actions/cache/save@"):
-			return "save"
-		case s.Run == `"$RUNNER_TEMP/clarify-bot" action`:
-			return "run"
-		}
-		return "unknown: " + s.Name
-	}
 	var order []string
 	for _, s := range steps {
-		order = append(order, role(s))
-		if s.Uses != "" && strings.HasPrefix(s.Uses, "actions/cache/") &&
-			(s.With["key"] != "${{ steps.build-key.outputs.key }}" || s.With["path"] != "${{ steps.build-key.outputs.path }}") {
-			t.Errorf("%s: key %q, path %q, want the key step's outputs", s.Uses, s.With["key"], s.With["path"])
-		}
+		order = append(order, stepRole(s))
 	}
 	want := []string{"install", "key", "restore", "setup-go", "build", "save", "run"}
 	if !reflect.DeepEqual(order, want) {
@@ -215,28 +199,66 @@ func TestActionYmlRunsABinaryNeverAColdBuildTwice(t *testing.T) {
 		{"a branch, first job after a change", "false", "false", want},
 	}
 	for _, tc := range cases {
-		ctx := map[string]any{"steps": map[string]any{
-			"install":   map[string]any{"outputs": map[string]any{"installed": tc.installed}},
-			"build-key": map[string]any{"outputs": map[string]any{"key": "k", "path": "/tmp/clarify-bot"}},
-			"restore":   map[string]any{"outputs": map[string]any{"cache-hit": tc.hit}},
-		}}
-		if tc.installed == "true" {
-			ctx["steps"].(map[string]any)["restore"] = map[string]any{"outputs": map[string]any{}} // skipped: no outputs
-		}
-		var ran []string
-		for _, s := range steps {
-			ok := true
-			if s.If != "" {
-				if ok, err = ghexpr.If(s.If, ctx); err != nil {
-					t.Fatalf("%s: if: %v", s.Name, err)
-				}
-			}
-			if ok {
-				ran = append(ran, role(s))
-			}
-		}
+		ran := stepsRun(t, steps, tc.installed, tc.hit)
 		if !reflect.DeepEqual(ran, tc.runs) {
 			t.Errorf("%s: runs %v, want %v", tc.name, ran, tc.runs)
 		}
 	}
+}
+
+// stepRole names what a step of action.yml is for, from what it runs.
+func stepRole(s actionStep) string {
+	switch {
+	case strings.Contains(s.Run, "scripts/action-install.sh") && s.Env["CLARIFY_VERSION"] == "${{ inputs.version }}":
+		return "install"
+	case strings.Contains(s.Run, "scripts/action-build-key.sh"):
+		return "key"
+	case strings.HasPrefix(s.Uses, "actions/cache/restore@") && cachesTheBuild(s):
+		return "restore"
+	case strings.HasPrefix(s.Uses, "actions/setup-go@") && s.With["cache"] == "false":
+		return "setup-go"
+	case strings.Contains(s.Run, `go build -trimpath -o "$CLARIFY_BIN" ./cmd/bot`) && s.Env["CLARIFY_BIN"] == "${{ steps.build-key.outputs.path }}":
+		return "build"
+	case strings.HasPrefix(s.Uses, "actions/cache/save@") && cachesTheBuild(s):
+		return "save"
+	case s.Run == `"$RUNNER_TEMP/clarify-bot" action`:
+		return "run"
+	}
+	return "unknown: " + s.Name
+}
+
+// cachesTheBuild says whether a cache step holds the path under the key the key step
+// wrote.
+func cachesTheBuild(s actionStep) bool {
+	return s.With["key"] == "${{ steps.build-key.outputs.key }}" && s.With["path"] == "${{ steps.build-key.outputs.path }}"
+}
+
+// stepsRun lists the roles of the steps whose if: holds, as GitHub evaluates it, when
+// the install step wrote installed and the cache restore cache-hit (a skipped step has
+// no outputs).
+func stepsRun(t *testing.T, steps []actionStep, installed, hit string) []string {
+	t.Helper()
+	restore := map[string]any{"outputs": map[string]any{}}
+	if installed != "true" {
+		restore = map[string]any{"outputs": map[string]any{"cache-hit": hit}}
+	}
+	ctx := map[string]any{"steps": map[string]any{
+		"install":   map[string]any{"outputs": map[string]any{"installed": installed}},
+		"build-key": map[string]any{"outputs": map[string]any{"key": "k", "path": "/tmp/clarify-bot"}},
+		"restore":   restore,
+	}}
+	var ran []string
+	for _, s := range steps {
+		ok := true
+		if s.If != "" {
+			var err error
+			if ok, err = ghexpr.If(s.If, ctx); err != nil {
+				t.Fatalf("%s: if: %v", s.Name, err)
+			}
+		}
+		if ok {
+			ran = append(ran, stepRole(s))
+		}
+	}
+	return ran
 }
