@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -230,4 +231,63 @@ func cronField(t *testing.T, field string, n int) []int {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// TestTheScheduleTableAddsUp: each row of the workflow page's table of schedules gives the
+// jobs a day, billed minutes a month and longest wait that its cron makes, and the row
+// marked the default is the copied workflow's cron.
+func TestTheScheduleTableAddsUp(t *testing.T) {
+	wf := readWorkflow(t)
+	cron := wf.On["schedule"].([]any)[0].(map[string]any)["cron"].(string)
+	page, err := os.ReadFile("../../docs/workflow.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(string(page), "| cron | jobs a day | billed minutes a month | a deadline fires at most this late |")
+	table, _, _ = strings.Cut(table, "\n\n")
+	rows, defaults := 0, 0
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) != 4 || !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		rows++
+		c, note, _ := strings.Cut(strings.TrimSpace(cells[0])[1:], "`")
+		if strings.Contains(note, "default") {
+			defaults++
+			if c != cron {
+				t.Errorf("the table's default is %q; the workflow's cron is %q", c, cron)
+			}
+		}
+		runs := dailyRuns(t, c)
+		gap := 24*60 - runs[len(runs)-1] + runs[0]
+		for i := 1; i < len(runs); i++ {
+			gap = max(gap, runs[i]-runs[i-1])
+		}
+		late := fmt.Sprintf("%d minutes", gap)
+		if gap%60 == 0 {
+			late = fmt.Sprintf("%d hours", gap/60)
+			if gap == 60 {
+				late = "1 hour"
+			}
+		}
+		want := []string{strconv.Itoa(len(runs)), humanInt(30 * len(runs)), late}
+		for i, w := range want {
+			if got := strings.TrimSpace(cells[i+1]); got != w {
+				t.Errorf("cron %q: column %d says %q, want %q", c, i+2, got, w)
+			}
+		}
+	}
+	if rows < 3 || defaults != 1 {
+		t.Errorf("the page's schedule table has %d rows and %d marked the default; want several and one", rows, defaults)
+	}
+}
+
+// humanInt writes n with a comma between thousands, as the docs do.
+func humanInt(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) > 3 {
+		return s[:len(s)-3] + "," + s[len(s)-3:]
+	}
+	return s
 }

@@ -124,8 +124,11 @@ func TestEveryActionInputIsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The table of the Inputs section, not the page's other tables.
+	_, inputs, _ := strings.Cut(string(page), "\n## Inputs\n")
+	inputs, _, _ = strings.Cut(inputs, "\n## ")
 	rows := map[string][]string{}
-	for _, line := range strings.Split(string(page), "\n") {
+	for _, line := range strings.Split(inputs, "\n") {
 		cells := strings.Split(strings.Trim(line, "|"), "|")
 		if len(cells) == 4 && strings.HasPrefix(line, "| `") {
 			for i := range cells {
