@@ -78,6 +78,21 @@ func (b *Base) BotLogin() string { return BotLoginOf(b.AppSlug) }
 // BotLoginOf is the login GitHub gives the comments of the app of that slug.
 func BotLoginOf(slug string) string { return slug + "[bot]" }
 
+// IsSlug reports whether s can be a GitHub App's slug, as in github.com/apps/SLUG: the app
+// knows its own comments by "<slug>[bot]", so a slug written with [bot] or a display name
+// would never match, and every run would take the app's own comments for someone else's.
+func IsSlug(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // isSelf reports whether a user is the app itself.
 func (b *Base) isSelf(u *github.User) bool {
 	return isLogin(u, b.BotLogin())

@@ -63,7 +63,7 @@
 //     way an issue's comments are listed.
 //   - Trust: ledger_trust.go, LedgerReader.trust, decides whether a ledger that verifies is
 //     trusted (revision floor, sequence, cursor), for the runs and bot ledger alike.
-//   - The app's login: base.go, BotLoginOf.
+//   - The app's login: base.go, BotLoginOf, and IsSlug, what a slug may be (serve and the Action).
 //   - Standing (whose word becomes a decision of the repository, who may change one):
 //     clarify/permission.go; actors.go only says what GitHub reports of an account now,
 //     and never gives the app's own login (in bot action every workflow's) write access.

@@ -19,7 +19,8 @@ func actionCmd(args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("action", "Run one event of a GitHub Actions workflow, from the step's environment.", "bot action", `Reads GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_TOKEN
 and CLARIFY_LEDGER_KEY (a repository secret); CLARIFY_APP_SLUG when the token is an App's
 (default github-actions), CLARIFY_ACTION_BUDGET for the most requests a run may make,
-CLARIFY_CHECKS=true for pull requests' check runs (the workflow then needs checks: write).`)
+CLARIFY_CHECKS=true for pull requests' check runs (the workflow then needs checks: write),
+CLARIFY_LOG_LEVEL for the log (debug, info, warn or error; info by default).`)
 	pos, err := cmd.Parse(args, stdout)
 	if err == nil && len(pos) > 0 {
 		err = cmd.Usagef("unexpected argument %q: the event comes from the environment", pos[0])

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -43,16 +42,7 @@ func TestActionAsOneProcessPerEvent(t *testing.T) {
 	for i, step := range [][2]string{{"coder-agent", "/clarify @maria Per key or per IP?"}, {"maria", "Per key."},
 		{"coder-agent", "/clarify resolve CLR-42-001 Per key."}} {
 		d, _ := fake.Comment("octo/widgets", 42, step[0], step[1])
-		var p map[string]any
-		if err := json.Unmarshal(d.Body, &p); err != nil {
-			t.Fatal(err)
-		}
-		delete(p, "installation")
-		raw, _ := json.Marshal(p)
-		event := filepath.Join(dir, "event.json")
-		if err := os.WriteFile(event, raw, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		event := eventFile(t, dir, d)
 		cmd := exec.Command(bin, "action")
 		cmd.Env = append(os.Environ(), "GITHUB_EVENT_NAME=issue_comment", "GITHUB_EVENT_PATH="+event,
 			"GITHUB_REPOSITORY=octo/widgets", "GITHUB_API_URL="+srv.URL, "GITHUB_TOKEN="+token,

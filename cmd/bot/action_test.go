@@ -2,9 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,26 +12,12 @@ import (
 // TestActionReadsTheStepsEnvironment: `bot action` as a workflow step runs it, from
 // GITHUB_* variables and the event file alone, and fails loudly without the key.
 func TestActionReadsTheStepsEnvironment(t *testing.T) {
-	fake := fakegithub.New(fakegithub.Options{})
-	fake.AddInstallation(1, "octo", "octo/widgets")
-	fake.AddUser("coder-agent", "Bot")
-	fake.OpenIssue("octo/widgets", 42, "Rate limits", "maria")
-	srv := httptest.NewServer(fake)
-	defer srv.Close()
+	fake, url := actionFake(t)
 	d, _ := fake.Comment("octo/widgets", 42, "coder-agent", "/clarify @maria Per key or per IP?")
-	var p map[string]any
-	if err := json.Unmarshal(d.Body, &p); err != nil {
-		t.Fatal(err)
-	}
-	delete(p, "installation")
-	raw, _ := json.Marshal(p)
 	dir := t.TempDir()
-	event := filepath.Join(dir, "event.json")
-	if err := os.WriteFile(event, raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	event := eventFile(t, dir, d)
 	for k, v := range map[string]string{"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": event,
-		"GITHUB_REPOSITORY": "octo/widgets", "GITHUB_API_URL": srv.URL, "GITHUB_TOKEN": fake.WorkflowToken("octo/widgets"),
+		"GITHUB_REPOSITORY": "octo/widgets", "GITHUB_API_URL": url, "GITHUB_TOKEN": fake.WorkflowToken("octo/widgets"),
 		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_RUN_ID": "77", "GITHUB_RUN_ATTEMPT": "1",
 		"CLARIFY_LEDGER_KEY": "", "CLARIFY_APP_SLUG": "", "CLARIFY_ACTION_BUDGET": ""} {
 		t.Setenv(k, v)

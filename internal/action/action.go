@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -73,13 +74,41 @@ type Outcome struct {
 // code, having written an ::error:: annotation and the step's summary.
 func Run(ctx context.Context, env Env, opts Options) int {
 	out := run(ctx, env, opts)
+	out.Err = reachHint(env.APIURL, out.Err)
 	return report(env, opts, out)
+}
+
+// readEvent reads the event's payload, naming GITHUB_EVENT_PATH when it cannot.
+func readEvent(path string) ([]byte, error) {
+	if path == "" {
+		return nil, errors.New("GITHUB_EVENT_PATH is not set: the runner sets it to the file holding the event's payload; " +
+			"bot action runs as a step of a GitHub Actions workflow")
+	}
+	payload, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("GITHUB_EVENT_PATH, the event's payload, cannot be read: %w", err)
+	}
+	return payload, nil
+}
+
+// reachHint adds to an error that GitHub could not be reached (no such host, connection
+// refused or cut) where the run looked for it, as the server's check at start does.
+func reachHint(apiURL string, err error) error {
+	var op *net.OpError
+	var dns *net.DNSError
+	if err == nil || !errors.As(err, &op) && !errors.As(err, &dns) {
+		return err
+	}
+	return fmt.Errorf("cannot reach GitHub at %s: check GITHUB_API_URL and the network: %w", apiURL, err)
 }
 
 func run(ctx context.Context, env Env, opts Options) Outcome {
 	owner, repo, err := env.check()
-	if errors.Is(err, errNoKey) && env.EventName == "pull_request" && fromFork(env.EventPath) {
-		return Outcome{What: env.EventName, Notice: forkNotice}
+	if errors.Is(err, errNoKey) && (env.EventName == "pull_request" || env.EventName == "pull_request_target") {
+		if env.EventName == "pull_request" && fromFork(env.EventPath) {
+			return Outcome{What: env.EventName, Notice: forkNotice}
+		}
+		return Outcome{What: env.EventName, Notice: sameRepoNotice}
 	}
 	if err != nil {
 		return Outcome{What: env.EventName, Err: err}
@@ -92,11 +121,11 @@ func run(ctx context.Context, env Env, opts Options) Outcome {
 	h, ok := r.handlers[env.EventName]
 	if !ok {
 		return Outcome{What: env.EventName, Note: fmt.Sprintf("Clarify takes no %s events: nothing to do. "+
-			"Run it on issue_comment, issues, pull_request, repository_dispatch, schedule and workflow_dispatch.", env.EventName)}
+			"Run it on issue_comment, issues, pull_request (or pull_request_target), repository_dispatch, schedule and workflow_dispatch.", env.EventName)}
 	}
-	payload, err := os.ReadFile(env.EventPath)
+	payload, err := readEvent(env.EventPath)
 	if err != nil {
-		return Outcome{What: env.EventName, Err: fmt.Errorf("read the event's payload (GITHUB_EVENT_PATH): %w", err)}
+		return Outcome{What: env.EventName, Err: err}
 	}
 	out := Outcome{What: describe(env.EventName, owner, repo, payload)}
 	out.Err = retryMoved(ctx, func() error {
@@ -142,11 +171,14 @@ func newRunner(env Env, opts Options) *runner {
 	base.NoChecks = !env.Checks
 	return &runner{
 		env: env, base: base, clients: clients, count: count,
-		logger: zerolog.New(stderr).With().Timestamp().Str("run", env.RunID).Logger(),
+		logger: zerolog.New(stderr).Level(env.LogLevel).With().Timestamp().Str("run", env.RunID).Logger(),
 		handlers: map[string]githubapp.EventHandler{
-			"issue_comment":       &handlers.IssueComment{Base: base},
-			"issues":              &handlers.Issues{Base: base},
-			"pull_request":        &handlers.PullRequest{Base: base},
+			"issue_comment": &handlers.IssueComment{Base: base},
+			"issues":        &handlers.Issues{Base: base},
+			"pull_request":  &handlers.PullRequest{Base: base},
+			// The same payload, run with the base repository's secrets and token, for a fork's
+			// pull request too: Clarify only reads a pull request, never checks out its code.
+			"pull_request_target": &handlers.PullRequest{Base: base},
 			"repository_dispatch": &handlers.Dispatch{Base: base},
 		},
 	}
@@ -243,6 +275,13 @@ func graphqlURL(api string) string {
 const forkNotice = "a pull request from a fork: GitHub passes no secrets (CLARIFY_LEDGER_KEY) to its run, so " +
 	"this run does nothing; its check comes from the next run that has the key (a comment on the pull request " +
 	"or an issue it links, or the scheduled run)."
+
+// sameRepoNotice is the answer to a pull_request run from a branch of the repository
+// itself without the key: Dependabot's runs get no Actions secrets, only Dependabot's.
+const sameRepoNotice = "a pull request run without CLARIFY_LEDGER_KEY, so this run does nothing. Runs that Dependabot " +
+	"starts get no Actions secrets (only Dependabot secrets: add CLARIFY_LEDGER_KEY there too for their checks); " +
+	"any other means the repository has no CLARIFY_LEDGER_KEY secret (Settings → Secrets and variables → Actions). " +
+	"The check comes from the next run that has the key (a comment on the pull request or an issue it links, or the scheduled run)."
 
 // fromFork says whether a pull_request payload's head branch lives in another repository
 // than its base (a fork). A payload that does not decode is not a fork's: the key is asked for.

@@ -3,10 +3,15 @@ package action
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 
+	"github.com/rs/zerolog"
+
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/app"
 )
 
 // DefaultAPIURL is github.com's REST API, when GITHUB_API_URL is not set.
@@ -50,6 +55,8 @@ type Env struct {
 	// Checks is CLARIFY_CHECKS=true: pull requests linking an issue with a blocking
 	// clarification get a failing check run, which needs `checks: write` in the workflow.
 	Checks bool
+	// LogLevel is CLARIFY_LOG_LEVEL's: info unless set (debug shows every decision).
+	LogLevel zerolog.Level
 }
 
 // EnvFrom reads the Env from the environment through getenv (os.Getenv).
@@ -66,6 +73,14 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 	}
 	if e.BotSlug == "" {
 		e.BotSlug = DefaultBotSlug
+	}
+	if !handlers.IsSlug(e.BotSlug) {
+		return e, fmt.Errorf("CLARIFY_APP_SLUG (the action's app-slug input) is %q, not a slug: write it as in the app's URL, "+
+			"github.com/apps/SLUG, without [bot]; with the workflow's GITHUB_TOKEN leave it out (github-actions)", e.BotSlug)
+	}
+	var ok bool
+	if e.LogLevel, ok = app.LogLevel(getenv("CLARIFY_LOG_LEVEL")); !ok {
+		return e, fmt.Errorf("CLARIFY_LOG_LEVEL is %q, not a level: write debug, info, warn or error", getenv("CLARIFY_LOG_LEVEL"))
 	}
 	e.RunNumber, _ = strconv.Atoi(getenv("GITHUB_RUN_NUMBER"))
 	switch v := getenv("CLARIFY_CHECKS"); v {
@@ -98,7 +113,10 @@ var errNoKey = errors.New("CLARIFY_LEDGER_KEY is not set, so this run refuses to
 
 // check says what is missing for a run, before any request.
 func (e Env) check() (owner, repo string, err error) {
-	switch {
+	switch u, perr := url.Parse(e.APIURL); {
+	case perr != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
+		return "", "", fmt.Errorf("GITHUB_API_URL is %q, not a URL such as https://api.github.com "+
+			"(or https://HOST/api/v3 on GitHub Enterprise Server): the runner sets it; a step that sets it must give a whole URL", e.APIURL)
 	case e.LedgerKey == "":
 		return "", "", errNoKey
 	case len(e.LedgerKey) < MinLedgerKey:

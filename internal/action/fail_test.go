@@ -2,6 +2,8 @@ package action_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -121,29 +123,76 @@ func TestScheduledRunOverBudgetFailsAndTheNextTakesTheRest(t *testing.T) {
 	}
 }
 
-// TestForkPullRequestWithoutTheKeyIsANotice: GitHub gives a fork's pull_request run no
-// secrets, so the missing key is no mistake of the maintainer's: the run exits 0 with a
-// notice saying why and where the check comes from, and makes no request. A pull request
-// from the repository's own branch without the key is still refused, saying how to add it.
-func TestForkPullRequestWithoutTheKeyIsANotice(t *testing.T) {
+// TestPullRequestWithoutTheKeyIsANotice: GitHub gives a fork's pull_request run no
+// secrets, and Dependabot's runs only Dependabot's, so a pull request run without the key
+// is no failure: it exits 0 with a notice saying why (for a branch of the repository, naming
+// Dependabot's case and how to add the secret otherwise) and where the check comes from,
+// and makes no request.
+func TestPullRequestWithoutTheKeyIsANotice(t *testing.T) {
 	b := newBench(t)
 	b.fake.OpenPullRequestWithBody(repo, 7, "Use UTC", "alice", "Fixes #42")
 	fork := b.fake.OpenPullRequestWith(repo, 8, "Copy", "mallory", "Fixes #42", fakegithub.PullOptions{Fork: true, HeadOf: 7})
-	before := b.fake.Fingerprint()
-	env := b.env("pull_request", b.eventFile(fork))
-	env.LedgerKey = ""
-	r := b.runEnv(env)
-	if r.code != action.ExitOK || r.requests != 0 || b.fake.Fingerprint() != before {
-		t.Fatalf("a fork's pull request without the key: exit %d after %d requests; want exit 0, no request", r.code, r.requests)
+	own := b.fake.OpenPullRequestWithBody(repo, 9, "Bump golang.org/x/net", "dependabot[bot]", "Fixes #42")
+	cases := []struct {
+		name, event string
+		d           fakegithub.Delivery
+		says        []string
+	}{
+		{"a fork's", "pull_request", fork, []string{"fork", "no secrets"}},
+		{"a branch of the repository's", "pull_request", own, []string{"Dependabot", "Dependabot secrets", "Settings → Secrets and variables → Actions", "next run that has the key"}},
+		{"a branch of the repository's, as pull_request_target", "pull_request_target", own, []string{"Dependabot"}},
 	}
-	if !strings.HasPrefix(r.stdout, "::notice title=Clarify::") || !strings.Contains(r.stdout, "fork") ||
-		!strings.Contains(r.stdout, "no secrets") || strings.Contains(r.stdout, "New repository secret") {
-		t.Errorf("stdout does not give the notice that forks get no secrets: %q", r.stdout)
+	for _, tc := range cases {
+		before := b.fake.Fingerprint()
+		env := b.env(tc.event, b.eventFile(tc.d))
+		env.LedgerKey = ""
+		r := b.runEnv(env)
+		if r.code != action.ExitOK || r.requests != 0 || b.fake.Fingerprint() != before {
+			t.Errorf("%s pull request without the key: exit %d after %d requests; want exit 0, no request", tc.name, r.code, r.requests)
+		}
+		if !strings.HasPrefix(r.stdout, "::notice title=Clarify::"+tc.event+": ") {
+			t.Errorf("%s: %q is no notice", tc.name, r.stdout)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(r.stdout, s) {
+				t.Errorf("%s: %q does not say %q", tc.name, r.stdout, s)
+			}
+		}
 	}
-	own := b.fake.OpenPullRequestWithBody(repo, 9, "Limit per key", "alice", "Fixes #42")
-	env = b.env("pull_request", b.eventFile(own))
-	env.LedgerKey = ""
-	if r := b.runEnv(env); r.code != action.ExitRefused || !strings.Contains(r.stdout, "New repository secret") {
-		t.Errorf("the base repository's own pull request without the key: exit %d, %q", r.code, r.stdout)
+}
+
+// TestUnreachableAPINamesGITHUB_API_URL: a GITHUB_API_URL where nothing answers fails the
+// run with the hint to check it, as the server's start does.
+func TestUnreachableAPINamesGITHUB_API_URL(t *testing.T) {
+	b := newBench(t)
+	srv := httptest.NewServer(http.NotFoundHandler())
+	gone := srv.URL
+	srv.Close() // nothing listens there now
+	d, _ := b.fake.Comment(repo, 42, "coder-agent", askWithFallback)
+	for _, event := range []string{"issue_comment", "schedule"} {
+		env := b.env(event, b.eventFile(d))
+		env.APIURL = gone
+		r := b.runEnv(env)
+		if r.code != action.ExitFailed || !strings.Contains(r.stdout, "cannot reach GitHub at "+gone+": check GITHUB_API_URL and the network") {
+			t.Errorf("%s with nothing at GITHUB_API_URL: exit %d, %q", event, r.code, r.stdout)
+		}
+	}
+}
+
+// TestPullRequestTargetIsAPullRequest: a workflow on pull_request_target (which runs with
+// the base repository's key and token, for forks too) gets the same check as on
+// pull_request.
+func TestPullRequestTargetIsAPullRequest(t *testing.T) {
+	b := newBench(t)
+	b.checks = true
+	b.ok("issue_comment", b.eventFile(b.commentOnly("coder-agent", askWithFallback)))
+	fork := b.fake.OpenPullRequestWith(repo, 8, "Limit per key", "mallory", "Fixes #42", fakegithub.PullOptions{Fork: true})
+	r := b.ok("pull_request_target", b.eventFile(fork))
+	if strings.Contains(r.stdout, "takes no") || r.requests == 0 {
+		t.Fatalf("pull_request_target was not run as a pull request: %q", r.stdout)
+	}
+	runs := b.fake.CheckRuns(repo, b.fake.PullHead(repo, 8))
+	if len(runs) != 1 || runs[0].Conclusion != "failure" {
+		t.Errorf("check runs on the fork's pull request: %+v, want one failing (#42 has a blocking clarification)", runs)
 	}
 }

@@ -384,55 +384,6 @@ func TestInstallPicksTheRunnersAsset(t *testing.T) {
 	}
 }
 
-// TestActionYmlInstallsBeforeItBuilds: action.yml's first step is the install script, and
-// setup-go and the build run only when it installed nothing, so a release never pays for Go.
-func TestActionYmlInstallsBeforeItBuilds(t *testing.T) {
-	raw, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Inputs map[string]struct {
-			Description string `yaml:"description"`
-			Default     string `yaml:"default"`
-		} `yaml:"inputs"`
-		Runs struct {
-			Steps []struct {
-				ID   string            `yaml:"id"`
-				If   string            `yaml:"if"`
-				Uses string            `yaml:"uses"`
-				Run  string            `yaml:"run"`
-				Env  map[string]string `yaml:"env"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(raw, &action); err != nil {
-		t.Fatal(err)
-	}
-	if in, ok := action.Inputs["version"]; !ok || in.Default != "" || in.Description == "" {
-		t.Errorf("input version: %+v, want a described input defaulting to empty", in)
-	}
-	steps := action.Runs.Steps
-	if len(steps) != 4 {
-		t.Fatalf("%d steps, want install, setup-go, build, run", len(steps))
-	}
-	install := steps[0]
-	if install.ID != "install" || !strings.Contains(install.Run, "scripts/action-install.sh") ||
-		install.Env["CLARIFY_VERSION"] != "${{ inputs.version }}" {
-		t.Errorf("first step %+v, want id install running scripts/action-install.sh with CLARIFY_VERSION", install)
-	}
-	const onlyWithoutRelease = "steps.install.outputs.installed != 'true'"
-	if !strings.HasPrefix(steps[1].Uses, "actions/setup-go@") || steps[1].If != onlyWithoutRelease {
-		t.Errorf("second step %+v, want setup-go if %s", steps[1], onlyWithoutRelease)
-	}
-	if !strings.Contains(steps[2].Run, "go build") || steps[2].If != onlyWithoutRelease {
-		t.Errorf("third step %+v, want the build if %s", steps[2], onlyWithoutRelease)
-	}
-	if steps[3].If != "" || steps[3].Run != `"$RUNNER_TEMP/clarify-bot" action` {
-		t.Errorf("last step %+v, want an unconditional run of $RUNNER_TEMP/clarify-bot action", steps[3])
-	}
-}
-
 // TestReleaseBuildsEveryAssetTheInstallAsksFor: the release workflow, run on a pushed tag
 // v* with only contents: write, builds exactly the files scripts/action-install.sh
 // downloads, so no supported runner falls back to a build for want of a name.

@@ -36,26 +36,35 @@ func report(env Env, opts Options, out Outcome) int {
 	return code
 }
 
-// verdict is the exit code and the one line that says why.
+// verdict is the exit code and the one line that says why, after what the run was about
+// when it knows.
 func verdict(out Outcome) (int, string) {
+	code, line := verdictOf(out)
+	if out.What == "" {
+		return code, line
+	}
+	return code, out.What + ": " + line
+}
+
+func verdictOf(out Outcome) (int, string) {
 	spent := fmt.Sprintf("%d requests (%d writes)", out.Requests, out.Writes)
 	var invalid githubapp.ValidationError
 	switch {
 	case out.Err == nil && out.Deferred > 0:
-		return ExitFailed, fmt.Sprintf("%s: the request budget (CLARIFY_ACTION_BUDGET) was spent with %d issues left for the next scheduled run; %s",
-			out.What, out.Deferred, spent)
+		return ExitFailed, fmt.Sprintf("the request budget (CLARIFY_ACTION_BUDGET) was spent with %d issues left for the next scheduled run; %s",
+			out.Deferred, spent)
 	case out.Err == nil && out.Notice != "":
-		return ExitOK, fmt.Sprintf("%s: %s", out.What, out.Notice)
+		return ExitOK, out.Notice
 	case out.Err == nil && out.Note != "":
-		return ExitOK, fmt.Sprintf("%s: %s %s", out.What, out.Note, spent)
+		return ExitOK, out.Note + " " + spent
 	case out.Err == nil:
-		return ExitOK, fmt.Sprintf("%s: done; %s", out.What, spent)
+		return ExitOK, "done; " + spent
 	case out.Requests == 0 && !errors.As(out.Err, &invalid) && !errors.Is(out.Err, errBudget):
-		return ExitRefused, fmt.Sprintf("%s: not run: %v", out.What, out.Err)
+		return ExitRefused, fmt.Sprintf("not run: %v", out.Err)
 	case errors.Is(out.Err, errBudget):
-		return ExitFailed, fmt.Sprintf("%s: the request budget (CLARIFY_ACTION_BUDGET) was spent before the run was through; the next run takes up the rest: %v", out.What, out.Err)
+		return ExitFailed, fmt.Sprintf("the request budget (CLARIFY_ACTION_BUDGET) was spent before the run was through; the next run takes up the rest: %v", out.Err)
 	}
-	return ExitFailed, fmt.Sprintf("%s: failed after %s: %v", out.What, spent, out.Err)
+	return ExitFailed, fmt.Sprintf("failed after %s: %v", spent, out.Err)
 }
 
 func appendSummary(path string, out Outcome, line string, code int) error {

@@ -1,14 +1,14 @@
 package action_test
 
 import (
-	"fmt"
 	"os"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/clarify-app/clarify/internal/ghexpr"
 )
 
 // TestTheDocumentedWorkflowIsTheOneCIChecks: docs/workflow.md shows the workflow to copy;
@@ -70,7 +70,7 @@ func TestConcurrencyGroupsKeepTheSweepApart(t *testing.T) {
 		{"pull_request", map[string]any{"number": 8.0, "pull_request": map[string]any{"number": 8.0}}, "clarify-8"},
 		{"repository_dispatch", map[string]any{"client_payload": map[string]any{"issue": 42.0}}, "clarify-42"},
 		{"repository_dispatch", map[string]any{"client_payload": map[string]any{}}, "clarify-777"},
-		{"schedule", map[string]any{"schedule": "7,22,37,52 * * * *"}, "clarify-sweep"},
+		{"schedule", map[string]any{"schedule": "7 */2 * * *"}, "clarify-sweep"},
 		{"workflow_dispatch", map[string]any{"inputs": map[string]any{}}, "clarify-sweep"},
 	}
 	for _, tc := range cases {
@@ -81,126 +81,14 @@ func TestConcurrencyGroupsKeepTheSweepApart(t *testing.T) {
 	}
 }
 
-// interpolate evaluates each ${{ }} of s against ctx with the part of GitHub's expression
-// language a concurrency group uses: property paths, 'strings', ==, !=, &&, ||, parentheses.
-// https://docs.github.com/en/actions/reference/workflows-and-actions/expressions
+// interpolate evaluates each ${{ }} of s against ctx as GitHub does.
 func interpolate(t *testing.T, s string, ctx map[string]any) string {
 	t.Helper()
-	var out strings.Builder
-	for {
-		before, rest, ok := strings.Cut(s, "${{")
-		out.WriteString(before)
-		if !ok {
-			return out.String()
-		}
-		expr, after, closed := strings.Cut(rest, "}}")
-		if !closed {
-			t.Fatalf("unclosed ${{ in %q", s)
-		}
-		e := &exprEval{t: t, toks: exprTokens.FindAllString(expr, -1), ctx: ctx}
-		v := e.or()
-		if e.pos != len(e.toks) {
-			t.Fatalf("cannot read %q past %q", expr, e.toks[e.pos:])
-		}
-		out.WriteString(exprString(v))
-		s = after
+	out, err := ghexpr.Interpolate(s, ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-var exprTokens = regexp.MustCompile(`'[^']*'|\|\||&&|==|!=|[()]|[A-Za-z_][A-Za-z0-9_.-]*`)
-
-type exprEval struct {
-	t    *testing.T
-	toks []string
-	pos  int
-	ctx  map[string]any
-}
-
-func (e *exprEval) peek(tok string) bool {
-	if e.pos < len(e.toks) && e.toks[e.pos] == tok {
-		e.pos++
-		return true
-	}
-	return false
-}
-
-// or and and return an operand, not a boolean, as GitHub's || and && do.
-func (e *exprEval) or() any {
-	v := e.and()
-	for e.peek("||") {
-		w := e.and()
-		if !exprTruthy(v) {
-			v = w
-		}
-	}
-	return v
-}
-
-func (e *exprEval) and() any {
-	v := e.cmp()
-	for e.peek("&&") {
-		w := e.cmp()
-		if exprTruthy(v) {
-			v = w
-		}
-	}
-	return v
-}
-
-func (e *exprEval) cmp() any {
-	v := e.operand()
-	switch {
-	case e.peek("=="):
-		return strings.EqualFold(exprString(v), exprString(e.operand()))
-	case e.peek("!="):
-		return !strings.EqualFold(exprString(v), exprString(e.operand()))
-	}
-	return v
-}
-
-func (e *exprEval) operand() any {
-	if e.pos >= len(e.toks) {
-		e.t.Fatalf("expression ends early: %q", e.toks)
-	}
-	tok := e.toks[e.pos]
-	e.pos++
-	switch {
-	case tok == "(":
-		v := e.or()
-		if !e.peek(")") {
-			e.t.Fatalf("unclosed ( in %q", e.toks)
-		}
-		return v
-	case strings.HasPrefix(tok, "'"):
-		return strings.Trim(tok, "'")
-	}
-	var v any = e.ctx
-	for _, key := range strings.Split(tok, ".") {
-		m, _ := v.(map[string]any)
-		v = m[key] // a missing property is null
-	}
-	return v
-}
-
-func exprTruthy(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	case string:
-		return v != ""
-	case float64:
-		return v != 0
-	}
-	return true
-}
-
-func exprString(v any) string {
-	if v == nil {
-		return ""
-	}
-	return fmt.Sprint(v)
+	return out
 }
 
 // TestEveryActionInputIsDocumented: docs/workflow.md's table of inputs has a row for each
@@ -236,8 +124,11 @@ func TestEveryActionInputIsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The table of the Inputs section, not the page's other tables.
+	_, inputs, _ := strings.Cut(string(page), "\n## Inputs\n")
+	inputs, _, _ = strings.Cut(inputs, "\n## ")
 	rows := map[string][]string{}
-	for _, line := range strings.Split(string(page), "\n") {
+	for _, line := range strings.Split(inputs, "\n") {
 		cells := strings.Split(strings.Trim(line, "|"), "|")
 		if len(cells) == 4 && strings.HasPrefix(line, "| `") {
 			for i := range cells {

@@ -238,9 +238,25 @@ func apiPath(v3URL string) string {
 // NewLogger returns the app's JSON logger at level (info when empty or unknown); the
 // dispatcher puts it in every request's context, without which go-githubapp logs nothing.
 func NewLogger(w io.Writer, level string) zerolog.Logger {
-	lvl, err := zerolog.ParseLevel(level)
-	if err != nil || level == "" {
+	lvl, ok := LogLevel(level)
+	if !ok {
 		lvl = zerolog.InfoLevel
 	}
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+}
+
+// LogLevel reads a log level setting (CLARIFY_LOG_LEVEL), for the server and the Action
+// alike: debug, info, warn or error; empty is info.
+func LogLevel(s string) (zerolog.Level, bool) {
+	switch s {
+	case "debug":
+		return zerolog.DebugLevel, true
+	case "", "info":
+		return zerolog.InfoLevel, true
+	case "warn":
+		return zerolog.WarnLevel, true
+	case "error":
+		return zerolog.ErrorLevel, true
+	}
+	return zerolog.InfoLevel, false
 }

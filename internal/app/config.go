@@ -293,7 +293,7 @@ func (c *Config) validateServer(v *problems) {
 
 // validateClarify checks the app's identity, keys and workers.
 func (c *Config) validateClarify(v *problems) {
-	if !isSlug(c.Clarify.AppSlug) {
+	if !handlers.IsSlug(c.Clarify.AppSlug) {
 		v.bad("clarify.app_slug (CLARIFY_APP_SLUG) %q is not a slug: write it as in the app's URL, github.com/apps/SLUG, without [bot]", c.Clarify.AppSlug)
 	}
 	for i, k := range c.Clarify.PreviousLedgerKeys {
@@ -312,9 +312,7 @@ func (c *Config) validateLimits(v *problems) {
 	if c.Clarify.HandlerTimeout <= 0 {
 		v.bad("clarify.handler_timeout must be positive, not %s", c.Clarify.HandlerTimeout)
 	}
-	switch c.Clarify.LogLevel {
-	case "debug", "info", "warn", "error":
-	default:
+	if _, ok := LogLevel(c.Clarify.LogLevel); !ok || c.Clarify.LogLevel == "" {
 		v.bad("clarify.log_level (CLARIFY_LOG_LEVEL) %q is not a level: use debug, info, warn or error", c.Clarify.LogLevel)
 	}
 	if c.Clarify.SweepBudget < 1 {
@@ -371,20 +369,6 @@ func looksLikePath(s string) bool {
 	}
 	_, err := os.Stat(s)
 	return err == nil
-}
-
-// isSlug reports whether s can be a GitHub App's slug: the app knows its own comments by
-// "<slug>[bot]", so a slug written with [bot] or a display name would never match.
-func isSlug(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // LedgerKeyBytes returns the ledger MAC key: the configured one, or one derived from the
