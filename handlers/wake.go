@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
@@ -37,8 +38,9 @@ const (
 	WakeAbandoned = "clarify-abandoned"
 )
 
-// WakePayload is the client_payload of a wake-up dispatch: the clarification's record
-// (GitHub allows at most 10 top-level properties).
+// WakePayload is the client_payload of a wake-up dispatch: the clarification's record.
+// GitHub allows at most 10 top-level keys and 64 KB, so the asker's own data is one key,
+// and the texts give way to it when the whole would not fit (fitWake).
 type WakePayload struct {
 	V      int    `json:"v"`
 	Issue  int    `json:"issue"`
@@ -51,6 +53,45 @@ type WakePayload struct {
 	Answer string `json:"answer,omitempty"`
 	// Decision is a settled clarification's decision.
 	Decision string `json:"decision,omitempty"`
+	// Context is the ref and state the ask carried, byte for byte; absent when it had none.
+	Context *AskContext `json:"context,omitempty"`
+}
+
+// maxWakePayload keeps a wake-up's client_payload under GitHub's 64 KB, with room to spare.
+const maxWakePayload = 60_000
+
+// fitWake shortens the answer, then the decision, until the payload's JSON fits in
+// maxWakePayload; the asker's context is never cut (8 KiB at most, it always fits). A
+// shortened text ends in "…", and the whole is in the issue.
+func fitWake(p WakePayload) ([]byte, error) {
+	for {
+		raw, err := json.Marshal(p)
+		if err != nil || len(raw) <= maxWakePayload {
+			return raw, err
+		}
+		over := len(raw) - maxWakePayload
+		switch {
+		case p.Answer != "":
+			p.Answer = cutText(p.Answer, over)
+		case p.Decision != "":
+			p.Decision = cutText(p.Decision, over)
+		default:
+			return raw, nil // cannot happen: the rest is far under the limit
+		}
+	}
+}
+
+// cutText drops at least over bytes (as JSON may count them, up to six a byte) from the
+// end of s, on a rune boundary, and marks the cut; "" when nothing would be left.
+func cutText(s string, over int) string {
+	keep := len(s) - over/6 - 16
+	if keep <= 0 {
+		return ""
+	}
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + "…"
 }
 
 // wake sends the dispatches for what the run's save settled.
@@ -60,7 +101,7 @@ func (b *Base) wake(ctx context.Context, client *github.Client, ref issueRef, sn
 	}
 	var errs []error
 	for _, w := range wakeUps(snap.ledger, saved) {
-		raw, err := json.Marshal(w.payload)
+		raw, err := fitWake(w.payload)
 		if err != nil {
 			return err
 		}
@@ -93,39 +134,31 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 		if old, ok := before.Find(c.ID); ok && old.Status == c.Status && old.Round == c.Round {
 			continue
 		}
-		event := wakeEvent(after, c)
+		event := wakeEvent(c)
 		if event == "" {
 			continue
 		}
-		out = append(out, wakeUp{event: event, payload: WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
-			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: lastAnswer(c), Decision: c.Resolution}})
+		p := WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
+			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: clarify.LastAnswer(c), Decision: c.Resolution}
+		if c.Ref != "" || c.State != "" {
+			p.Context = &AskContext{Ref: c.Ref, State: c.State}
+		}
+		out = append(out, wakeUp{event: event, payload: p})
 	}
 	return out
 }
 
-// wakeEvent is the event type of c's state, "" for a state nobody waits on.
-func wakeEvent(l clarify.Ledger, c clarify.Clarification) string {
-	switch c.Status {
-	case clarify.Answered:
+// wakeEvent is the event type of c's outcome (clarify.Outcome), "" while it waits.
+func wakeEvent(c clarify.Clarification) string {
+	switch clarify.Outcome(c) {
+	case clarify.OutcomeAnswered:
 		return WakeAnswered
-	case clarify.Abandoned:
-		return WakeAbandoned
-	case clarify.Resolved:
-		for _, a := range l.Assumptions {
-			if a.Clarification == c.ID && a.Source == clarify.SourceTimeoutAssumed {
-				return WakeFallback
-			}
-		}
+	case clarify.OutcomeResolved:
 		return WakeResolved
-	}
-	return ""
-}
-
-func lastAnswer(c clarify.Clarification) string {
-	for i := len(c.Thread) - 1; i >= 0; i-- {
-		if c.Thread[i].Kind == clarify.KindAnswer {
-			return c.Thread[i].Text
-		}
+	case clarify.OutcomeTimeoutAssumed:
+		return WakeFallback
+	case clarify.OutcomeAbandoned:
+		return WakeAbandoned
 	}
 	return ""
 }

@@ -37,6 +37,12 @@ type Record struct {
 	Offered string `json:"offered,omitempty"`
 	// Precedents are a stats reply's counts of earlier decisions offered.
 	Precedents *clarify.PrecedentCounts `json:"precedents,omitempty"`
+	// Outcome tells apart how the clarification ended or stands for its asker
+	// (clarify.Outcome): answered, resolved, timeout_assumed, abandoned.
+	Outcome string `json:"outcome,omitempty"`
+	// Ref is the asker's own id of the ask: of the clarification, or of the ask a refusal
+	// turned away. The asker's state is never in a record: it is in the ledger only.
+	Ref string `json:"ref,omitempty"`
 }
 
 // RecordRound is the kind of a round comment's record: the comment that mirrors a round
@@ -46,7 +52,7 @@ const RecordRound = "round"
 // recordOf is the record of a comment about c.
 func recordOf(kind string, c clarify.Clarification, round int) Record {
 	r := Record{V: RecordVersion, Kind: kind, ID: c.ID, Round: round, Status: string(c.Status),
-		Asker: c.Asker.Login, Target: c.Target.Name}
+		Asker: c.Asker.Login, Target: c.Target.Name, Outcome: clarify.Outcome(c), Ref: c.Ref}
 	if !c.Status.Open() {
 		r.Decision = c.Resolution
 	}
