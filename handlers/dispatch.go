@@ -547,13 +547,8 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 		return tick, nil
 	}
 	if d.Problem != nil {
-		r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: cmp.Or(d.Problem.Code, clarify.CodeBadCommand), To: d.Sender.GetLogin(),
-			Quote: "repository_dispatch clarify " + d.Sent, Problem: d.Problem.Problem, Try: d.Problem.Try}
-		if problem, _ := clarify.RefProblem(d.Ref); problem == "" {
-			r.Ref = d.Ref // so that the asker finds the refusal of its ask by its ref
-		}
 		logger.Info().Str("problem", d.Problem.Problem).Msg("Dispatch is no command; refused")
-		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(r, snap.ledger, dispatchKey(d.GUID)))
+		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(d.refusal(), snap.ledger, dispatchKey(d.GUID)))
 		return tick, err
 	}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
@@ -573,6 +568,16 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 	snap.mirrors[c.GetID()] = in
 	logger.Info().Int64(LogKeyComment, c.GetID()).Msg("Dispatch mirrored")
 	return mirrorTrigger(c, in, trig), nil
+}
+
+// refusal is the answer to a payload that is no command, in place of its mirror.
+func (d *dispatchRequest) refusal() clarify.Reply {
+	r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: cmp.Or(d.Problem.Code, clarify.CodeBadCommand), To: d.Sender.GetLogin(),
+		Quote: "repository_dispatch clarify " + d.Sent, Problem: d.Problem.Problem, Try: d.Problem.Try}
+	if problem, _ := clarify.RefProblem(d.Ref); problem == "" {
+		r.Ref = d.Ref // so that the asker finds the refusal of its ask by its ref
+	}
+	return r
 }
 
 // mirrorTrigger is the run's trigger once a dispatch has its mirror: that comment.

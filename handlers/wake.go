@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
 	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
@@ -60,38 +61,44 @@ type WakePayload struct {
 // maxWakePayload keeps a wake-up's client_payload under GitHub's 64 KB, with room to spare.
 const maxWakePayload = 60_000
 
-// fitWake shortens the answer, then the decision, until the payload's JSON fits in
-// maxWakePayload; the asker's context is never cut (8 KiB at most, it always fits). A
-// shortened text ends in "…", and the whole is in the issue.
+// fitWake is the payload's JSON within maxWakePayload: the answer, then the decision, is
+// shortened to the longest start that fits (marked "…"; the whole is in the issue). The
+// asker's context is never cut: at 8 KiB it fits, whatever JSON makes of it.
 func fitWake(p WakePayload) ([]byte, error) {
-	for {
-		raw, err := json.Marshal(p)
-		if err != nil || len(raw) <= maxWakePayload {
-			return raw, err
-		}
-		over := len(raw) - maxWakePayload
-		switch {
-		case p.Answer != "":
-			p.Answer = cutText(p.Answer, over)
-		case p.Decision != "":
-			p.Decision = cutText(p.Decision, over)
-		default:
-			return raw, nil // cannot happen: the rest is far under the limit
-		}
+	raw, err := json.Marshal(p)
+	if err != nil || len(raw) <= maxWakePayload {
+		return raw, err
 	}
+	for _, text := range []*string{&p.Answer, &p.Decision} {
+		whole := *text
+		fits := func(n int) bool {
+			*text = cut(whole, n)
+			raw, err = json.Marshal(p)
+			return err == nil && len(raw) <= maxWakePayload
+		}
+		// The longest start that fits; a marshal failure ends the search as a misfit.
+		keep := sort.Search(len(whole)+1, func(n int) bool { return !fits(n) }) - 1
+		if keep >= 0 {
+			*text = cut(whole, keep)
+			return json.Marshal(p)
+		}
+		*text = ""
+	}
+	return json.Marshal(p)
 }
 
-// cutText drops at least over bytes (as JSON may count them, up to six a byte) from the
-// end of s, on a rune boundary, and marks the cut; "" when nothing would be left.
-func cutText(s string, over int) string {
-	keep := len(s) - over/6 - 16
-	if keep <= 0 {
+// cut is the first n bytes of s, back to a rune boundary, marked as cut ("" for none).
+func cut(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if n == 0 {
 		return ""
 	}
-	for keep > 0 && !utf8.RuneStart(s[keep]) {
-		keep--
-	}
-	return s[:keep] + "…"
+	return s[:n] + "…"
 }
 
 // wake sends the dispatches for what the run's save settled.

@@ -77,13 +77,23 @@ var recordRe = regexp.MustCompile(`<!-- clarify:record (\{[^\n]*?\}) -->`)
 // into their own comment, so only a record in a comment by the app's bot account is the
 // app's.
 func ReadRecord(body string) (Record, bool) {
-	all := recordRe.FindAllStringSubmatch(body, -1)
+	all := ReadRecords(body)
 	if len(all) == 0 {
 		return Record{}, false
 	}
-	var r Record
-	if err := json.Unmarshal([]byte(all[len(all)-1][1]), &r); err != nil {
-		return Record{}, false
+	return all[len(all)-1], true
+}
+
+// ReadRecords returns every record hidden in a comment's body, in order, leaving out any
+// that does not decode: the status comment holds the record of the round it was created
+// with (its head) before its own.
+func ReadRecords(body string) []Record {
+	var out []Record
+	for _, m := range recordRe.FindAllStringSubmatch(body, -1) {
+		var r Record
+		if json.Unmarshal([]byte(m[1]), &r) == nil {
+			out = append(out, r)
+		}
 	}
-	return r, true
+	return out
 }
