@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -90,7 +91,7 @@ func (a *applier) comment() {
 		if !errors.As(err, &pe) {
 			pe = &ParseError{Problem: err.Error()}
 		}
-		a.refuse(CodeBadCommand, pe.Line, pe.Problem, pe.Try)
+		a.refuse(cmp.Or(pe.Code, CodeBadCommand), pe.Line, pe.Problem, pe.Try)
 		return
 	}
 	a.cmd = cmd
@@ -507,7 +508,7 @@ func ReplyKey(commentID int64) string { return fmt.Sprintf("reply:%d", commentID
 
 func (a *applier) refuse(code ErrorCode, line, problem, try string) {
 	a.ignore("refused: " + problem)
-	a.reply(Reply{Kind: ReplyRefusal, Code: code, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try})
+	a.reply(Reply{Kind: ReplyRefusal, Code: code, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try, Ref: a.cmd.Ref})
 }
 
 func (a *applier) refuseUnknown(id string) {

@@ -9,6 +9,16 @@ import (
 // clarification with its first round.
 
 func (a *applier) ask() {
+	if c, ok := SameAsk(a.l, a.ev.Actor.Login, a.cmd.Ref); ok {
+		// A retried step: the clarification it opened the first time is its answer.
+		a.react("+1")
+		a.ignore(fmt.Sprintf("the same ask as %s (ref %q): not asked again", c.ID, c.Ref))
+		return
+	}
+	if problem := StateProblem(a.ev.State); problem != "" {
+		a.refuse(CodeTooLong, a.cmd.Line, problem, "keep the state under 8 KiB: a session id, or the name of a file or artifact that holds the rest.")
+		return
+	}
 	target := a.p.ResolveTarget(a.cmd.Target)
 	if a.cmd.BareTarget && target.Kind != TargetRole {
 		a.refuseBareTarget()
@@ -157,6 +167,8 @@ func (a *applier) open(target Target) {
 		UpdatedAt:  a.now,
 		StaleAfter: a.now.Add(a.p.SLA),
 		Thread:     []Entry{a.entry(KindQuestion, 1, a.cmd.Text)},
+		Ref:        a.cmd.Ref,
+		State:      a.ev.State,
 	}
 	if c.Topic == "" {
 		c.Topic = topicOf(a.cmd.Text)

@@ -46,6 +46,8 @@ type Command struct {
 	Evidence   []string
 	Confidence string
 	Risk       string
+	// Ref is an ask's `Ref:` line: the asker's correlation id.
+	Ref string
 }
 
 // ParseError is a command that could not be understood: what was wrong and what to type instead.
@@ -54,6 +56,8 @@ type ParseError struct {
 	Line    string
 	Problem string
 	Try     string
+	// Code is the refusal's error code; empty means CodeBadCommand.
+	Code ErrorCode
 }
 
 // Error returns the problem, so a ParseError reads as what was wrong.

@@ -37,9 +37,11 @@ const (
 	CodeUnknownID ErrorCode = "unknown-clarification"
 	// CodeNoRoom: the issue's ledger has no room for more open text.
 	CodeNoRoom ErrorCode = "no-room"
+	// CodeTooLong: an ask's ref or state is longer than its limit.
+	CodeTooLong ErrorCode = "too-long"
 )
 
 // ErrorCodes lists every code, in the order README documents them.
 var ErrorCodes = []ErrorCode{CodeBadCommand, CodeIssueClosed, CodeNotPermitted, CodeQuota, CodeSelfAddressed,
 	CodeMissingFields, CodeOutOfScope, CodeNotAwaiting, CodeStillAwaiting, CodeRoundLimit, CodeAmbiguous,
-	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom}
+	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong}

@@ -60,6 +60,9 @@ type Event struct {
 	// comment runs no command, since the command would not be what the thread showed when it
 	// was posted; a plain reply in it still answers, marked as edited.
 	Edited bool
+	// State is the asker's opaque state that came with an ask beside its comment (a
+	// dispatch's signed copy carries it; a comment cannot).
+	State string
 }
 
 // addressedTo reports whether c is addressed to the actor: its login, a role that lists the

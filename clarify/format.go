@@ -74,6 +74,10 @@ func askFieldLines(c Command) []string {
 			lines = append(lines, "- "+oneLine(e))
 		}
 	}
+	if c.Ref != "" {
+		// As given, not as words: the ref comes back byte for byte (RefProblem keeps it one line).
+		lines = append(lines, "Ref: "+c.Ref)
+	}
 	return lines
 }
 

@@ -99,7 +99,27 @@ func (b *askBody) field(name, value, text string) error {
 		if value != "" {
 			b.c.Evidence = append(b.c.Evidence, value)
 		}
+	case "ref":
+		return b.ref(value)
 	}
+	return nil
+}
+
+// ref takes an ask's `Ref:` line, the asker's correlation id. A follow-up keeps the ref of
+// the clarification it follows.
+func (b *askBody) ref(value string) error {
+	switch {
+	case b.c.Kind != CmdAsk:
+		return b.p.fail("`Ref:` belongs to an ask: a follow-up keeps the ref of the clarification it follows.",
+			"leave the `Ref:` line out of the follow-up.")
+	case value == "":
+		return b.p.fail("`Ref:` is empty.", "give your own id for this ask, as in `Ref: run-981/step-3`, or leave the line out.")
+	}
+	if problem, code := RefProblem(value); problem != "" {
+		return &ParseError{Line: b.p.line, Problem: "`Ref:` will not do: " + problem,
+			Try: "send a short id on one line, as in `Ref: run-981/step-3`.", Code: code}
+	}
+	b.c.Ref = value
 	return nil
 }
 
@@ -311,7 +331,7 @@ func fieldLine(text string) (name, value string, ok bool) {
 
 func isAskField(name string) bool {
 	switch name {
-	case "topic", "type", "options", "fallback", "evidence":
+	case "topic", "type", "options", "fallback", "evidence", "ref":
 		return true
 	}
 	return false
@@ -329,6 +349,8 @@ func fieldExample(name string) string {
 		return "a"
 	case "evidence":
 		return "the spec says UTC (docs/spec.md)"
+	case "ref":
+		return "run-981/step-3"
 	}
 	return ""
 }

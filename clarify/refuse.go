@@ -29,7 +29,7 @@ func OpenText(l Ledger) int {
 		if !c.Status.Open() {
 			continue
 		}
-		n += len(c.Topic)
+		n += len(c.Topic) + len(c.Ref) + len(c.State)
 		for _, o := range c.Options {
 			n += len(o.Text)
 		}

@@ -98,6 +98,10 @@ type Clarification struct {
 	Thread     []Entry `json:"thread"`
 	// Precedent is the repository's earlier decision offered to it (precedent.go).
 	Precedent *Precedent `json:"precedent,omitempty"`
+	// Ref is the asker's own correlation id, State the opaque string it wants back when
+	// woken (asker.go); both as the ask gave them, returned byte for byte.
+	Ref   string `json:"ref,omitempty"`
+	State string `json:"state,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on timeout).

@@ -79,6 +79,16 @@ type DispatchPayload struct {
 	Reason     string `json:"reason,omitempty"`
 	Confidence string `json:"confidence,omitempty"`
 	Risk       string `json:"risk,omitempty"`
+	// Context is an ask's own data, given back in the wake-ups: grouped under one key, since
+	// GitHub allows a client_payload at most 10 top-level keys.
+	Context *AskContext `json:"context,omitempty"`
+}
+
+// AskContext is the asker's own data on an ask (clarify/asker.go), under "context" in a
+// dispatch and in the wake-up: its correlation id and the opaque state it wants back.
+type AskContext struct {
+	Ref   string `json:"ref,omitempty"`
+	State string `json:"state,omitempty"`
 }
 
 // dispatchLookBack is how far back a run looks for the mirror of a redelivered dispatch
@@ -193,11 +203,16 @@ type dispatchRequest struct {
 	Problem *dispatchProblem
 	// Sent is the client_payload, compact, for a refusal to quote.
 	Sent string
+	// Ref and State are an ask's context (Ref also in Command, as its `Ref:` line); State
+	// goes into the mirror's signed copy only, never its quote.
+	Ref, State string
 }
 
 // dispatchProblem is why a payload is no command, and what to send instead.
 type dispatchProblem struct {
 	Problem, Try string
+	// Code is the refusal's error code; empty means clarify.CodeBadCommand.
+	Code clarify.ErrorCode
 }
 
 // The example a refusal of a payload shows.
@@ -249,7 +264,7 @@ func dispatchIssue(raw json.RawMessage) int {
 // parseDispatch reads a client_payload into the command it stands for, and the issue it
 // names (0 for none).
 func parseDispatch(raw json.RawMessage, guid string, sender *github.User) (*dispatchRequest, int) {
-	req := &dispatchRequest{GUID: guid, Sender: sender, Sent: string(compactJSON(raw))}
+	req := &dispatchRequest{GUID: guid, Sender: sender, Sent: string(withoutState(raw))}
 	number := dispatchIssue(raw)
 	if number <= 0 {
 		return req, 0
@@ -267,6 +282,9 @@ func parseDispatch(raw json.RawMessage, guid string, sender *github.User) (*disp
 	}
 	p := wire.DispatchPayload
 	p.Issue = number
+	if p.Context != nil && strings.EqualFold(strings.TrimSpace(p.Action), "ask") {
+		req.Ref, req.State = strings.TrimSpace(p.Context.Ref), p.Context.State
+	}
 	cmd, problem := p.command()
 	switch {
 	case problem != nil:
@@ -328,6 +346,11 @@ func (p DispatchPayload) command() (string, *dispatchProblem) {
 func (p DispatchPayload) fields() (clarify.Command, *dispatchProblem) {
 	action := strings.ToLower(strings.TrimSpace(p.Action))
 	c := clarify.Command{Kind: clarify.CommandKind(action), ID: strings.TrimSpace(p.ID)}
+	if p.Context != nil && slices.Contains(dispatchActions, action) {
+		if problem := p.contextProblem(action); problem != nil {
+			return c, problem
+		}
+	}
 	switch action {
 	case "ask", "followup":
 		return p.question(c)
@@ -348,12 +371,33 @@ func (p DispatchPayload) fields() (clarify.Command, *dispatchProblem) {
 	return c, p.missing(c)
 }
 
+// contextProblem checks an ask's context against its limits (clarify/asker.go); another
+// action takes none.
+func (p DispatchPayload) contextProblem(action string) *dispatchProblem {
+	if action != "ask" {
+		return &dispatchProblem{Problem: "`context` belongs to an `ask` dispatch: a `" + action + "` keeps the context of the ask it is about.",
+			Try: "leave `context` out."}
+	}
+	if problem, code := clarify.RefProblem(strings.TrimSpace(p.Context.Ref)); problem != "" {
+		return &dispatchProblem{Problem: "`context.ref` will not do: " + problem, Code: code,
+			Try: "send a short id on one line, as in `\"context\": {\"ref\": \"run-981/step-3\"}`."}
+	}
+	if problem := clarify.StateProblem(p.Context.State); problem != "" {
+		return &dispatchProblem{Problem: "`context.state` is too long: " + problem, Code: clarify.CodeTooLong,
+			Try: "keep the state under 8 KiB: a session id, or the name of a file or artifact that holds the rest."}
+	}
+	return nil
+}
+
 // question maps an ask's or a follow-up's fields. A target without "@" is a role's name.
 func (p DispatchPayload) question(c clarify.Command) (clarify.Command, *dispatchProblem) {
 	target := strings.TrimSpace(p.Target)
 	c.Target, c.BareTarget = strings.TrimPrefix(target, "@"), !strings.HasPrefix(target, "@")
 	c.NonBlocking = p.Blocking != nil && !*p.Blocking
 	c.Text, c.Topic, c.Type, c.Fallback, c.Evidence = p.Question, p.Topic, p.Type, p.Fallback, p.Evidence
+	if p.Context != nil {
+		c.Ref = strings.TrimSpace(p.Context.Ref)
+	}
 	for i, o := range p.Options {
 		if i == 26 {
 			break // the parser refuses more options than letters anyway
@@ -385,6 +429,28 @@ func (p DispatchPayload) missing(c clarify.Command) *dispatchProblem {
 		}
 	}
 	return nil
+}
+
+// withoutState is a client_payload as a refusal quotes it: compact, with an ask's state
+// (up to 8 KiB of the asker's own data, of no use in the thread) shown only by its size.
+func withoutState(raw json.RawMessage) json.RawMessage {
+	var top map[string]json.RawMessage
+	var ctx map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil || json.Unmarshal(top["context"], &ctx) != nil || ctx["state"] == nil {
+		return compactJSON(raw)
+	}
+	var state string
+	if json.Unmarshal(ctx["state"], &state) == nil {
+		ctx["state"], _ = json.Marshal(fmt.Sprintf("(%d bytes, not shown)", len(state)))
+	} else {
+		ctx["state"] = json.RawMessage(`"(not shown)"`)
+	}
+	top["context"], _ = json.Marshal(ctx)
+	out, err := json.Marshal(top)
+	if err != nil {
+		return compactJSON(raw)
+	}
+	return out
 }
 
 // compactJSON is raw without insignificant space, or "null".
@@ -424,7 +490,7 @@ func (b *Base) mirrorInput(ref issueRef, c *github.IssueComment) (input, bool) {
 	login, typ := m.Login, m.Type
 	return input{
 		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: m.Command, At: c.GetCreatedAt().Time,
-			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time)},
+			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time), State: string(m.State)},
 		user: &github.User{Login: &login, Type: &typ},
 	}, true
 }
@@ -476,15 +542,17 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 		}
 		return tick, err
 	}
+	if c, ok := clarify.SameAsk(snap.ledger, d.Sender.GetLogin(), d.Ref); ok && d.Problem == nil {
+		logger.Info().Str("clarification", c.ID).Msg("Dispatch asks again with the ref of an open clarification of its sender: the same ask, not asked again")
+		return tick, nil
+	}
 	if d.Problem != nil {
-		r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeBadCommand, To: d.Sender.GetLogin(),
-			Quote: "repository_dispatch clarify " + d.Sent, Problem: d.Problem.Problem, Try: d.Problem.Try}
 		logger.Info().Str("problem", d.Problem.Problem).Msg("Dispatch is no command; refused")
-		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(r, snap.ledger, dispatchKey(d.GUID)))
+		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(d.refusal(), snap.ledger, dispatchKey(d.GUID)))
 		return tick, err
 	}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
-		Type: d.Sender.GetType(), Command: d.Command})
+		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State)})
 	if err != nil {
 		return trig, err
 	}
@@ -500,6 +568,16 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 	snap.mirrors[c.GetID()] = in
 	logger.Info().Int64(LogKeyComment, c.GetID()).Msg("Dispatch mirrored")
 	return mirrorTrigger(c, in, trig), nil
+}
+
+// refusal is the answer to a payload that is no command, in place of its mirror.
+func (d *dispatchRequest) refusal() clarify.Reply {
+	r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: cmp.Or(d.Problem.Code, clarify.CodeBadCommand), To: d.Sender.GetLogin(),
+		Quote: "repository_dispatch clarify " + d.Sent, Problem: d.Problem.Problem, Try: d.Problem.Try}
+	if problem, _ := clarify.RefProblem(d.Ref); problem == "" {
+		r.Ref = d.Ref // so that the asker finds the refusal of its ask by its ref
+	}
+	return r
 }
 
 // mirrorTrigger is the run's trigger once a dispatch has its mirror: that comment.

@@ -26,7 +26,7 @@
 //     when the run's read is old), and the decisions a run wrote are read back and written
 //     again if another run's write dropped them.
 //   - wake.go: with notify.dispatch, a repository_dispatch for each clarification the save
-//     settled, once.
+//     settled, once, carrying the ask's ref and state, under GitHub's 64 KB.
 //   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull
 //     requests that link the issue.
 //   - decisions.go: the repository's decisions (one closed issue of the app's, named by the
@@ -63,6 +63,9 @@
 //     way an issue's comments are listed.
 //   - Trust: ledger_trust.go, LedgerReader.trust, decides whether a ledger that verifies is
 //     trusted (revision floor, sequence, cursor), for the runs and bot ledger alike.
+//   - The asker's ref and state: their limits, the same ask by ref and a clarification's
+//     outcome (a fallback told from a person) are clarify/asker.go's; a dispatch carries
+//     them as its context (dispatch.go), the mirror's signed copy keeps the state.
 //   - The app's login: base.go, BotLoginOf, and IsSlug, what a slug may be (serve and the Action).
 //   - Standing (whose word becomes a decision of the repository, who may change one):
 //     clarify/permission.go; actors.go only says what GitHub reports of an account now,

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
+	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
@@ -38,8 +40,9 @@ const (
 	WakeAbandoned = "clarify-abandoned"
 )
 
-// WakePayload is the client_payload of a wake-up dispatch: the clarification's record
-// (GitHub allows at most 10 top-level properties).
+// WakePayload is the client_payload of a wake-up dispatch: the clarification's record.
+// GitHub allows at most 10 top-level keys and 64 KB, so the asker's own data is one key,
+// and the texts give way to it when the whole would not fit (fitWake).
 type WakePayload struct {
 	V      int    `json:"v"`
 	Issue  int    `json:"issue"`
@@ -52,6 +55,51 @@ type WakePayload struct {
 	Answer string `json:"answer,omitempty"`
 	// Decision is a settled clarification's decision.
 	Decision string `json:"decision,omitempty"`
+	// Context is the ref and state the ask carried, byte for byte; absent when it had none.
+	Context *AskContext `json:"context,omitempty"`
+}
+
+// maxWakePayload keeps a wake-up's client_payload under GitHub's 64 KB, with room to spare.
+const maxWakePayload = 60_000
+
+// fitWake is the payload's JSON within maxWakePayload: the answer, then the decision, is
+// shortened to the longest start that fits (marked "…"; the whole is in the issue). The
+// asker's context is never cut: at 8 KiB it fits, whatever JSON makes of it.
+func fitWake(p WakePayload) ([]byte, error) {
+	raw, err := json.Marshal(p)
+	if err != nil || len(raw) <= maxWakePayload {
+		return raw, err
+	}
+	for _, text := range []*string{&p.Answer, &p.Decision} {
+		whole := *text
+		fits := func(n int) bool {
+			*text = cut(whole, n)
+			raw, err = json.Marshal(p)
+			return err == nil && len(raw) <= maxWakePayload
+		}
+		// The longest start that fits; a marshal failure ends the search as a misfit.
+		keep := sort.Search(len(whole)+1, func(n int) bool { return !fits(n) }) - 1
+		if keep >= 0 {
+			*text = cut(whole, keep)
+			return json.Marshal(p)
+		}
+		*text = ""
+	}
+	return json.Marshal(p)
+}
+
+// cut is the first n bytes of s, back to a rune boundary, marked as cut ("" for none).
+func cut(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if n == 0 {
+		return ""
+	}
+	return s[:n] + "…"
 }
 
 // wake sends the dispatches for what the run's save settled.
@@ -61,7 +109,7 @@ func (b *Base) wake(ctx context.Context, client *github.Client, ref issueRef, sn
 	}
 	var errs []error
 	for _, w := range wakeUps(snap.ledger, saved) {
-		raw, err := json.Marshal(w.payload)
+		raw, err := fitWake(w.payload)
 		if err != nil {
 			return err
 		}
@@ -95,39 +143,31 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 		if ok && old.Status == c.Status && old.Round == c.Round || c.Status == clarify.Answered && !clarify.AnswerWakes(old, ok, c) {
 			continue
 		}
-		event := wakeEvent(after, c)
+		event := wakeEvent(c)
 		if event == "" {
 			continue
 		}
-		out = append(out, wakeUp{event: event, payload: WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
-			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: lastAnswer(c), Decision: c.Resolution}})
+		p := WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
+			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: clarify.LastAnswer(c), Decision: c.Resolution}
+		if c.Ref != "" || c.State != "" {
+			p.Context = &AskContext{Ref: c.Ref, State: c.State}
+		}
+		out = append(out, wakeUp{event: event, payload: p})
 	}
 	return out
 }
 
-// wakeEvent is the event type of c's state, "" for a state nobody waits on.
-func wakeEvent(l clarify.Ledger, c clarify.Clarification) string {
-	switch c.Status {
-	case clarify.Answered:
+// wakeEvent is the event type of c's outcome (clarify.Outcome), "" while it waits.
+func wakeEvent(c clarify.Clarification) string {
+	switch clarify.Outcome(c) {
+	case clarify.OutcomeAnswered:
 		return WakeAnswered
-	case clarify.Abandoned:
-		return WakeAbandoned
-	case clarify.Resolved:
-		for _, a := range l.Assumptions {
-			if a.Clarification == c.ID && a.Source == clarify.SourceTimeoutAssumed {
-				return WakeFallback
-			}
-		}
+	case clarify.OutcomeResolved:
 		return WakeResolved
-	}
-	return ""
-}
-
-func lastAnswer(c clarify.Clarification) string {
-	for i := len(c.Thread) - 1; i >= 0; i-- {
-		if c.Thread[i].Kind == clarify.KindAnswer {
-			return c.Thread[i].Text
-		}
+	case clarify.OutcomeTimeoutAssumed:
+		return WakeFallback
+	case clarify.OutcomeAbandoned:
+		return WakeAbandoned
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -20,7 +21,7 @@ func TestPostedMirrorsStillVerifyAndEncodeTheSame(t *testing.T) {
 	ring := Keyring{Current: []byte("ledger key"), Previous: [][]byte{[]byte("old key")}}
 	keys := ring.Issue("octo", "widgets", 42)
 	want := DispatchCopy{V: 1, Delivery: "g1", Login: "coder-agent", Type: "Bot", Command: "/clarify @maria Per key?"}
-	if got, ok := keys.DecodeDispatch("@coder-agent via …\n\n" + postedMirror + "\n"); !ok || got != want {
+	if got, ok := keys.DecodeDispatch("@coder-agent via …\n\n" + postedMirror + "\n"); !ok || !reflect.DeepEqual(got, want) {
 		t.Fatalf("a posted mirror reads as %+v (%v), want %+v", got, ok, want)
 	}
 	if block, err := keys.EncodeDispatch(want); err != nil || block != postedMirror {

@@ -38,6 +38,9 @@ type DispatchCopy struct {
 	// Type is the sender's account type ("User", "Bot").
 	Type    string `json:"type"`
 	Command string `json:"command"`
+	// State is the asker's opaque state that came with an ask (clarify.Event.State), as
+	// bytes so that the copy's size stays within 4/3 of it whatever it holds.
+	State []byte `json:"state,omitempty"`
 }
 
 // DispatchCopyVersion is the version of DispatchCopy this code writes and reads.

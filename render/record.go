@@ -37,6 +37,12 @@ type Record struct {
 	Offered string `json:"offered,omitempty"`
 	// Precedents are a stats reply's counts of earlier decisions offered.
 	Precedents *clarify.PrecedentCounts `json:"precedents,omitempty"`
+	// Outcome tells apart how the clarification ended or stands for its asker
+	// (clarify.Outcome): answered, resolved, timeout_assumed, abandoned.
+	Outcome string `json:"outcome,omitempty"`
+	// Ref is the asker's own id of the ask: of the clarification, or of the ask a refusal
+	// turned away. The asker's state is never in a record: it is in the ledger only.
+	Ref string `json:"ref,omitempty"`
 }
 
 // RecordRound is the kind of a round comment's record: the comment that mirrors a round
@@ -46,7 +52,7 @@ const RecordRound = "round"
 // recordOf is the record of a comment about c.
 func recordOf(kind string, c clarify.Clarification, round int) Record {
 	r := Record{V: RecordVersion, Kind: kind, ID: c.ID, Round: round, Status: string(c.Status),
-		Asker: c.Asker.Login, Target: c.Target.Name}
+		Asker: c.Asker.Login, Target: c.Target.Name, Outcome: clarify.Outcome(c), Ref: c.Ref}
 	if !c.Status.Open() {
 		r.Decision = c.Resolution
 	}
@@ -71,13 +77,23 @@ var recordRe = regexp.MustCompile(`<!-- clarify:record (\{[^\n]*?\}) -->`)
 // into their own comment, so only a record in a comment by the app's bot account is the
 // app's.
 func ReadRecord(body string) (Record, bool) {
-	all := recordRe.FindAllStringSubmatch(body, -1)
+	all := ReadRecords(body)
 	if len(all) == 0 {
 		return Record{}, false
 	}
-	var r Record
-	if err := json.Unmarshal([]byte(all[len(all)-1][1]), &r); err != nil {
-		return Record{}, false
+	return all[len(all)-1], true
+}
+
+// ReadRecords returns every record hidden in a comment's body, in order, leaving out any
+// that does not decode: the status comment holds the record of the round it was created
+// with (its head) before its own.
+func ReadRecords(body string) []Record {
+	var out []Record
+	for _, m := range recordRe.FindAllStringSubmatch(body, -1) {
+		var r Record
+		if json.Unmarshal([]byte(m[1]), &r) == nil {
+			out = append(out, r)
+		}
 	}
-	return r, true
+	return out
 }

@@ -90,6 +90,9 @@ type ClarificationExtra struct {
 	Resolution string           `json:"resolution,omitempty"`
 	// Precedent is the repository's earlier decision offered to the clarification.
 	Precedent *clarify.Precedent `json:"precedent,omitempty"`
+	// Ref and State are the asker's own correlation id and opaque state.
+	Ref   string `json:"ref,omitempty"`
+	State string `json:"state,omitempty"`
 }
 
 // EntryExtra is what Clarify keeps of a thread entry that the AgentX format has no field for.

@@ -53,10 +53,11 @@ const RouteDispatches = "POST /repos/{owner}/{repo}/dispatches"
 const docsDispatches = "https://docs.github.com/rest/repos/repos#create-a-repository-dispatch-event"
 
 // GitHub's bounds on a dispatch: event_type is 1 to 100 characters, and client_payload
-// has at most 10 top-level properties.
+// has at most 10 top-level properties and is no more than 64 KB.
 const (
-	maxDispatchEventType  = 100
-	maxDispatchProperties = 10
+	maxDispatchEventType    = 100
+	maxDispatchProperties   = 10
+	maxDispatchPayloadBytes = 64 << 10
 )
 
 // SentDispatch is one repository_dispatch created through the API.
@@ -98,6 +99,10 @@ func (s *Server) createDispatch(c *call) reply {
 	if len(props) > maxDispatchProperties {
 		return validationFailed(c.route.docs, fieldError{Resource: "Repository", Code: "custom", Field: "client_payload",
 			Message: fmt.Sprintf("No more than %d properties are allowed; %d were supplied.", maxDispatchProperties, len(props))})
+	}
+	if len(in.ClientPayload) > maxDispatchPayloadBytes {
+		return validationFailed(c.route.docs, fieldError{Resource: "Repository", Code: "custom", Field: "client_payload",
+			Message: fmt.Sprintf("client_payload is %d bytes; it can't be more than 64 KB.", len(in.ClientPayload))})
 	}
 	sender := c.author()
 	s.dispatches = append(s.dispatches, SentDispatch{Repo: r.fullName(), Sender: sender, EventType: in.EventType,

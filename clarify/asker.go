@@ -1,0 +1,125 @@
+package clarify
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The asker's own data. An ask may carry a ref (the asker's correlation id, which a retried
+// step sends again) and a state (an opaque string it wants back when it is woken). Both are
+// kept with the clarification, in the ledger, and returned byte for byte; the ledger is
+// readable by anyone who can read the issue, and so are they.
+
+// Limits of an ask's ref and state; past them the ask is refused with CodeTooLong.
+const (
+	// MaxRefRunes is the most characters a ref may have.
+	MaxRefRunes = 200
+	// MaxStateBytes is the most bytes a state may have (8 KiB).
+	MaxStateBytes = 8 << 10
+)
+
+// RefProblem says what is wrong with a ref (already trimmed) and the code of its refusal; ""
+// when nothing is. A ref is one line of text: it is written as a `Ref:` line of the ask.
+func RefProblem(ref string) (string, ErrorCode) {
+	if n := utf8.RuneCountInString(ref); n > MaxRefRunes {
+		return fmt.Sprintf("the ref is %d characters long; it may have at most %d.", n, MaxRefRunes), CodeTooLong
+	}
+	if strings.IndexFunc(ref, unicode.IsControl) >= 0 || !utf8.ValidString(ref) {
+		return "the ref must be one line of text, without line breaks or control characters.", CodeBadCommand
+	}
+	return "", ""
+}
+
+// StateProblem says what is wrong with a state, "" when nothing is.
+func StateProblem(state string) string {
+	if len(state) > MaxStateBytes {
+		return fmt.Sprintf("the state is %d bytes long; it may have at most %d (8 KiB).", len(state), MaxStateBytes)
+	}
+	return ""
+}
+
+// The outcomes of a clarification as its asker reads them (Outcome).
+const (
+	OutcomeAnswered       = "answered"
+	OutcomeResolved       = "resolved"
+	OutcomeTimeoutAssumed = SourceTimeoutAssumed
+	OutcomeAbandoned      = "abandoned"
+)
+
+// Outcome is what a clarification came to, for its asker: answered (the target answered, the
+// asker may still follow up), resolved (settled by a person, or by the repository's earlier
+// decision), timeout_assumed (settled by its fallback after the timeout, with no person), or
+// abandoned; "" while it still waits (pending, stale, escalated).
+func Outcome(c Clarification) string {
+	switch c.Status {
+	case Answered:
+		return OutcomeAnswered
+	case Abandoned:
+		return OutcomeAbandoned
+	case Resolved:
+		if e, ok := resolutionEntry(c); ok && e.Author == "" && strings.HasPrefix(e.Text, timeoutPrefix) {
+			return OutcomeTimeoutAssumed
+		}
+		return OutcomeResolved
+	}
+	return ""
+}
+
+// SameAsk finds the open clarification that an ask of asker's with ref repeats: a retried
+// step asks again with the same ref, and is answered with the clarification it opened the
+// first time rather than a second one. An empty ref repeats nothing.
+func SameAsk(l Ledger, asker, ref string) (Clarification, bool) {
+	if ref == "" {
+		return Clarification{}, false
+	}
+	for _, c := range l.Clarifications {
+		if c.Status.Open() && c.Ref == ref && strings.EqualFold(c.Asker.Login, asker) {
+			return c, true
+		}
+	}
+	return Clarification{}, false
+}
+
+// AskRecordVersion is the version of AskRecord's JSON; a field is never renamed or retyped
+// within a version.
+const AskRecordVersion = 1
+
+// AskRecord is one clarification as its asker reads it: what `bot wait --json` and `bot
+// status --json` print and the MCP tools return. It is read from the ledger.
+type AskRecord struct {
+	V     int    `json:"v"`
+	Issue int    `json:"issue"`
+	ID    string `json:"id"`
+	// Status is where it stands: pending, answered, stale, escalated, resolved or abandoned.
+	Status string `json:"status"`
+	// Outcome tells the ways it ended apart (Outcome); absent while it waits.
+	Outcome  string `json:"outcome,omitempty"`
+	Round    int    `json:"round"`
+	Asker    string `json:"asker"`
+	Target   string `json:"target"`
+	Topic    string `json:"topic,omitempty"`
+	Question string `json:"question,omitempty"`
+	// Answer is the last answer given, if any.
+	Answer string `json:"answer,omitempty"`
+	// Decision is a settled clarification's decision.
+	Decision   string    `json:"decision,omitempty"`
+	Ref        string    `json:"ref,omitempty"`
+	State      string    `json:"state,omitempty"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at,omitzero"`
+	ResolvedAt time.Time `json:"resolved_at,omitzero"`
+}
+
+// AskRecordOf is the asker's record of c, a clarification of the given issue.
+func AskRecordOf(issue int, c Clarification) AskRecord {
+	return AskRecord{V: AskRecordVersion, Issue: issue, ID: c.ID, Status: string(c.Status), Outcome: Outcome(c),
+		Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Topic: c.Topic, Question: FirstQuestion(c),
+		Answer: LastAnswer(c), Decision: c.Resolution, Ref: c.Ref, State: c.State,
+		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ResolvedAt: c.ResolvedAt}
+}
+
+// LastAnswer is the newest answer in c's thread, "" when none was given.
+func LastAnswer(c Clarification) string { return lastAnswer(c) }
