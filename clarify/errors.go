@@ -5,7 +5,7 @@ package clarify
 // and a new one is added rather than an old one widened.
 type ErrorCode string
 
-// The codes a refusal carries; README lists them with what to do.
+// The codes a refusal carries; docs/agents.md lists them with what to do.
 const (
 	// CodeBadCommand: the command does not parse, or names no subcommand, role or person.
 	CodeBadCommand ErrorCode = "unknown-command"
@@ -41,7 +41,7 @@ const (
 	CodeTooLong ErrorCode = "too-long"
 )
 
-// ErrorCodes lists every code, in the order README documents them.
+// ErrorCodes lists every code, in the order docs/agents.md documents them.
 var ErrorCodes = []ErrorCode{CodeBadCommand, CodeIssueClosed, CodeNotPermitted, CodeQuota, CodeSelfAddressed,
 	CodeMissingFields, CodeOutOfScope, CodeNotAwaiting, CodeStillAwaiting, CodeRoundLimit, CodeAmbiguous,
 	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong}

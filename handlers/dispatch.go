@@ -56,8 +56,8 @@ import (
 const DispatchEventType = "clarify"
 
 // DispatchPayload is the client_payload of a "clarify" repository_dispatch: the issue and
-// the command, in the fields of the long form. Which fields an action reads is in the
-// README ("Agents without comments: repository_dispatch").
+// the command, in the fields of the long form. Which fields an action reads is in
+// docs/agents.md.
 type DispatchPayload struct {
 	Issue  int    `json:"issue"`
 	Action string `json:"action"`
@@ -302,7 +302,7 @@ func parseDispatch(raw json.RawMessage, guid string, sender *github.User) (*disp
 
 // payloadProblem says what is wrong with a client_payload that does not decode.
 func payloadProblem(err error) *dispatchProblem {
-	try := "send the fields of the README's table, as in " + dispatchExample + "."
+	try := "send the fields of the table in docs/agents.md, as in " + dispatchExample + "."
 	var typeErr *json.UnmarshalTypeError
 	msg := err.Error()
 	switch {

@@ -17,7 +17,7 @@ func ConfigProblem(source, path string, problems []string, key string) string {
 	for _, p := range problems {
 		b.WriteString("- " + inline(p, capReason) + "\n")
 	}
-	b.WriteString("\nThe defaults apply until the file is fixed. `bot config check FILE` checks a file before you push it; the README lists every key.\n")
+	b.WriteString("\nThe defaults apply until the file is fixed. `bot config check FILE` checks a file before you push it; docs/config.md lists every key.\n")
 	return finish(b.String(), key, Record{V: RecordVersion, Kind: "config-problem"})
 }
 
