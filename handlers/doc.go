@@ -48,7 +48,9 @@
 //     of every installation's active issues, and deadlock breaks.
 //   - redeliver.go: deliveries GitHub failed to deliver are asked for again.
 //   - action.go: what bot action (internal/action) needs beside the handlers: one issue run
-//     as the sweep visits it, and a config loader for a token that reaches one repository;
+//     as the sweep visits it, whose listed commands a scheduled run's scan takes
+//     (MayHaveStanding: a drive-by's cost it nothing), and a config loader for a token that
+//     reaches one repository;
 //     sweepindex.go: what its scheduled runs knew of each issue (updated_at, next deadline),
 //     kept between runs in a comment of the decisions issue, so an idle run reads none.
 //
