@@ -2,7 +2,10 @@ package render
 
 import (
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/clarify-app/clarify/clarify"
 )
 
 func TestAnAppIssueMarkHoldsForItsIssueAndKindOnly(t *testing.T) {
@@ -46,5 +49,26 @@ func TestTheDecisionsIndexVerifiesInItsIssueOnly(t *testing.T) {
 	}
 	if _, err := ring.Issue("octo", "widgets", 43).DecodeDecisionsIndex(DecisionsIssueText()); err == nil {
 		t.Error("a body without an index read as one")
+	}
+}
+
+func TestADecisionQuotedElsewhereLinksNowhere(t *testing.T) {
+	d := clarify.Decision{ID: "CLR-7-001", Issue: 7, Decision: "As agreed in [the design](../issues/9#issuecomment-1), see https://evil.example and www.example.com ![x](https://img.example/a.png)", By: "maria"}
+	got := offered(d)
+	got = got[strings.Index(got, "\n> "):] // the quote, after the app's own link to where it was made
+	for _, bad := range []string{"](", "https://", "www.example"} {
+		if strings.Contains(strings.ReplaceAll(got, `\]`, ""), bad) {
+			t.Errorf("the offer keeps %q live:\n%s", bad, got)
+		}
+	}
+	if !strings.Contains(got, `\[the design\]`) || !strings.Contains(got, "https:"+zwsp+"//evil.example") {
+		t.Errorf("the offer does not read as written:\n%s", got)
+	}
+	body, err := DashboardBody(Dashboard{}, []clarify.Decision{d}, []byte("key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(body, "https://evil") || strings.Contains(strings.ReplaceAll(body, `\]`, ""), "](../issues/9") {
+		t.Errorf("the dashboard keeps the decision's links live:\n%s", body)
 	}
 }

@@ -210,7 +210,7 @@ func decisionLines(ds []clarify.Decision) []string {
 			where += fmt.Sprintf("#issuecomment-%d", d.CommentID)
 		}
 		out = append(out, fmt.Sprintf("- [%s](%s) %s: %s · `%s`, %s", d.ID, where, inline(d.Topic, capTopic),
-			inline(d.Decision, capTopic), inline(d.By, capWord), d.At.UTC().Format("2006-01-02")))
+			inline(noAutolinks(d.Decision), capTopic), inline(d.By, capWord), d.At.UTC().Format("2006-01-02")))
 	}
 	return out
 }

@@ -171,10 +171,25 @@ func offered(d clarify.Decision) string {
 	if d.Topic != "" {
 		b.WriteString(", topic " + inline(d.Topic, capTopic))
 	}
-	b.WriteString(":\n\n" + quote(d.Decision, capQuestion) + "\n\n")
+	b.WriteString(":\n\n" + quote(inertLinks(d.Decision), capQuestion) + "\n\n")
 	b.WriteString("This is advice: the question stays open. If the earlier decision holds, " +
 		"resolve with it; if not, answer as usual.\n\n")
 	return b.String()
+}
+
+// inertLinks keeps a decision's text from linking anywhere where it is quoted again, in
+// other issues' rounds and on the dashboard: whoever settled it wrote it for one issue, and
+// a link there ("[see the agreed design](../issues/7#issuecomment-1)") would send every
+// later reader into another issue's rounds. Brackets are escaped, so no link, image or
+// reference is made; a zero-width space after "://" and "www" stops GitHub's autolinks.
+// The text reads as written.
+func inertLinks(s string) string {
+	return strings.NewReplacer("[", `\[`, "]", `\]`).Replace(noAutolinks(s))
+}
+
+// noAutolinks breaks the bare addresses GitHub would turn into links.
+func noAutolinks(s string) string {
+	return strings.NewReplacer("://", ":"+zwsp+"//", "www.", "www"+zwsp+".", "WWW.", "WWW"+zwsp+".").Replace(s)
 }
 
 // FromPrecedent is the comment that tells a clarification's sides it was resolved with an
@@ -184,7 +199,7 @@ func FromPrecedent(c clarify.Clarification, key string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**[%s]** Resolved from precedent · %s\n\n", sides(c), id(c.ID))
 	fmt.Fprintf(&b, "Nobody objected within the repository's window, so %s takes the decision of %s:\n\n%s\n\n",
-		id(c.ID), id(p.From), quote(p.Decision, capQuestion))
+		id(c.ID), id(p.From), quote(inertLinks(p.Decision), capQuestion))
 	fmt.Fprintf(&b, "`/clarify undo %s` reopens it, waiting on %s again.\n", c.ID, inline(c.Target.Name, capWord))
 	return finish(b.String(), key, recordOf("precedent", c, c.Round))
 }
