@@ -49,14 +49,13 @@ const (
 	OutcomeAbandoned      = "abandoned"
 )
 
-// Outcome is what a clarification came to, for its asker: answered (the target answered, the
-// asker may still follow up), resolved (settled by a person, or by the repository's earlier
-// decision), timeout_assumed (settled by its fallback after the timeout, with no person), or
-// abandoned; "" while it still waits (pending, stale, escalated).
+// Outcome is what a clarification came to, for its asker: answered (its latest question has
+// an answer: the asker may go on, or follow up; it stays so while stale or escalated for
+// want of the asker's next step), resolved (settled by a person, or by the repository's
+// earlier decision), timeout_assumed (settled by its fallback after the timeout, with no
+// person), or abandoned; "" while its latest question waits for an answer.
 func Outcome(c Clarification) string {
 	switch c.Status {
-	case Answered:
-		return OutcomeAnswered
 	case Abandoned:
 		return OutcomeAbandoned
 	case Resolved:
@@ -64,6 +63,14 @@ func Outcome(c Clarification) string {
 			return OutcomeTimeoutAssumed
 		}
 		return OutcomeResolved
+	}
+	for i := len(c.Thread) - 1; i >= 0; i-- {
+		switch c.Thread[i].Kind {
+		case KindAnswer:
+			return OutcomeAnswered
+		case KindQuestion:
+			return ""
+		}
 	}
 	return ""
 }

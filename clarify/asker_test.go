@@ -149,14 +149,16 @@ func TestOutcomeTellsTheEndingsApart(t *testing.T) {
 		wait  time.Duration // then a Tick this long after the last step
 		want  string
 	}{
-		"pending":                       {[]step{ask}, 0, ""},
-		"answered":                      {[]step{ask, {maria, "Per key.", ""}}, 0, OutcomeAnswered},
-		"resolvedByThePerson":           {[]step{ask, {maria, "Per key.", ""}, {agent, "/clarify resolve CLR-42-001 per key", ""}}, 0, OutcomeResolved},
-		"aPersonTypingThePrefixIsThem":  {[]step{ask, {maria, "/clarify resolve CLR-42-001 timeout_assumed: key", ""}}, 0, OutcomeResolved},
-		"abandoned":                     {[]step{ask, {agent, "/clarify abandon CLR-42-001", ""}}, 0, OutcomeAbandoned},
-		"issueClosed":                   {[]step{ask, {maria, "", EventClosed}}, 0, OutcomeAbandoned},
-		"staleIsStillWaiting":           {[]step{ask}, DefaultSLA + time.Minute, ""},
-		"fallbackAfterTheSecondTimeout": {[]step{ask}, 2*DefaultSLA + 2*time.Minute, OutcomeTimeoutAssumed},
+		"pending":                        {[]step{ask}, 0, ""},
+		"answered":                       {[]step{ask, {maria, "Per key.", ""}}, 0, OutcomeAnswered},
+		"resolvedByThePerson":            {[]step{ask, {maria, "Per key.", ""}, {agent, "/clarify resolve CLR-42-001 per key", ""}}, 0, OutcomeResolved},
+		"aPersonTypingThePrefixIsThem":   {[]step{ask, {maria, "/clarify resolve CLR-42-001 timeout_assumed: key", ""}}, 0, OutcomeResolved},
+		"abandoned":                      {[]step{ask, {agent, "/clarify abandon CLR-42-001", ""}}, 0, OutcomeAbandoned},
+		"issueClosed":                    {[]step{ask, {maria, "", EventClosed}}, 0, OutcomeAbandoned},
+		"staleIsStillWaiting":            {[]step{ask}, DefaultSLA + time.Minute, ""},
+		"answerGoneStaleIsStillAnswered": {[]step{ask, {maria, "Per key.", ""}}, DefaultSLA + time.Minute, OutcomeAnswered},
+		"followupWaitsAgain":             {[]step{ask, {maria, "Per key.", ""}, {agent, "/clarify followup CLR-42-001 Which limit?", ""}}, 0, ""},
+		"fallbackAfterTheSecondTimeout":  {[]step{ask}, 2*DefaultSLA + 2*time.Minute, OutcomeTimeoutAssumed},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

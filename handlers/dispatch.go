@@ -536,15 +536,8 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 		logger.Info().Int64(LogKeyComment, found.GetID()).Msg("Dispatch already mirrored; folding in its mirror")
 		return mirrorTrigger(found, snap.mirrors[found.GetID()], trig), nil
 	}
-	if outsider, err := b.dispatchOutsider(ctx, lookups, d, snap.ledger, p); err != nil || outsider {
-		if outsider {
-			logger.Info().Msg("Dispatch from someone without write access and no part in this issue's clarifications: nothing is written")
-		}
+	if quiet, err := b.writesNothing(ctx, lookups, d, snap.ledger, p); err != nil || quiet {
 		return tick, err
-	}
-	if c, ok := clarify.SameAsk(snap.ledger, d.Sender.GetLogin(), d.Ref); ok && d.Problem == nil {
-		logger.Info().Str("clarification", c.ID).Msg("Dispatch asks again with the ref of an open clarification of its sender: the same ask, not asked again")
-		return tick, nil
 	}
 	if d.Problem != nil {
 		logger.Info().Str("problem", d.Problem.Problem).Msg("Dispatch is no command; refused")
@@ -568,6 +561,24 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 	snap.mirrors[c.GetID()] = in
 	logger.Info().Int64(LogKeyComment, c.GetID()).Msg("Dispatch mirrored")
 	return mirrorTrigger(c, in, trig), nil
+}
+
+// writesNothing reports whether a dispatch gets nothing written, neither mirror nor
+// refusal: an outsider's, or an ask that repeats the ref of an open clarification of its
+// sender's (a retried step, whose clarification is already there).
+func (b *Base) writesNothing(ctx context.Context, lookups *actorLookups, d *dispatchRequest, l clarify.Ledger, p clarify.Policy) (bool, error) {
+	logger := zerolog.Ctx(ctx)
+	if outsider, err := b.dispatchOutsider(ctx, lookups, d, l, p); err != nil || outsider {
+		if outsider {
+			logger.Info().Msg("Dispatch from someone without write access and no part in this issue's clarifications: nothing is written")
+		}
+		return outsider, err
+	}
+	if c, ok := clarify.SameAsk(l, d.Sender.GetLogin(), d.Ref); ok && d.Problem == nil {
+		logger.Info().Str("clarification", c.ID).Msg("Dispatch asks again with the ref of an open clarification of its sender: the same ask, not asked again")
+		return true, nil
+	}
+	return false, nil
 }
 
 // refusal is the answer to a payload that is no command, in place of its mirror.

@@ -157,11 +157,16 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 	return out
 }
 
-// wakeEvent is the event type of c's outcome (clarify.Outcome), "" while it waits.
+// wakeEvent is the event type of c's state: answered, or how it settled (clarify.Outcome);
+// "" for a state nobody waits on (a stale or escalated answer was sent when it came).
 func wakeEvent(c clarify.Clarification) string {
-	switch clarify.Outcome(c) {
-	case clarify.OutcomeAnswered:
+	if c.Status == clarify.Answered {
 		return WakeAnswered
+	}
+	if c.Status.Open() {
+		return ""
+	}
+	switch clarify.Outcome(c) {
 	case clarify.OutcomeResolved:
 		return WakeResolved
 	case clarify.OutcomeTimeoutAssumed:

@@ -45,8 +45,14 @@ func TestAskerRefAndStateInActionMode(t *testing.T) {
 	b.wantWakeUps(t, "clarify-answered CLR-42-001 answered 1", "clarify-answered CLR-42-002 answered 1")
 	for i, want := range []handlers.AskContext{{Ref: "comment-step-1"}, {Ref: dispatchRef, State: state}} {
 		var p handlers.WakePayload
-		if err := json.Unmarshal(b.fake.Dispatches(repo)[i].ClientPayload, &p); err != nil || p.Context == nil || *p.Context != want {
-			t.Errorf("wake-up %d carries context %+v (%v), want %+v", i, p.Context, err, want)
+		err := json.Unmarshal(b.fake.Dispatches(repo)[i].ClientPayload, &p)
+		var got handlers.AskContext
+		if p.Context != nil {
+			got = *p.Context
+		}
+		if err != nil || p.Context == nil || got != want {
+			t.Errorf("wake-up %d: context ref %q (%v); want ref %q; state given back byte for byte: %v",
+				i, got.Ref, err, want.Ref, got.State == want.State)
 		}
 	}
 }
