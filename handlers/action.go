@@ -45,9 +45,6 @@ func MayHaveStanding(c *github.IssueComment, p clarify.Policy) bool {
 	return mayWrite(c.GetAuthorAssociation()) || u.GetType() == "Bot" || p.RoleOf(u.GetLogin()) != ""
 }
 
-// IsSelf reports whether a user is the app itself (its comments are never input).
-func (b *Base) IsSelf(u *github.User) bool { return b.isSelf(u) }
-
 // NewRepoConfigLoader is a ConfigLoader that reads the repository's own file only, not the
 // organisation's default in its .github repository: a workflow's GITHUB_TOKEN reaches no
 // other repository, so that look-up could only cost a request and answer 404.

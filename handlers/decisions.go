@@ -225,7 +225,7 @@ func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, 
 	}
 	var asks []clarify.Effect
 	for _, e := range effects {
-		if e.Kind == clarify.EffectPostRound && e.Round == 1 && !snap.posted(b, e.Key) {
+		if e.Kind == clarify.EffectPostRound && e.Round == 1 && !snap.posted(b, ref, e.Key) {
 			asks = append(asks, e)
 		}
 	}

@@ -138,7 +138,7 @@ func decodeDispatch(payload []byte) (*github.RepositoryDispatchEvent, error) {
 // has run, as for a comment holding a command.
 func (h *Dispatch) Accept(eventType string, payload []byte) (done func()) {
 	ev, err := decodeDispatch(payload)
-	if err != nil || ev.GetAction() != DispatchEventType || h.isSelf(ev.GetSender()) {
+	if err != nil || ev.GetAction() != DispatchEventType || h.selfSender(ev.GetSender()) {
 		return func() {}
 	}
 	n := dispatchIssue(ev.ClientPayload)
@@ -159,7 +159,10 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	}
 	ctx, logger := githubapp.PrepareRepoContext(ctx, ev.GetInstallation().GetID(), ev.GetRepo())
 	logger = logger.With().Str(LogKeyAction, ev.GetAction()).Str(LogKeySender, ev.GetSender().GetLogin()).Logger()
-	if h.isSelf(ev.GetSender()) || ev.GetSender().GetLogin() == "" {
+	// Clarify never sends a dispatch of this type (its wake-ups are clarify-answered and
+	// the like), so one from its account is an agent's that writes as it too (a workflow's
+	// GITHUB_TOKEN), unless that account is the App's own.
+	if h.selfSender(ev.GetSender()) || ev.GetSender().GetLogin() == "" {
 		logger.Debug().Msg("Dispatch from the app itself or from nobody; ignored")
 		return nil
 	}
@@ -602,7 +605,7 @@ func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
 // redelivered days later, so then the comments of the last dispatchLookBack are read.
 func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, mark string) (*github.IssueComment, error) {
 	for _, c := range snap.comments {
-		if b.carries(c, mark) {
+		if b.carries(ref, c, mark) {
 			return c, nil
 		}
 	}
@@ -615,7 +618,7 @@ func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issu
 		return nil, err
 	}
 	for _, c := range recent {
-		if b.carries(c, mark) {
+		if b.carries(ref, c, mark) {
 			return c, nil
 		}
 	}

@@ -70,7 +70,7 @@ func TestAskAnswerFollowupResolve(t *testing.T) {
 	if got := w.labels(); got != "" {
 		t.Errorf("labels after resolve = %q, want none", got)
 	}
-	if n := w.botComments(render.StatusMarker); n != 1 {
+	if n := w.botComments("<!-- clarify:status "); n != 1 {
 		t.Errorf("%d status comments, want 1 edited in place", n)
 	}
 	for _, r := range w.h.Fake.Requests() {
@@ -164,7 +164,7 @@ func TestLedgerFoundPastTheFirstPage(t *testing.T) {
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
 		t.Fatalf("status = %s, want answered: the status comment sits on page 2", c.Status)
 	}
-	if n := w.botComments(render.StatusMarker); n != 1 {
+	if n := w.botComments("<!-- clarify:status "); n != 1 {
 		t.Errorf("%d status comments, want 1", n)
 	}
 }

@@ -62,7 +62,7 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 			}
 			continue
 		}
-		if snap.posted(b, e.Key) {
+		if snap.posted(b, ref, e.Key) {
 			continue
 		}
 		if e.Kind == clarify.EffectSupersede {
@@ -80,7 +80,7 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 		if e.Kind == clarify.EffectPostRound && snap.status == nil && snap.head == "" && len(body) <= maxHead {
 			// The issue's first round goes above the table of the status comment the save
 			// creates: one comment, and one write, fewer, with the same mentions.
-			snap.head = body
+			snap.head = b.keys(ref).Seal(body, render.Marker(e.Key))
 			continue
 		}
 		posted, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), body)

@@ -10,7 +10,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/render"
 )
 
 // IssueComment handles issue_comment events: a new comment is folded into the issue's
@@ -49,7 +48,7 @@ func decodeIssueComment(payload []byte) (*github.IssueCommentEvent, error) {
 // until the delivery has run, so that a reply run before it is not filtered out.
 func (h *IssueComment) Accept(eventType string, payload []byte) (done func()) {
 	ev, err := decodeIssueComment(payload)
-	if err != nil || ev.GetAction() != "created" || h.isSelf(ev.GetSender()) || !hasCommand(ev.GetComment().GetBody()) {
+	if err != nil || ev.GetAction() != "created" || h.ownComment(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment()) || !hasCommand(ev.GetComment().GetBody()) {
 		return func() {}
 	}
 	return h.active.begin(refOf(ev.GetRepo(), ev.GetIssue()).key())
@@ -66,8 +65,10 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		Str(LogKeySender, ev.GetSender().GetLogin()).Logger()
 	ctx = logger.WithContext(ctx)
 
-	if h.isSelf(ev.GetSender()) {
-		return nil // GitHub tells the app about its own comments; they are never input.
+	// GitHub tells the app about its own comments; they are never input. Which are its own
+	// is own.go's: from a shared account (a workflow's token) only those it sealed.
+	if h.selfSender(ev.GetSender()) || (ev.GetAction() == "created" && h.ownComment(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment())) {
+		return nil
 	}
 	if ev.GetAction() != "created" {
 		if !h.touchesStatus(ctx, ev) {
@@ -124,7 +125,8 @@ func hasCommand(body string) bool {
 // edits are never input, since an edited comment must not rewrite a recorded answer.
 func (h *IssueComment) touchesStatus(ctx context.Context, ev *github.IssueCommentEvent) bool {
 	logger := zerolog.Ctx(ctx)
-	if h.isSelf(ev.GetComment().GetUser()) && render.IsStatus(ev.GetComment().GetBody()+ev.GetChanges().GetBody().GetFrom()) {
+	body := ev.GetComment().GetBody() + "\n" + ev.GetChanges().GetBody().GetFrom()
+	if h.reader().isStatus(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment().GetUser(), body) {
 		logger.Warn().Int64(LogKeyComment, ev.GetComment().GetID()).Msg("The status comment was edited or deleted by someone else")
 		return true
 	}

@@ -37,14 +37,14 @@ type distrust struct {
 // ledger whose revision is below floor (the newest this reader knows the app wrote; 0:
 // none) or whose sequence is below an id the issue shows is not; a trusted ledger whose
 // cursor lies past the newest comment has it brought back to it, and moved says so.
-func (r LedgerReader) trust(l *clarify.Ledger, comments []*github.IssueComment, floor int64) (no *distrust, moved bool) {
+func (r LedgerReader) trust(ref issueRef, l *clarify.Ledger, comments []*github.IssueComment, floor int64) (no *distrust, moved bool) {
 	if l.Rev < floor {
 		// It verifies, so the app wrote it, but it wrote a newer one since: a body put back
 		// from the comment's edit history would undo what happened after it (time's
 		// effects, a deadlock broken), so it is rebuilt like a forged one.
 		return &distrust{Older: true, Why: fmt.Sprintf("its revision %d is below %d, which the app wrote since", l.Rev, floor)}, false
 	}
-	newest, seq := r.issueBounds(*l, comments)
+	newest, seq := r.issueBounds(ref, *l, comments)
 	if l.Seq < seq {
 		return &distrust{Why: fmt.Sprintf("its sequence %d is below %s, which it holds or the app already mirrored", l.Seq, clarify.FormatID(l.Issue, seq))}, false
 	}
@@ -59,7 +59,7 @@ func (r LedgerReader) trust(l *clarify.Ledger, comments []*github.IssueComment, 
 // sequence it shows: in the ledger l itself, or in a round the app mirrored. Only the
 // app's own round records count: an id quoted in a refusal or typed by anyone hands
 // nothing out.
-func (r LedgerReader) issueBounds(l clarify.Ledger, comments []*github.IssueComment) (newest int64, seq int) {
+func (r LedgerReader) issueBounds(ref issueRef, l clarify.Ledger, comments []*github.IssueComment) (newest int64, seq int) {
 	for _, c := range l.Clarifications {
 		if n, ok := clarify.SeqOf(c.ID, l.Issue); ok {
 			seq = max(seq, n)
@@ -67,7 +67,7 @@ func (r LedgerReader) issueBounds(l clarify.Ledger, comments []*github.IssueComm
 	}
 	for _, c := range comments {
 		newest = max(newest, c.GetID())
-		if !r.own(c) {
+		if !r.owns(ref, c.GetUser(), c.GetBody()) {
 			continue
 		}
 		if rec, ok := render.ReadRecord(c.GetBody()); ok && rec.Kind == render.RecordRound {
@@ -82,10 +82,10 @@ func (r LedgerReader) issueBounds(l clarify.Ledger, comments []*github.IssueComm
 // heldToIssue makes the trust decision for the app's run on the verified ledger l of
 // status comment c, and logs it: it reports whether the ledger must be rebuilt, marking
 // the snapshot damaged (and older, below the floor) then.
-func (b *Base) heldToIssue(ctx context.Context, snap *snapshot, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
+func (b *Base) heldToIssue(ctx context.Context, ref issueRef, snap *snapshot, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
 	logger := zerolog.Ctx(ctx).With().Int64(LogKeyComment, c.GetID()).Logger()
 	cursor := l.Cursor
-	no, moved := b.reader().trust(l, snap.comments, snap.revFloor)
+	no, moved := b.reader().trust(ref, l, snap.comments, snap.revFloor)
 	switch {
 	case no != nil && no.Older:
 		logger.Warn().Int64("rev", l.Rev).Int64("newest_rev", snap.revFloor).

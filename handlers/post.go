@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/internal/ghtransport"
-	"github.com/clarify-app/clarify/render"
 )
 
 // raceWindow is how far back a post looks for a twin posted by another replica; a twin
@@ -26,10 +24,13 @@ const raceWindow = 5 * time.Minute
 // (oldest) one, so the issue ends up with exactly one.
 func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
 	for _, c := range snap.comments {
-		if b.carries(c, mark) {
+		if b.carries(ref, c, mark) {
 			return c, nil
 		}
 	}
+	// Sealed, the marker is the app's alone: another workflow writing as the same account
+	// cannot make the app skip this post, or take its comment for this one.
+	body = b.keys(ref).Seal(body, mark)
 	c, err := b.create(ctx, client, ref, mark, body)
 	if err != nil {
 		return nil, fmt.Errorf("post on %s: %w", ref.key(), err)
@@ -45,7 +46,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	}
 	oldest := c
 	for _, o := range recent {
-		if o.GetID() < oldest.GetID() && b.carries(o, mark) {
+		if o.GetID() < oldest.GetID() && b.carries(ref, o, mark) {
 			oldest = o
 		}
 	}
@@ -95,21 +96,11 @@ func (b *Base) findMarked(ctx context.Context, client *github.Client, ref issueR
 		return nil, err
 	}
 	for _, c := range recent {
-		if b.carries(c, mark) {
+		if b.carries(ref, c, mark) {
 			return c, nil
 		}
 	}
 	return nil, nil
-}
-
-// carries says whether c is the app's comment carrying mark. A round above the table of a
-// status comment does not count here: when its ledger vouches for it, the caller never
-// gets this far (snapshot.posted), and when it does not, the round is posted anew.
-func (b *Base) carries(c *github.IssueComment, mark string) bool {
-	if !b.isSelf(c.User) || !strings.Contains(c.GetBody(), mark) {
-		return false
-	}
-	return mark == render.StatusMarker || !render.IsStatus(c.GetBody())
 }
 
 // outcomeUnknown says whether a write's error leaves open whether GitHub did it: a 5xx, or

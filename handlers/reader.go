@@ -87,11 +87,11 @@ func (r LedgerReader) Read(ctx context.Context, client *github.Client, owner, re
 		return LedgerRead{}, err
 	}
 	var got LedgerRead
-	got.Status, _, got.Lookalikes = r.findStatus(comments)
+	ref := issueRef{Owner: owner, Repo: repo, Number: number}
+	got.Status, _, got.Lookalikes = r.findStatus(ref, comments)
 	if got.Status == nil {
 		return got, ErrNoStatus
 	}
-	ref := issueRef{Owner: owner, Repo: repo, Number: number}
 	if got.Ledger, err = r.decodeStatus(ref, got.Status.GetBody()); err != nil {
 		return got, fmt.Errorf("status comment %d of %s: %w", got.Status.GetID(), ref.key(), err)
 	}
@@ -99,7 +99,7 @@ func (r LedgerReader) Read(ctx context.Context, client *github.Client, owner, re
 		return got, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", got.Status.GetID(), ref.key(), got.Ledger.Issue)
 	}
 	cursor := got.Ledger.Cursor
-	if no, moved := r.trust(&got.Ledger, comments, 0); no != nil {
+	if no, moved := r.trust(ref, &got.Ledger, comments, 0); no != nil {
 		return got, fmt.Errorf("status comment %d of %s verifies but is not trusted: %s; the app rebuilds the ledger from the issue's comments instead", got.Status.GetID(), ref.key(), no.Why)
 	} else if moved {
 		got.CursorFrom = cursor
@@ -117,13 +117,13 @@ func isLogin(u *github.User, login string) bool {
 }
 
 // findStatus returns the app's status comment among comments (oldest first): the first
-// by the app's account. extra are the app's later ones, which are never read (two
-// replicas may both have created one); lookalikes counts those by anyone else.
-func (r LedgerReader) findStatus(comments []*github.IssueComment) (status *github.IssueComment, extra []*github.IssueComment, lookalikes int) {
+// that isStatus takes for the app's. extra are the app's later ones, which are never read
+// (two replicas may both have created one); lookalikes counts those by anyone else.
+func (r LedgerReader) findStatus(ref issueRef, comments []*github.IssueComment) (status *github.IssueComment, extra []*github.IssueComment, lookalikes int) {
 	for _, c := range comments {
 		switch {
 		case !render.IsStatus(c.GetBody()):
-		case !r.own(c):
+		case !r.isStatus(ref, c.GetUser(), c.GetBody()):
 			lookalikes++
 		case status == nil:
 			status = c

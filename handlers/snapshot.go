@@ -68,22 +68,22 @@ func (s *snapshot) applied(id int64) bool {
 }
 
 // posted reports whether one of the app's comments already carries the effect's marker.
-func (s *snapshot) posted(b *Base, key string) bool {
+func (s *snapshot) posted(b *Base, ref issueRef, key string) bool {
 	return slices.ContainsFunc(s.comments, func(c *github.IssueComment) bool {
 		if s.status != nil && c.GetID() == s.status.GetID() {
 			// The status comment holds a round only in a head the ledger vouches for: a
 			// rebuild writes it anew without one it cannot trust, so that round is posted.
 			return render.HasMarker(s.head, key)
 		}
-		return b.isSelf(c.User) && render.HasMarker(c.GetBody(), key)
+		return b.carries(ref, c, render.Marker(key))
 	})
 }
 
 // hasRoundComment reports whether the app ever mirrored a round in these comments: the
 // sign that a missing status comment was deleted rather than never written.
-func (s *snapshot) hasRoundComment(b *Base) bool {
+func (s *snapshot) hasRoundComment(b *Base, ref issueRef) bool {
 	return slices.ContainsFunc(s.comments, func(c *github.IssueComment) bool {
-		return b.isSelf(c.User) && render.HasMarkerPrefix(c.GetBody(), "round:")
+		return b.ownComment(ref, c) && render.HasMarkerPrefix(c.GetBody(), "round:")
 	})
 }
 
@@ -115,7 +115,7 @@ func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef,
 		return nil, err
 	}
 	snap := &snapshot{comments: comments, archived: map[string]bool{}, revFloor: floor}
-	status, extra, _ := b.reader().findStatus(comments)
+	status, extra, _ := b.reader().findStatus(ref, comments)
 	for _, c := range extra {
 		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
 	}
@@ -125,13 +125,13 @@ func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef,
 		}
 	}
 	var firstOwn *github.IssueComment
-	if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return b.isSelf(c.User) }); i >= 0 {
+	if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return b.ownComment(ref, c) }); i >= 0 {
 		firstOwn = comments[i]
 	}
 	if !snap.hasLedger {
 		snap.ledger = clarify.NewLedger(ref.Number)
 	}
-	if !snap.hasLedger && firstOwn != nil && (snap.damaged || snap.hasRoundComment(b)) {
+	if !snap.hasLedger && firstOwn != nil && (snap.damaged || snap.hasRoundComment(b, ref)) {
 		// The app was at work here but its ledger is damaged or gone (the status
 		// comment deleted): fold the issue again from a little before the app's first
 		// comment. Every posted message carries its marker, so nothing is posted twice.
@@ -158,7 +158,7 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 		snap.damaged = true
 		return nil
 	}
-	if b.heldToIssue(ctx, snap, &l, c) {
+	if b.heldToIssue(ctx, ref, snap, &l, c) {
 		return nil
 	}
 	snap.ledger, snap.hasLedger = l, true

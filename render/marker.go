@@ -5,25 +5,21 @@ import (
 	"strings"
 )
 
-// StatusMarker marks the app's status comment, the one comment per issue that holds the ledger.
+// StatusMarker marks the app's status comment, the one comment per issue that holds the
+// ledger; the app writes it sealed (seal.go).
 const StatusMarker = "<!-- clarify:status -->"
 
 // MaxCommentBytes is the most any rendered message may take; GitHub refuses a comment
 // body over 65,536 characters, and bytes bound characters from above.
 const MaxCommentBytes = 60_000
 
-// IsStatus reports whether body carries StatusMarker. Anyone can type the marker into a
-// comment of their own, so the caller must also check that the app wrote the comment.
-func IsStatus(body string) bool { return strings.Contains(body, StatusMarker) }
+// IsStatus reports whether body carries StatusMarker, plain or sealed: whether it looks
+// like a status comment. Anyone can type the marker into a comment of their own, so only
+// IssueKeys.Sealed tells the app's.
+func IsStatus(body string) bool { return strings.Contains(body, markOpen(StatusMarker)) }
 
 // msgOpen begins every message marker.
 const msgOpen = "<!-- clarify:msg "
-
-// IsOwnComment reports whether body is one the app writes in an issue: its status comment
-// or a message with a marker. A token's account may be shared (every workflow of a
-// repository comments as github-actions[bot]), so the markers, not the login, tell the
-// app's comments apart; as with IsStatus, the caller must still check the author.
-func IsOwnComment(body string) bool { return IsStatus(body) || strings.Contains(body, msgOpen) }
 
 // Marker returns the hidden "<!-- clarify:msg KEY -->" line that makes posting a message
 // idempotent: a retry that finds it in the issue does not post again.
@@ -49,9 +45,10 @@ func Marker(key string) string {
 	return b.String()
 }
 
-// HasMarker reports whether body carries Marker(key). As with IsStatus, only the app's
-// own comments should be searched: a marker in someone else's comment proves nothing.
-func HasMarker(body, key string) bool { return strings.Contains(body, Marker(key)) }
+// HasMarker reports whether body carries Marker(key), plain or sealed. It proves nothing of
+// who wrote it: only text the app vouches for otherwise (the head its ledger holds the
+// digest of) should be searched so; IssueKeys.Sealed tells the app's markers anywhere.
+func HasMarker(body, key string) bool { return strings.Contains(body, markOpen(Marker(key))) }
 
 // HasMarkerPrefix reports whether body carries a marker whose key starts with prefix
 // (itself made only of marker-safe characters), e.g. any round comment with "round:".

@@ -185,19 +185,21 @@ func (b *bench) schedule() result {
 	return b.ok("schedule", b.writeEvent(map[string]string{"schedule": "*/15 * * * *"}))
 }
 
-// ledger decodes issue n's ledger from github-actions[bot]'s status comment.
+// ledger decodes issue n's ledger from github-actions[bot]'s status comment: the first
+// that verifies under Clarify's key (other workflows write as that account too).
 func (b *bench) ledger(n int) clarify.Ledger {
 	b.t.Helper()
+	var errs []error
 	for _, c := range b.fake.Comments(repo, n) {
 		if c.User == fakegithub.ActionsBotLogin && render.IsStatus(c.Body) {
 			l, err := render.DecodeLedger(c.Body, handlers.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", n))
-			if err != nil {
-				b.t.Fatalf("ledger of #%d: %v", n, err)
+			if err == nil {
+				return l
 			}
-			return l
+			errs = append(errs, err)
 		}
 	}
-	b.t.Fatalf("no status comment by %s in #%d", fakegithub.ActionsBotLogin, n)
+	b.t.Fatalf("no status comment by %s in #%d that verifies (%v)", fakegithub.ActionsBotLogin, n, errs)
 	return clarify.Ledger{}
 }
 

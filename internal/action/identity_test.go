@@ -121,3 +121,52 @@ func TestLabelsCostNoLookUpPerRun(t *testing.T) {
 		t.Errorf("a label GitHub made on first use = %q %q %v, want Clarify's colour and description", color, desc, ok)
 	}
 }
+
+// TestAnotherWorkflowsRoundMarkerDoesNotSilenceARound (issue 24, finding 6): a comment of
+// another workflow, by the same github-actions[bot], that happens to carry a round's plain
+// marker is no sign that the round was posted: the role's member is still told.
+func TestAnotherWorkflowsRoundMarkerDoesNotSilenceARound(t *testing.T) {
+	b := newBench(t)
+	b.fake.SetFile(repo, ".github/clarify.yml", "roles:\n  architect: [maria]\n")
+	b.workflowComment("Nightly report.\n" + render.Marker("round:CLR-42-001:1"))
+	b.comment("coder-agent", "/clarify architect Per API key or per client IP?")
+	if b.botComments("round 1/5") != 1 || b.botComments("@maria") == 0 {
+		t.Fatalf("the round was not posted, or maria not told:\n%s", b.fake.Transcript(repo, 42))
+	}
+}
+
+// TestAnotherWorkflowsStatusMarkerIsNeitherTakenNorOverwritten (issue 24, finding 6): a
+// comment of another workflow carrying the plain status marker is not Clarify's status
+// comment: it is left as written, no "rebuilt" notice is posted, and Clarify keeps its own.
+func TestAnotherWorkflowsStatusMarkerIsNeitherTakenNorOverwritten(t *testing.T) {
+	b := newBench(t)
+	report := "Coverage: 81%.\n" + render.StatusMarker
+	id := b.workflowComment(report)
+	b.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
+	b.comment("maria", "Per API key.")
+	if c, ok := b.fake.CommentByID(id); !ok || c.Body != report {
+		t.Errorf("another workflow's comment was overwritten: %q", c.Body)
+	}
+	if n := b.botComments("rebuilt the ledger"); n != 0 {
+		t.Errorf("%d false rebuild notices:\n%s", n, b.fake.Transcript(repo, 42))
+	}
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered {
+		t.Errorf("CLR-42-001 is %s, want answered", c.Status)
+	}
+}
+
+// TestAnotherWorkflowsRoundRecordDoesNotDiscreditTheLedger: a comment of another workflow
+// with a round's record of a later id is no id Clarify handed out, so Clarify's ledger is
+// still trusted (not rebuilt, with a false notice).
+func TestAnotherWorkflowsRoundRecordDoesNotDiscreditTheLedger(t *testing.T) {
+	b := newBench(t)
+	b.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
+	b.workflowComment(`<!-- clarify:record {"v":1,"kind":"round","id":"CLR-42-009","round":1} -->`)
+	b.comment("maria", "Per API key.")
+	if n := b.botComments("rebuilt the ledger"); n != 0 {
+		t.Errorf("%d false rebuild notices:\n%s", n, b.fake.Transcript(repo, 42))
+	}
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered {
+		t.Errorf("CLR-42-001 is %s, want answered", c.Status)
+	}
+}

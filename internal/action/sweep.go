@@ -15,7 +15,6 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
-	"github.com/clarify-app/clarify/render"
 )
 
 // A scheduled run (schedule or workflow_dispatch) is the repository's sweep. Nothing is
@@ -28,8 +27,8 @@ import (
 //     unchanged and not due;
 //   - the repository's comments of the last scanWindow, at most scanPages requests: an
 //     issue with a command that no run shows signs of having applied (no comment or edit
-//     of the app's in the issue after it, one carrying its markers: other workflows share
-//     its account; no run in the index that read the issue after it) is run too, label or
+//     of the app's in the issue after it, one carrying its sealed markers: other workflows
+//     and their agents share its account; no run in the index that read the issue after it) is run too, label or
 //     not: an ask whose run was cancelled as a pending run of its concurrency group left no
 //     label behind. Only commands by someone who may have standing count
 //     (handlers.MayHaveStanding, from what the listing says of the author): anyone can
@@ -173,12 +172,10 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 		n := issueNumber(c.GetIssueURL())
 		switch {
 		case n == 0 || seen[n]:
-		case r.base.IsSelf(c.GetUser()):
-			// Another workflow's comment (the same github-actions[bot]) shows nothing;
-			// nor, being the app's account, is it input.
-			if render.IsOwnComment(c.GetBody()) {
-				lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
-			}
+		case r.base.OwnComment(owner, repo, n, c):
+			// Only a comment with the app's sealed markers: another workflow's, by the same
+			// github-actions[bot], shows nothing, and is input like anyone's.
+			lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
 		case handlers.HasCommand(c.GetBody()) && handlers.MayHaveStanding(c, p):
 			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
 		}

@@ -154,7 +154,7 @@ func (c *chaos) resolved(nums []int) int {
 	return done
 }
 
-var markerRe = regexp.MustCompile(`<!-- clarify:msg [^ ]+ -->`)
+var markerRe = regexp.MustCompile(`<!-- clarify:msg [^ ]+(?: [^ ]+)? -->`)
 
 // duplicates counts the app's comments beyond the first with the same hidden marker, and
 // status comments beyond one per issue.
