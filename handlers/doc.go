@@ -69,6 +69,10 @@
 //     outcome (a fallback told from a person) are clarify/asker.go's; a dispatch carries
 //     them as its context (dispatch.go), the mirror's signed copy keeps the state.
 //   - The app's login: base.go, BotLoginOf, and IsSlug, what a slug may be (serve and the Action).
+//   - The app's own comments: own.go. From a shared account (github-actions[bot], every
+//     workflow's) only a comment with a marker sealed under the key is the app's
+//     (render/seal.go seals them): any other is input, like a bot's, and a marker in it
+//     neither skips a post nor makes it the status comment.
 //   - Standing (whose word becomes a decision of the repository, who may change one):
 //     clarify/permission.go; actors.go only says what GitHub reports of an account now,
 //     and never gives the app's own login (in bot action every workflow's) write access.

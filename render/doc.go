@@ -16,7 +16,9 @@
 // Every signed hidden block (the ledger, an archive, a dispatch mirror's copy, a part of a
 // repository's decisions, the dashboard's state) is written and read here, under the keys a Keyring draws for its issue: which keys an issue trusts,
 // and how a block is signed, is decided in this package only (keyring.go, codec.go; the
-// decisions' and the dashboard's blocks use codec.go's sealing, in decisions.go).
+// decisions' and the dashboard's blocks use codec.go's sealing, in decisions.go). The
+// markers that tell the app's comments apart (the status marker, each message's) are
+// sealed under the same keys (seal.go): an account may be shared by others.
 //
 // Every message stays under MaxCommentBytes. The status comment is the one exception
 // it cannot fix alone: it always carries the whole ledger block, so when the block

@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -168,5 +170,48 @@ func TestAnotherWorkflowsRoundRecordDoesNotDiscreditTheLedger(t *testing.T) {
 	}
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered {
 		t.Errorf("CLR-42-001 is %s, want answered", c.Status)
+	}
+}
+
+// TestAStatusCommentFromBeforeMarkersWereSealedIsStillClarifys: a status comment written
+// with the plain marker by an earlier Clarify, its ledger signed under the issue's key, is
+// still read after the upgrade, and sealed by the next save.
+func TestAStatusCommentFromBeforeMarkersWereSealedIsStillClarifys(t *testing.T) {
+	b := newBench(t)
+	ask := b.commentOnly("coder-agent", "/clarify @maria Per API key or per client IP?")
+	var p struct {
+		Comment struct {
+			ID int64 `json:"id"`
+		} `json:"comment"`
+	}
+	if err := json.Unmarshal(ask.Body, &p); err != nil {
+		t.Fatal(err)
+	}
+	l := clarify.NewLedger(42)
+	l.Cursor, l.Seq, l.Rev, l.Labels = p.Comment.ID, 1, 1, []string{"clarification:active"}
+	l.Clarifications = []clarify.Clarification{{ID: "CLR-42-001", Status: clarify.Pending, Round: 1, MaxRounds: 5, Blocking: true,
+		Topic: "Per API key or per client IP?", Asker: clarify.Party{Login: "coder-agent"},
+		Target:    clarify.Target{Kind: clarify.TargetLogin, Name: "maria"},
+		CreatedAt: b.fake.Now(), StaleAfter: b.fake.Now().Add(30 * time.Minute),
+		Thread: []clarify.Entry{{Kind: clarify.KindQuestion, Round: 1, Author: "coder-agent", Text: "Per API key or per client IP?", CommentID: p.Comment.ID, At: b.fake.Now()}}}}
+	block, err := render.EncodeLedger(l, handlers.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", 42))
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := render.Status(l, block)
+	if !strings.Contains(legacy, render.StatusMarker) {
+		t.Fatal("render.Status no longer writes the plain marker this test stands for")
+	}
+	id := b.workflowComment(legacy)
+	if _, _, err := b.workflow().Issues.AddLabelsToIssue(context.Background(), "octo", "widgets", 42, []string{"clarification:active"}); err != nil {
+		t.Fatal(err)
+	}
+	b.fake.TakeOutbox()
+	b.comment("maria", "Per API key.")
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered || b.botComments("<!-- clarify:status ") != 1 || b.botComments("rebuilt the ledger") != 0 {
+		t.Fatalf("after the upgrade: %s\n%s", c.Status, b.fake.Transcript(repo, 42))
+	}
+	if c, _ := b.fake.CommentByID(id); strings.Contains(c.Body, render.StatusMarker) {
+		t.Errorf("the next save left the status marker plain:\n%s", c.Body)
 	}
 }
