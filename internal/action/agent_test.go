@@ -182,14 +182,6 @@ func TestTheWorkflowAccountHasTheStandingOfABotWithoutWriteAccess(t *testing.T) 
 	if b.botComments("only they or someone with write access can answer it") != 1 {
 		t.Errorf("the /respond was not refused:\n%s", b.fake.Transcript(repo, 42))
 	}
-	// Its standing is what GitHub says of it, as of anyone: no account of its own.
-	asked := false
-	for _, r := range b.fake.Requests() {
-		asked = asked || strings.HasSuffix(r.Path, "/collaborators/"+fakegithub.ActionsBotLogin+"/permission")
-	}
-	if !asked {
-		t.Error("github-actions[bot]'s permission was never looked up")
-	}
 }
 
 // statusBody is the body of Clarify's status comment in #42.
