@@ -143,17 +143,22 @@ func (r LedgerReader) indexedComments(ctx context.Context, client *github.Client
 func (r LedgerReader) bookOf(ctx context.Context, ref issueRef, comments []*github.IssueComment) memoryBook {
 	book := memoryBook{issue: ref.Number}
 	byPart := map[int][]clarify.Decision{}
+	keys := r.Keys.Issue(ref.Owner, ref.Repo, ref.Number)
 	for _, c := range comments {
-		if r.own(c) && strings.Contains(c.GetBody(), render.SweepIndexMarker) && book.sweepIndex == nil {
+		if r.own(c) && strings.Contains(c.GetBody(), render.SweepIndexMarker) && book.sweepIndex == nil &&
+			r.ownBlock(c, func(body string) bool { _, err := keys.DecodeSweepIndex(body); return err == nil }) {
 			book.sweepIndex = c
 		}
 		if !r.own(c) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
 			continue // a person's comment, or the app's answer to a command typed there
 		}
+		part, ds, err := keys.DecodeDecisions(c.GetBody())
+		if !r.ownBlock(c, func(string) bool { return err == nil }) {
+			continue
+		}
 		// Every part keeps its place, so the next write puts a part that does not verify
 		// (edited by hand) right rather than shifting the others onto the wrong comments.
 		book.parts = append(book.parts, c)
-		part, ds, err := r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).DecodeDecisions(c.GetBody())
 		if err != nil {
 			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Part of the decision memory not read")
 			continue

@@ -35,6 +35,15 @@ func (r LedgerReader) owns(ref issueRef, u *github.User, body string) bool {
 	return len(r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).SealedMarks(body)) > 0
 }
 
+// ownBlock reports whether c, by the app's account, is the app's comment holding a signed
+// block (the decisions issue's parts and sweep index): from a shared account only when the
+// block verifies, so that the app never takes another workflow's comment for one of its own
+// and writes over it; from the App's own account always (one that does not verify was
+// edited by hand, and is written right).
+func (r LedgerReader) ownBlock(c *github.IssueComment, verifies func(body string) bool) bool {
+	return isLogin(c.GetUser(), r.Bot) && (!sharedAccount(r.Bot) || r.Unchecked || verifies(c.GetBody()))
+}
+
 // carriesMark reports whether c is the app's comment carrying mark (StatusMarker or a
 // render.Marker): sealed under the issue's keys, or plain from an account nobody else
 // writes as.

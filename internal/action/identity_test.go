@@ -215,3 +215,47 @@ func TestAStatusCommentFromBeforeMarkersWereSealedIsStillClarifys(t *testing.T) 
 		t.Errorf("the next save left the status marker plain:\n%s", c.Body)
 	}
 }
+
+// TestAnotherWorkflowsCommentInTheDecisionsIssueIsNotOverwritten: comments of another
+// workflow in Clarify's decisions issue, by the same github-actions[bot], carrying the plain
+// markers of the sweep index and of a part of the decisions, are not Clarify's: the
+// scheduled run and the next decision write comments of their own and leave them as written.
+func TestAnotherWorkflowsCommentInTheDecisionsIssueIsNotOverwritten(t *testing.T) {
+	b := newBench(t)
+	b.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
+	b.comment("maria", "/clarify resolve CLR-42-001 Per API key.")
+	issue, ids := b.decisions()
+	if issue == 0 || len(ids) != 1 {
+		t.Fatalf("the decision was not remembered: #%d %v", issue, ids)
+	}
+	forged := map[int64]string{}
+	for _, body := range []string{"Digest of the week.\n" + render.SweepIndexMarker, "Notes.\n" + render.DecisionsMarker} {
+		c, _, err := b.workflow().Issues.CreateComment(context.Background(), "octo", "widgets", issue, &github.IssueComment{Body: &body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		forged[c.GetID()] = body
+	}
+	b.fake.TakeOutbox()
+	b.schedule()
+	b.comment("coder-agent", "/clarify @maria Which header carries the key?")
+	b.comment("maria", "/clarify resolve CLR-42-002 X-Api-Key.")
+	for id, body := range forged {
+		if c, ok := b.fake.CommentByID(id); !ok || c.Body != body {
+			t.Errorf("another workflow's comment %d was overwritten: %q", id, c.Body)
+		}
+	}
+	keys := render.Keyring{Current: []byte(ledgerKey)}.Issue("octo", "widgets", issue)
+	remembered, indexed := 0, 0
+	for _, c := range b.fake.Comments(repo, issue) {
+		if _, ds, err := keys.DecodeDecisions(c.Body); err == nil {
+			remembered += len(ds)
+		}
+		if x, err := keys.DecodeSweepIndex(c.Body); err == nil && !x[42].Seen.IsZero() {
+			indexed++
+		}
+	}
+	if remembered != 2 || indexed != 1 {
+		t.Errorf("%d decisions remembered, want both; %d sweep indexes of Clarify's, want 1", remembered, indexed)
+	}
+}
