@@ -195,3 +195,16 @@ func (b *bench) statusBody() string {
 	b.t.Fatal("no status comment in #42")
 	return ""
 }
+
+// TestAnAgentInAWorkflowAnswersWhatIsAddressedToIt: a question a maintainer addresses to
+// a role whose member is github-actions[bot] is answered by the agent's respond dispatch.
+func TestAnAgentInAWorkflowAnswersWhatIsAddressedToIt(t *testing.T) {
+	b := newBench(t)
+	b.fake.SetFile(repo, ".github/clarify.yml", "roles:\n  ci: [\"github-actions[bot]\"]\n")
+	b.comment("maria", "/clarify ci Which runner image do the nightly builds use?")
+	b.agentDispatch(map[string]any{"issue": 42, "action": "respond", "id": "CLR-42-001", "answer": "ubuntu-24.04"})
+	c := b.clar("CLR-42-001")
+	if c.Status != clarify.Answered || c.Thread[len(c.Thread)-1].Author != fakegithub.ActionsBotLogin {
+		t.Fatalf("the agent's answer: %+v\n%s", c, b.fake.Transcript(repo, 42))
+	}
+}
