@@ -85,18 +85,22 @@ func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
 // catch-up with no ledger to say it was applied, a rebuild) would otherwise take it as
 // written in an open issue and open the ask it refused; taken as written while closed, it
 // is refused again, and the refusal already posted is found by its marker.
+// Only the app's own refusals count (own.go): another workflow's look-alike, by the same
+// github-actions[bot], must not refuse an ask in an open issue.
 func (b *Base) refusedAsClosed(snap *snapshot) func(commentID int64) bool {
-	var refusals []string
+	var refusals []*github.IssueComment
 	for _, c := range snap.comments {
-		if !b.isSelf(c.User) {
+		if !b.ownComment(snap.ref, c) {
 			continue
 		}
 		if r, ok := render.ReadRecord(c.GetBody()); ok && r.Kind == string(clarify.ReplyRefusal) && r.Code == string(clarify.CodeIssueClosed) {
-			refusals = append(refusals, c.GetBody())
+			refusals = append(refusals, c)
 		}
 	}
 	return func(id int64) bool {
-		return id != 0 && slices.ContainsFunc(refusals, func(body string) bool { return render.HasMarker(body, clarify.ReplyKey(id)) })
+		return id != 0 && slices.ContainsFunc(refusals, func(c *github.IssueComment) bool {
+			return b.reader().carriesMark(snap.ref, c, render.Marker(clarify.ReplyKey(id)))
+		})
 	}
 }
 

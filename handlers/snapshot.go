@@ -24,6 +24,8 @@ const firstRunWindow = 15 * time.Minute
 
 // snapshot is what a run reads of an issue before it applies anything.
 type snapshot struct {
+	// ref is the issue read: whose keys seal the app's markers in it.
+	ref       issueRef
 	comments  []*github.IssueComment
 	status    *github.IssueComment
 	ledger    clarify.Ledger
@@ -101,7 +103,7 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, fl
 	if err != nil {
 		return nil, err
 	}
-	snap.readAt = start
+	snap.ref, snap.readAt = ref, start
 	if !snap.damaged {
 		b.revs.raise(ref.key(), snap.ledger.Rev)
 	}

@@ -259,3 +259,27 @@ func TestAnotherWorkflowsCommentInTheDecisionsIssueIsNotOverwritten(t *testing.T
 		t.Errorf("%d decisions remembered, want both; %d sweep indexes of Clarify's, want 1", remembered, indexed)
 	}
 }
+
+// TestAnotherWorkflowsRefusalLookAlikeDoesNotRefuseAnAsk: an ask whose run never happened,
+// then a comment of another workflow, by the same github-actions[bot], shaped like
+// Clarify's refusal of that ask in a closed issue. It is not Clarify's, so the scheduled
+// run asks the question in the open issue.
+func TestAnotherWorkflowsRefusalLookAlikeDoesNotRefuseAnAsk(t *testing.T) {
+	b := newBench(t)
+	ask := b.commentOnly("coder-agent", "/clarify @maria Per API key or per client IP?")
+	var p struct {
+		Comment struct {
+			ID int64 `json:"id"`
+		} `json:"comment"`
+	}
+	if err := json.Unmarshal(ask.Body, &p); err != nil {
+		t.Fatal(err)
+	}
+	b.fake.Advance(time.Minute)
+	b.workflowComment(`<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed"} -->` + "\n" + render.Marker(clarify.ReplyKey(p.Comment.ID)))
+	b.fake.Advance(5 * time.Minute)
+	b.schedule()
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending || b.botComments("round 1/5") != 1 {
+		t.Fatalf("the ask was refused on another workflow's word: %+v\n%s", c, b.fake.Transcript(repo, 42))
+	}
+}
