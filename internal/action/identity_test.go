@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -179,21 +180,14 @@ func TestAnotherWorkflowsRoundRecordDoesNotDiscreditTheLedger(t *testing.T) {
 func TestAStatusCommentFromBeforeMarkersWereSealedIsStillClarifys(t *testing.T) {
 	b := newBench(t)
 	ask := b.commentOnly("coder-agent", "/clarify @maria Per API key or per client IP?")
-	var p struct {
-		Comment struct {
-			ID int64 `json:"id"`
-		} `json:"comment"`
-	}
-	if err := json.Unmarshal(ask.Body, &p); err != nil {
-		t.Fatal(err)
-	}
+	askID := deliveredCommentID(t, ask)
 	l := clarify.NewLedger(42)
-	l.Cursor, l.Seq, l.Rev, l.Labels = p.Comment.ID, 1, 1, []string{"clarification:active"}
+	l.Cursor, l.Seq, l.Rev, l.Labels = askID, 1, 1, []string{"clarification:active"}
 	l.Clarifications = []clarify.Clarification{{ID: "CLR-42-001", Status: clarify.Pending, Round: 1, MaxRounds: 5, Blocking: true,
 		Topic: "Per API key or per client IP?", Asker: clarify.Party{Login: "coder-agent"},
 		Target:    clarify.Target{Kind: clarify.TargetLogin, Name: "maria"},
 		CreatedAt: b.fake.Now(), StaleAfter: b.fake.Now().Add(30 * time.Minute),
-		Thread: []clarify.Entry{{Kind: clarify.KindQuestion, Round: 1, Author: "coder-agent", Text: "Per API key or per client IP?", CommentID: p.Comment.ID, At: b.fake.Now()}}}}
+		Thread: []clarify.Entry{{Kind: clarify.KindQuestion, Round: 1, Author: "coder-agent", Text: "Per API key or per client IP?", CommentID: askID, At: b.fake.Now()}}}}
 	block, err := render.EncodeLedger(l, handlers.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", 42))
 	if err != nil {
 		t.Fatal(err)
@@ -267,19 +261,26 @@ func TestAnotherWorkflowsCommentInTheDecisionsIssueIsNotOverwritten(t *testing.T
 func TestAnotherWorkflowsRefusalLookAlikeDoesNotRefuseAnAsk(t *testing.T) {
 	b := newBench(t)
 	ask := b.commentOnly("coder-agent", "/clarify @maria Per API key or per client IP?")
-	var p struct {
-		Comment struct {
-			ID int64 `json:"id"`
-		} `json:"comment"`
-	}
-	if err := json.Unmarshal(ask.Body, &p); err != nil {
-		t.Fatal(err)
-	}
+	askID := deliveredCommentID(t, ask)
 	b.fake.Advance(time.Minute)
-	b.workflowComment(`<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed"} -->` + "\n" + render.Marker(clarify.ReplyKey(p.Comment.ID)))
+	b.workflowComment(`<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed"} -->` + "\n" + render.Marker(clarify.ReplyKey(askID)))
 	b.fake.Advance(5 * time.Minute)
 	b.schedule()
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending || b.botComments("round 1/5") != 1 {
 		t.Fatalf("the ask was refused on another workflow's word: %+v\n%s", c, b.fake.Transcript(repo, 42))
 	}
+}
+
+// deliveredCommentID is the id of the comment an issue_comment delivery is about.
+func deliveredCommentID(t *testing.T, d fakegithub.Delivery) int64 {
+	t.Helper()
+	var p struct {
+		Comment struct {
+			ID int64 `json:"id"`
+		} `json:"comment"`
+	}
+	if err := json.Unmarshal(d.Body, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.Comment.ID
 }
