@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // Namespace prefixes every metric of the app's own.
@@ -176,7 +177,7 @@ func statusOf(resp *http.Response, err error) string {
 	switch {
 	case err != nil || resp == nil:
 		return "error"
-	case resp.Header.Get("X-From-Cache") == "1":
+	case ghtransport.Revalidated(resp):
 		return strconv.Itoa(http.StatusNotModified)
 	}
 	return strconv.Itoa(resp.StatusCode)

@@ -19,8 +19,9 @@ const burstIssues = 30
 
 // burstCost is what one-round lifecycles cost, per lifecycle, by route.
 type burstCost struct {
-	lifecycles int
-	requests   map[string]int // by "METHOD route"
+	lifecycles  int
+	requests    map[string]int // by "METHOD route", the 304s left out
+	notModified map[string]int // the 304s by "METHOD route": GitHub does not count them
 }
 
 func (c burstCost) per(n int) float64 { return float64(n) / float64(c.lifecycles) }
@@ -106,9 +107,14 @@ func playBurst(t *testing.T, together bool) burstCost {
 	if n := h.Fake.ContentRefusals(); n != 0 {
 		t.Errorf("GitHub refused %d writes", n)
 	}
-	cost := burstCost{lifecycles: burstIssues, requests: map[string]int{}}
+	cost := burstCost{lifecycles: burstIssues, requests: map[string]int{}, notModified: map[string]int{}}
 	for _, r := range h.Fake.Requests() {
-		cost.requests[r.Method+" "+strings.TrimPrefix(r.Route, r.Method+" ")]++
+		route := r.Method + " " + strings.TrimPrefix(r.Route, r.Method+" ")
+		if r.Status == http.StatusNotModified {
+			cost.notModified[route]++
+			continue
+		}
+		cost.requests[route]++
 	}
 	return cost
 }
@@ -128,6 +134,12 @@ func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
 	for r := range many.requests {
 		routes[r] = true
 	}
+	for r := range one.notModified {
+		routes[r] = true
+	}
+	for r := range many.notModified {
+		routes[r] = true
+	}
 	var names []string
 	for r := range routes {
 		if counted(r) {
@@ -142,6 +154,13 @@ func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
 		many.per(many.total(func(r string) bool { return counted(r) && isWrite(r) })))
 	for _, r := range names {
 		row(r, one.per(one.requests[r]), many.per(many.requests[r]))
+	}
+	total304 := func(c burstCost) int { return burstCost{requests: c.notModified}.total(counted) }
+	row("answered 304 (not counted above)", one.per(total304(one)), many.per(total304(many)))
+	for _, r := range names {
+		if one.notModified[r]+many.notModified[r] > 0 {
+			row("  304 "+r, one.per(one.notModified[r]), many.per(many.notModified[r]))
+		}
 	}
 
 	writesOne := one.total(func(r string) bool { return counted(r) && isWrite(r) })
