@@ -40,9 +40,11 @@ import (
 //     whose descriptions would have to be read anyway. REST has no "linked pull requests".
 //   - Cost: the checks are touched only when the set of an issue's open blocking
 //     clarifications changes (one opens, one is settled, the issue closes) and on
-//     pull_request events, never on an answer, a ping or any other event. A lifecycle in an
-//     issue that no pull request links costs one list when the clarification opens and
-//     one when it settles (the second usually a 304, which GitHub does not count).
+//     pull_request events, never on an answer, a ping or any other event. A lone process
+//     keeps what one listing and the pull_request events since say is linked
+//     (pulllinks.go), so a lifecycle in an issue that no pull request links lists them
+//     at most once per repository and quarter of an hour; replicas and bot action's runs,
+//     which each see only part of the events, list when the set changes.
 //   - The sync runs before the ledger is saved: a run that fails there is run again from
 //     the unsaved ledger and sees the change again. A 403 (an installation that has not
 //     yet accepted the checks or pull requests permission), 404 or 422 is logged and
@@ -94,11 +96,19 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 		return nil
 	}
 	logger := zerolog.Ctx(ctx)
+	if b.noPullLinks(ref) {
+		logger.Debug().Msg("No open pull request links the issue; its checks need no listing")
+		return nil
+	}
 	want := wantFor(ref.Number, blockingOpen(after))
+	started := b.Now()
 	pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
 		return client.PullRequests.List(ctx, ref.Owner, ref.Repo,
 			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 	})
+	if err == nil {
+		b.pullLinks.listed(ref.Owner+"/"+ref.Repo, pulls, ref.Owner, ref.Repo, started)
+	}
 	if courtesyRefused(err) {
 		logger.Warn().Err(err).Msg("Cannot list pull requests (has the installation accepted the pull requests permission?); their checks are left as they are")
 		return nil

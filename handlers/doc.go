@@ -28,7 +28,8 @@
 //   - wake.go: with notify.dispatch, a repository_dispatch for each clarification the save
 //     settled, once, carrying the ask's ref and state, under GitHub's 64 KB.
 //   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull
-//     requests that link the issue.
+//     requests that link the issue (pulllinks.go: which issues open pull requests link, so
+//     that an issue none links costs no listing).
 //   - decisions.go: the repository's decisions (one closed issue of the app's, named by the
 //     label clarify:decisions): earlier ones offered to new questions, those people with
 //     standing settle remembered, /clarify supersede, settling from precedent after a 👎

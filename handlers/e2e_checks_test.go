@@ -141,25 +141,45 @@ func TestAPullRequestsOwnBlockingClarificationFailsItsCheck(t *testing.T) {
 	}
 }
 
-// TestChecksCostOfALifecycleWithoutPullRequests measures what the checks add to a
-// one-round lifecycle in an issue no pull request links: `go test ./handlers -run
-// TestChecksCost -v` prints it.
+// TestChecksCostOfALifecycleWithoutPullRequests measures what the checks add to one-round
+// lifecycles in issues no pull request links: the first lists the repository's open pull
+// requests once, and the answer, the resolve and the next issue's lifecycle list them no
+// more. `go test ./handlers -run TestChecksCost -v` prints it.
 func TestChecksCostOfALifecycleWithoutPullRequests(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
+	w.h.Fake.OpenIssue(repo, 43, "Cache the schema", "maria")
 	w.h.Fake.ResetRequests()
-	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
-	w.comment("maria", "Per API key.")
-	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
-	pulls, checks := checkRequests(w.h.Fake)
-	notModified := 0
-	for _, r := range w.h.Fake.Requests() {
-		if r.Route == fakegithub.RouteListPulls && r.Status == http.StatusNotModified {
-			notModified++
+	for _, n := range []int{42, 43} {
+		id := fmt.Sprintf("CLR-%d-001", n)
+		for _, c := range []struct{ author, body string }{
+			{"coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?"},
+			{"maria", "Per API key."},
+			{"coder-agent", "/clarify resolve " + id + " Per API key."},
+		} {
+			d, _ := w.h.Fake.Comment(repo, n, c.author, c.body)
+			w.send(d)
+		}
+		pulls, checks := checkRequests(w.h.Fake)
+		t.Logf("checks add %d pull request lists to the lifecycles up to #%d, %d check requests", pulls, n, checks)
+		if pulls > 1 || checks != 0 {
+			t.Errorf("%d pull request lists and %d check requests up to #%d's lifecycle, want one list (the first ask's) and none", pulls, checks, n)
 		}
 	}
-	t.Logf("checks add %d reads to a one-round lifecycle (%d of them 304s), %d check requests", pulls, notModified, checks)
-	if pulls > 2 || checks != 0 {
-		t.Errorf("%d pull request lists and %d check requests, want at most 2 lists (the ask, the resolve) and none", pulls, checks)
+}
+
+// TestAPullRequestOpenedAfterTheListingIsCheckedOnResolve: the ask listed no pull request
+// linking #42; one opened since tells the app through its pull_request event, so the
+// resolve lists them again and passes its check.
+func TestAPullRequestOpenedAfterTheListingIsCheckedOnResolve(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
+	w.openPR(8, "Fixes #42")
+	if cr := w.check(8, 42); cr.Conclusion != "failure" {
+		t.Fatalf("the new pull request's check: %+v", cr)
+	}
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
+	if cr := w.check(8, 42); cr.Conclusion != "success" {
+		t.Fatalf("after the resolve: %+v", cr)
 	}
 }
 

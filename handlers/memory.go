@@ -45,6 +45,9 @@ type memories struct {
 	// decisionIssues remembers the issue that holds each repository's decisions, so that
 	// reading them costs one read of its comments rather than the label's too.
 	decisionIssues memory[int]
+	// pullLinks knows the issues open pull requests link, so a run of an issue that none
+	// links need not list them for its checks.
+	pullLinks pullLinks
 	// decisionBooks keeps each repository's decisions as last read or written, for
 	// offers, for decisionsTTL.
 	decisionBooks memory[memoryBook]

@@ -53,6 +53,9 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	}
 	pr := ev.GetPullRequest()
 	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
+	if ev.GetAction() != "closed" {
+		h.pullLinks.saw(owner+"/"+repo, openLinks(pr, owner, repo), h.Now())
+	}
 	linked, unlinked := h.links(ev)
 	in, known, _ := insiderByPayload(pr)
 	if h.idle(ev, len(linked)+len(unlinked), known && !in) {

@@ -1,0 +1,108 @@
+package handlers
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// pullLinksTTL is how long one listing of a repository's open pull requests, kept up to
+// date by the pull_request events since, is taken to know every issue they link. Past it
+// the next run that needs the checks lists them again, which bounds what a delivery lost
+// to this process can hide.
+const pullLinksTTL = 15 * time.Minute
+
+// pullLinks remembers, per repository, the issues that open pull requests link (their
+// descriptions' closing keywords, and each pull request's own number): from the last
+// listing of them, and from every pull_request event this process handled since. An issue
+// outside a fresh set has no pull request to check, so its runs need not list them
+// (syncChecks). It is a superset: a link edited away or a pull request closed stays until
+// the next listing, which costs a list, never a missed check.
+type pullLinks struct {
+	mu sync.Mutex
+	m  map[string]*repoLinks
+}
+
+// repoLinks is one repository's known links: when they were listed (zero: never, only
+// events seen) and when each issue was last seen linked.
+type repoLinks struct {
+	listed time.Time
+	issues map[int]time.Time
+}
+
+// unlinked reports whether a fresh listing says that no open pull request links the issue.
+func (p *pullLinks) unlinked(repo string, issue int, now time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.m[repo]
+	if r == nil || r.listed.IsZero() || now.Sub(r.listed) >= pullLinksTTL {
+		return false
+	}
+	_, linked := r.issues[issue]
+	return !linked
+}
+
+// saw records issues an event showed linked by an open pull request.
+func (p *pullLinks) saw(repo string, issues []int, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.entry(repo)
+	for _, n := range issues {
+		r.issues[n] = now
+	}
+}
+
+// listed records a listing of every open pull request that started at started. The links
+// an event recorded since it started are kept: the listing may have been answered before
+// their pull request existed.
+func (p *pullLinks) listed(repo string, pulls []*github.PullRequest, owner, name string, started time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.entry(repo)
+	issues := map[int]time.Time{}
+	for n, at := range r.issues {
+		if !at.Before(started) {
+			issues[n] = at
+		}
+	}
+	for _, pr := range pulls {
+		for _, n := range openLinks(pr, owner, name) {
+			if _, ok := issues[n]; !ok {
+				issues[n] = started
+			}
+		}
+	}
+	r.listed, r.issues = started, issues
+}
+
+func (p *pullLinks) entry(repo string) *repoLinks {
+	if p.m == nil || len(p.m) >= maxRemembered {
+		p.m = map[string]*repoLinks{}
+	}
+	r := p.m[repo]
+	if r == nil {
+		r = &repoLinks{issues: map[int]time.Time{}}
+		p.m[repo] = r
+	}
+	return r
+}
+
+// openLinks is every issue an open pull request may hold up: those its description closes
+// and its own number (its own conversation's clarifications, see links).
+func openLinks(pr *github.PullRequest, owner, repo string) []int {
+	out := linkedIssues(pr, owner, repo)
+	if !slices.Contains(out, pr.GetNumber()) {
+		out = append(out, pr.GetNumber())
+	}
+	return out
+}
+
+// noPullLinks reports whether this process knows that no open pull request links the
+// issue, so that its checks need no listing. Only a lone process knows: replicas (a
+// shared lock) and bot action's runs (Concurrent) each see a part of the pull_request
+// events, so they list every time.
+func (b *Base) noPullLinks(ref issueRef) bool {
+	return b.Locks.Shared == nil && !b.Concurrent && b.pullLinks.unlinked(ref.Owner+"/"+ref.Repo, ref.Number, b.Now())
+}
