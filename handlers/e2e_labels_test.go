@@ -144,3 +144,48 @@ func TestALabelTheAppPutOnUnderANameTheRepositoryThenChangedIsTakenOff(t *testin
 		t.Errorf("the ledger records %v, want [waiting]", got)
 	}
 }
+
+// TestACommentTypedDuringARunDoesNotMoveTheLabelAgain: GitHub builds a comment's delivery
+// with the issue's labels of the moment it was typed, and delivers it whenever it does. A
+// reply typed while the ask's run is putting the label on comes without it, and a comment
+// typed while the resolve's run is taking it off comes with it: the label is still put on
+// once and taken off once.
+func TestACommentTypedDuringARunDoesNotMoveTheLabelAgain(t *testing.T) {
+	const (
+		addRoute    = "POST /repos/{owner}/{repo}/issues/{issue_number}/labels"
+		removeRoute = "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"
+	)
+	w := &world{t: t, h: newHarness(t)}
+	typeDuring := func(route, author, body string) func() {
+		var typed func()
+		w.h.Fake.BeforeNext(route, func() {
+			d, _ := w.h.Fake.Comment(repo, 42, author, body)
+			typed = func() { w.send(d) }
+		})
+		return func() {
+			t.Helper()
+			if typed == nil {
+				t.Fatalf("the run made no %s", route)
+			}
+			typed()
+		}
+	}
+	answer := typeDuring(addRoute, "maria", "Per API key.")
+	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
+	answer()
+	if w.labels() != "clarification:active" {
+		t.Fatalf("labels after the answer: %q", w.labels())
+	}
+	thanks := typeDuring(removeRoute, "maria", "Thanks, merging.")
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
+	thanks()
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Resolved || w.labels() != "" {
+		t.Fatalf("after the resolve: %s, labels %q", c.Status, w.labels())
+	}
+	if n := w.h.Fake.CountRequests(addRoute); n != 1 {
+		t.Errorf("the label was put on with %d requests, want 1", n)
+	}
+	if n := w.h.Fake.CountRequests(removeRoute); n != 1 {
+		t.Errorf("the label was taken off with %d requests, want 1", n)
+	}
+}

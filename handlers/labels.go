@@ -65,6 +65,11 @@ func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref iss
 		}
 		return out, nil
 	}
+	return readLabels(ctx, client, ref)
+}
+
+// readLabels lists the labels the issue carries now.
+func readLabels(ctx context.Context, client *github.Client, ref issueRef) ([]*github.Label, error) {
 	labels, err := ghtransport.AllPages(func(page int) ([]*github.Label, *github.Response, error) {
 		return client.Issues.ListLabelsByIssue(ctx, ref.Owner, ref.Repo, ref.Number, &github.ListOptions{PerPage: 100, Page: page})
 	})
@@ -72,6 +77,30 @@ func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref iss
 		return nil, fmt.Errorf("list labels of %s: %w", ref.key(), err)
 	}
 	return labels, nil
+}
+
+// doneAlready reports whether this process's last labelling of the issue already did a
+// write the plan makes: put on a label it adds, or took off one it removes. A comment typed
+// while a run was labelling the issue is delivered with the labels of that moment, after
+// the run, and is news to the ledger all the same; its payload then plans the run's write
+// again. The issue's labels are read instead: one read rather than a write that changes
+// nothing, and a label someone moved by hand since is still put right.
+func (b *Base) doneAlready(ref issueRef, p labelPlan) bool {
+	names, ok := b.labelsSet.known(ref.key())
+	if !ok {
+		return false
+	}
+	for _, lb := range p.add {
+		if slices.Contains(names, lb.Name) {
+			return true
+		}
+	}
+	for _, name := range p.remove {
+		if !slices.Contains(names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // labelsOn returns the labels an issue carries, none for no issue.

@@ -200,6 +200,12 @@ func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref issu
 		return labelPlan{}, err
 	}
 	plan := b.planLabels(ref, labelsOf(cfg.Labels), current, *l)
+	if b.doneAlready(ref, plan) {
+		if current, err = readLabels(ctx, client, ref); err != nil {
+			return labelPlan{}, err
+		}
+		plan = b.planLabels(ref, labelsOf(cfg.Labels), current, *l)
+	}
 	l.Labels = plan.owned
 	return plan, nil
 }

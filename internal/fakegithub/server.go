@@ -83,6 +83,7 @@ type Server struct {
 	contentSent    map[int64][]time.Time
 	contentRefused int
 	latency        time.Duration
+	before         []beforeHook // BeforeNext
 	outbox         []Delivery
 	rate           map[int64]*rateWindow
 
@@ -383,6 +384,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			t.Stop()
 		}
+	}
+	if fn := s.takeBefore(r); fn != nil {
+		fn()
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
 	if err != nil {
