@@ -48,6 +48,9 @@ type Base struct {
 	// reading its edit back after SettleDelay (zero: DefaultSettleDelay; negative: none).
 	Concurrent  bool
 	SettleDelay time.Duration
+	// Recent shares the decisions people made lately between replicas, for offers; nil
+	// for a lone process.
+	Recent RecentDecisions
 	// NoChecks leaves pull requests' check runs alone: a workflow's token without
 	// `checks: write` could not write them, and listing pull requests for them would cost
 	// two requests a clarification for nothing (bot action, unless CLARIFY_CHECKS is true).

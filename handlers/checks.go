@@ -101,14 +101,7 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 		return nil
 	}
 	want := wantFor(ref.Number, blockingOpen(after))
-	started := b.Now()
-	pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
-		return client.PullRequests.List(ctx, ref.Owner, ref.Repo,
-			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
-	if err == nil {
-		b.pullLinks.listed(ref.Owner+"/"+ref.Repo, pulls, ref.Owner, ref.Repo, started)
-	}
+	pulls, err := b.openPulls(ctx, client, ref)
 	if courtesyRefused(err) {
 		logger.Warn().Err(err).Msg("Cannot list pull requests (has the installation accepted the pull requests permission?); their checks are left as they are")
 		return nil

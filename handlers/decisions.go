@@ -60,7 +60,7 @@ func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, re
 		book, err := b.readMemory(ctx, client, owner, repo)
 		return book, err == nil, err
 	})
-	return book, err
+	return b.withPending(ctx, book, owner, repo), err
 }
 
 // lockedMemory reads the repository's decisions under its lock, for a change: one
@@ -93,7 +93,7 @@ func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref
 	if err != nil || len(ds) == 0 {
 		return err
 	}
-	return b.recordDecisions(ctx, client, ref, snap, ds)
+	return b.noteDecisions(ctx, client, ref, snap, ds)
 }
 
 // recordDecisions records ds in the repository's memory and notes the write for its
@@ -378,6 +378,10 @@ func (b *Base) supersede(ctx context.Context, client *github.Client, ref issueRe
 // memory, and notes the write for its read-back; it returns the problem when there is no
 // such decision in force.
 func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, id string, d clarify.Decision) (string, error) {
+	// The decision to supersede may still wait for the memory's next write.
+	if err := b.flushMemory(ctx, client, ref); err != nil {
+		return "", err
+	}
 	book, unlock, err := b.lockedMemory(ctx, client, ref)
 	if err != nil {
 		return "", err

@@ -34,7 +34,9 @@
 //     label clarify:decisions): earlier ones offered to new questions, those people with
 //     standing settle remembered, /clarify supersede, settling from precedent after a 👎
 //     look; decisions_read.go reads them: one page of the issue's comments, or the app's
-//     own past it through the index its body keeps, whatever others post there.
+//     own past it through the index its body keeps, whatever others post there;
+//     decisions_pending.go: a lone process writes the memory at most once a minute, the
+//     decisions in between waiting (and offered) until the next run past it or the sweep.
 //   - dashboard.go: runs note what changed; the sweep (or bot action's run, at its end)
 //     writes each noted repository's dashboard issue once (with Base.Concurrent, read
 //     back and written again if another run's write dropped its rows).

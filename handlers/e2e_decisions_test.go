@@ -137,6 +137,7 @@ func TestSettlingTheSameTopicDifferentlySupersedesTheEarlierDecision(t *testing.
 	w.h.Fake.OpenIssue(repo, 60, "Cache again", "maria")
 	w.commentOn(60, "coder-agent", "/clarify @maria Per user or global, now that tenants share data?\nTopic: Cache scope")
 	w.commentOn(60, "maria", "One global cache.")
+	w.h.Fake.Advance(time.Minute) // the memory is written at most once a minute
 	w.commentOn(60, "coder-agent", "/clarify resolve CLR-60-001 Global now.")
 
 	_, m := w.memory()
@@ -447,6 +448,7 @@ func TestAFullMemorySpillsAcrossCommentsAndKeepsTheNewest(t *testing.T) {
 	w.h.Fake.OpenIssue(repo, 60, "One more", "maria")
 	w.commentOn(60, "coder-agent", "/clarify @maria Retries?\nTopic: Upload retries")
 	w.commentOn(60, "maria", "Three.")
+	w.h.Fake.Advance(time.Minute) // the memory is written at most once a minute
 	w.commentOn(60, "coder-agent", "/clarify resolve CLR-60-001")
 	_, m = w.memory()
 	parts := 0

@@ -51,6 +51,8 @@ type memories struct {
 	// decisionBooks keeps each repository's decisions as last read or written, for
 	// offers, for decisionsTTL.
 	decisionBooks memory[memoryBook]
+	// pendingMemory holds the decisions waiting for the memory's next write.
+	pendingMemory pendingDecisions
 }
 
 // newMemories returns the memories of a process whose clock is now.

@@ -1,11 +1,15 @@
 package handlers
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // pullLinksTTL is how long one listing of a repository's open pull requests, kept up to
@@ -23,6 +27,8 @@ const pullLinksTTL = 15 * time.Minute
 type pullLinks struct {
 	mu sync.Mutex
 	m  map[string]*repoLinks
+	// flight makes the runs of a burst in one repository share one listing.
+	flight singleflight.Group
 }
 
 // repoLinks is one repository's known links: when they were listed (zero: never, only
@@ -105,4 +111,23 @@ func openLinks(pr *github.PullRequest, owner, repo string) []int {
 // events, so they list every time.
 func (b *Base) noPullLinks(ref issueRef) bool {
 	return b.Locks.Shared == nil && !b.Concurrent && b.pullLinks.unlinked(ref.Owner+"/"+ref.Repo, ref.Number, b.Now())
+}
+
+// openPulls lists the repository's open pull requests, once for every run that asks at
+// the same moment, and records what they link.
+func (b *Base) openPulls(ctx context.Context, client *github.Client, ref issueRef) ([]*github.PullRequest, error) {
+	repo := ref.Owner + "/" + ref.Repo
+	v, err, _ := b.pullLinks.flight.Do(repo, func() (any, error) {
+		started := b.Now()
+		pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
+			return client.PullRequests.List(ctx, ref.Owner, ref.Repo,
+				&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
+		})
+		if err == nil {
+			b.pullLinks.listed(repo, pulls, ref.Owner, ref.Repo, started)
+		}
+		return pulls, err
+	})
+	pulls, _ := v.([]*github.PullRequest)
+	return pulls, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
@@ -71,3 +72,20 @@ type DeliveriesSeen interface {
 	// once with whether the run succeeded.
 	Claim(ctx context.Context, id string) (state ClaimState, finish func(ok bool), err error)
 }
+
+// RecentDecisions keeps the decisions people made lately in each repository (owner/repo)
+// for RecentDecisionsFor, so that an offer on any replica sees those its copy of the
+// memory, read up to a minute ago, does not hold yet. Replicas share one through Redis; a
+// lone process needs none (its own are in hand until written).
+type RecentDecisions interface {
+	// Add records ds as made now.
+	Add(ctx context.Context, repo string, ds []clarify.Decision) error
+	// Recent returns the repository's decisions added less than RecentDecisionsFor ago,
+	// oldest first.
+	Recent(ctx context.Context, repo string) ([]clarify.Decision, error)
+}
+
+// RecentDecisionsFor is how long RecentDecisions keeps a decision: past an offer's trust
+// in its copy of the memory (decisionsTTL) and the memory's write (memoryWriteEvery), with
+// room to spare.
+const RecentDecisionsFor = 10 * time.Minute

@@ -137,6 +137,7 @@ func (s *Sweep) Run(ctx context.Context) (stats SweepStats, err error) {
 	}
 	p.deadlocks(ctx)
 	s.flushDashboards(ctx)
+	s.flushDecisions(ctx)
 
 	for _, in := range p.insts {
 		p.stats.Requests += int(in.spent.Load())

@@ -65,6 +65,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 	if shared != nil {
 		base.Locks.Shared = shared.IssueLeases()
 		base.Index = shared.Index()
+		base.Recent = shared.Decisions()
 		sched.Seen = shared.Deliveries()
 		sweepLease = shared.SweepLease()
 	}

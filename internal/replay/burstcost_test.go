@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,9 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/replay"
+	"github.com/clarify-app/clarify/render"
 )
 
 // burstIssues is how many issues a planning agent asks in at once in the burst-cost test.
@@ -104,6 +107,14 @@ func playBurst(t *testing.T, together bool) burstCost {
 			t.Fatalf("issue %d did not end with one resolved clarification: %+v", i, l.Clarifications)
 		}
 	}
+	// The sweep that follows (bot serve runs one a minute) writes what the runs left for
+	// it, the decisions of the memory among them: its requests count too.
+	if _, err := h.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := rememberedDecisions(t, h); n != burstIssues {
+		t.Errorf("the memory holds %d decisions after %d resolves", n, burstIssues)
+	}
 	if n := h.Fake.ContentRefusals(); n != 0 {
 		t.Errorf("GitHub refused %d writes", n)
 	}
@@ -119,12 +130,40 @@ func playBurst(t *testing.T, together bool) burstCost {
 	return cost
 }
 
-// TestThirtyAsksAtOnceCostWhatOneAtATimeCosts is issue 20's measure: a planning agent asks
-// in 30 issues of one repository at once, then the maintainer answers them all and the
-// agent resolves them all, against one lifecycle after another. Work that the parallel
-// runs need together (the repository's config, whether its labels exist) is done once, and
-// a label is removed once. `go test ./internal/replay -run TestThirtyAsks -v` prints the
-// table by route.
+// rememberedDecisions counts the decisions in the repository's memory, each part verified.
+func rememberedDecisions(t *testing.T, h *replay.Harness) int {
+	t.Helper()
+	_, desc, ok := h.Fake.RepoLabel(chaosRepo, handlers.DecisionsLabel)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(desc[strings.LastIndex(desc, "#")+1:])
+	if err != nil {
+		t.Fatalf("label description %q names no issue", desc)
+	}
+	owner, name, _ := strings.Cut(chaosRepo, "/")
+	key := handlers.IssueLedgerKey(h.Config.LedgerKeyBytes(), owner, name, n)
+	count := 0
+	for _, c := range h.Fake.Comments(chaosRepo, n) {
+		if c.User != h.Fake.BotLogin() {
+			continue
+		}
+		_, ds, err := render.DecodeDecisions(c.Body, key)
+		if err != nil {
+			t.Fatalf("part %d of the memory: %v", c.ID, err)
+		}
+		count += len(ds)
+	}
+	return count
+}
+
+// TestThirtyAsksAtOnceCostWhatOneAtATimeCosts is issue 20's and 27's measure: a planning
+// agent asks in 30 issues of one repository at once, then the maintainer answers them all
+// and the agent resolves them all, against one lifecycle after another, with the decision
+// memory and its offers on. Work that the parallel runs need together (the repository's
+// config, whether its labels exist, the memory's write) is done once, a label is removed
+// once, and a lifecycle costs at most 13 requests that count and 6.5 writes. `go test
+// ./internal/replay -run TestThirtyAsks -v` prints the table by route, 304s apart.
 func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
 	one, many := playBurst(t, false), playBurst(t, true)
 	routes := map[string]bool{}
@@ -163,6 +202,19 @@ func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
 		}
 	}
 
+	// Issue 27's budget, the memory and its offers on: what counts against the hourly
+	// limit (304s do not), and the writes, per lifecycle.
+	for _, c := range []struct {
+		name string
+		cost burstCost
+	}{{"one at a time", one}, {"30 at once", many}} {
+		if n := c.cost.per(c.cost.total(counted)); n > 13 {
+			t.Errorf("%s: %.2f requests per lifecycle, want at most 13", c.name, n)
+		}
+		if n := c.cost.per(c.cost.total(func(r string) bool { return counted(r) && isWrite(r) })); n > 6.5 {
+			t.Errorf("%s: %.2f writes per lifecycle, want at most 6.5", c.name, n)
+		}
+	}
 	writesOne := one.total(func(r string) bool { return counted(r) && isWrite(r) })
 	writesMany := many.total(func(r string) bool { return counted(r) && isWrite(r) })
 	if writesMany > writesOne {

@@ -1,0 +1,170 @@
+package handlers
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// memoryWriteEvery is how often a lone process writes one repository's decision memory at
+// most, as the dashboard: the first decision in a quiet minute is written at once, and
+// those that follow within the minute wait for the next run past it or the next sweep,
+// which write them together. A burst of resolves then costs a few edits, not one each.
+const memoryWriteEvery = time.Minute
+
+// pendingDecisions holds, per repository, the decisions people made that this process has
+// not yet written into the memory, and when it last wrote it. Offers read them with the
+// memory (offerMemory), so none is missed while it waits.
+type pendingDecisions struct {
+	mu    sync.Mutex
+	repos map[string]*pendingRepo
+}
+
+type pendingRepo struct {
+	client      *github.Client
+	owner, repo string
+	ds          []clarify.Decision
+	written     time.Time
+}
+
+// note adds ds to the repository's pending decisions and reports whether the caller is to
+// write the memory now (its last write by this process is memoryWriteEvery old, or there
+// was none), taking that minute's write.
+func (p *pendingDecisions) note(client *github.Client, owner, repo string, ds []clarify.Decision, now time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.repos == nil {
+		p.repos = map[string]*pendingRepo{}
+	}
+	r := p.repos[owner+"/"+repo]
+	if r == nil {
+		r = &pendingRepo{owner: owner, repo: repo}
+		p.repos[owner+"/"+repo] = r
+	}
+	r.client = client
+	for _, d := range ds {
+		if !slices.ContainsFunc(r.ds, func(x clarify.Decision) bool { return x.ID == d.ID }) {
+			r.ds = append(r.ds, d)
+		}
+	}
+	if !r.written.IsZero() && now.Sub(r.written) < memoryWriteEvery {
+		return false
+	}
+	// The write is this caller's: the runs of a burst that note theirs meanwhile leave
+	// them to it or to the next.
+	r.written = now
+	return true
+}
+
+// of returns the repository's pending decisions.
+func (p *pendingDecisions) of(owner, repo string) []clarify.Decision {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r := p.repos[owner+"/"+repo]; r != nil {
+		return slices.Clone(r.ds)
+	}
+	return nil
+}
+
+// done forgets the decisions a write took and records when it was made.
+func (p *pendingDecisions) done(owner, repo string, ds []clarify.Decision, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.repos[owner+"/"+repo]
+	if r == nil {
+		return
+	}
+	r.ds = slices.DeleteFunc(r.ds, func(x clarify.Decision) bool {
+		return slices.ContainsFunc(ds, func(d clarify.Decision) bool { return d.ID == x.ID })
+	})
+	r.written = at
+}
+
+// waiting lists the repositories with decisions to write.
+func (p *pendingDecisions) waiting() []*pendingRepo {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*pendingRepo
+	for _, r := range p.repos {
+		if len(r.ds) > 0 {
+			out = append(out, &pendingRepo{client: r.client, owner: r.owner, repo: r.repo})
+		}
+	}
+	return out
+}
+
+// batchesMemory says whether this process writes the memory in batches: only a lone one.
+// Replicas would each hold decisions the others' offers cannot see, and bot action's runs
+// end with their process; both write each decision at once, as the read-backs of
+// concurrent runs (guard.go) expect.
+func (b *Base) batchesMemory() bool { return b.Locks.Shared == nil && !b.Concurrent }
+
+// noteDecisions records ds in the repository's memory: at once, or, when this process
+// wrote it less than memoryWriteEvery ago, with the next write.
+func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, ds []clarify.Decision) error {
+	if b.Recent != nil {
+		if err := b.Recent.Add(ctx, ref.Owner+"/"+ref.Repo, ds); err != nil {
+			// Advice only: the memory's write below is what keeps the decision.
+			zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not shared with the other replicas; their offers see them once written")
+		}
+	}
+	if !b.batchesMemory() {
+		return b.recordDecisions(ctx, client, ref, snap, ds)
+	}
+	if !b.pendingMemory.note(client, ref.Owner, ref.Repo, ds, b.Now()) {
+		zerolog.Ctx(ctx).Debug().Int("decisions", len(ds)).Msg("Decisions wait for the memory's next write")
+		return nil
+	}
+	return b.flushMemory(ctx, client, ref)
+}
+
+// flushMemory writes the repository's pending decisions into its memory, in one write.
+func (b *Base) flushMemory(ctx context.Context, client *github.Client, ref issueRef) error {
+	ds := b.pendingMemory.of(ref.Owner, ref.Repo)
+	if len(ds) == 0 {
+		return nil
+	}
+	if err := b.recordDecisions(ctx, client, ref, &snapshot{}, ds); err != nil {
+		return err
+	}
+	b.pendingMemory.done(ref.Owner, ref.Repo, ds, b.Now())
+	return nil
+}
+
+// flushDecisions writes every repository's pending decisions, for the sweep; a repository
+// whose write fails keeps them for the next.
+func (b *Base) flushDecisions(ctx context.Context) {
+	for _, r := range b.pendingMemory.waiting() {
+		ref := issueRef{Owner: r.owner, Repo: r.repo}
+		if err := b.flushMemory(ctx, r.client, ref); err != nil {
+			zerolog.Ctx(ctx).Error().Err(err).Str("repository", r.owner+"/"+r.repo).Msg("Decisions not written into the memory; the next sweep tries again")
+		}
+	}
+}
+
+// withPending is book with the decisions it may not hold yet recorded in it, for offers:
+// those waiting for this process's next write, and those the replicas made lately.
+func (b *Base) withPending(ctx context.Context, book memoryBook, owner, repo string) memoryBook {
+	ds := b.pendingMemory.of(owner, repo)
+	if b.Recent != nil {
+		recent, err := b.Recent.Recent(ctx, owner+"/"+repo)
+		if err != nil {
+			zerolog.Ctx(ctx).Warn().Err(err).Msg("The replicas' recent decisions not read; offered from the memory alone")
+		}
+		ds = append(recent, ds...)
+	}
+	if len(ds) == 0 {
+		return book
+	}
+	book.memory.Decisions = slices.Clone(book.memory.Decisions)
+	for _, d := range ds {
+		book.memory.Record(d)
+	}
+	return book
+}
