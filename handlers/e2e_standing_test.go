@@ -20,6 +20,9 @@ func rogueWorld(t *testing.T, config string) *world {
 		w.h.Fake.SetFile(repo, ".github/clarify.yml", config)
 	}
 	settleCacheScope(w)
+	// Past the minute of the memory's last write, so the next decision is written at once
+	// and the memory read below shows what was planted.
+	w.h.Fake.Advance(time.Minute)
 	w.h.Fake.AddUser("rogue[bot]", "Bot")
 	w.h.Fake.OpenIssue(repo, 70, "Token storage", "maria")
 	w.commentOn(70, "rogue[bot]", "/clarify @maria Per user or global?\nTopic: Cache scope")

@@ -137,8 +137,8 @@ func rememberedDecisions(t *testing.T, h *replay.Harness) int {
 	if !ok {
 		return 0
 	}
-	n, err := strconv.Atoi(desc[strings.LastIndex(desc, "#")+1:])
-	if err != nil {
+	var n int
+	if _, err := fmt.Sscanf(desc[strings.LastIndex(desc, "#"):], "#%d", &n); err != nil {
 		t.Fatalf("label description %q names no issue", desc)
 	}
 	owner, name, _ := strings.Cut(chaosRepo, "/")
