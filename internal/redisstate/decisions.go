@@ -56,7 +56,7 @@ func (d *Decisions) Recent(ctx context.Context, repo string) ([]clarify.Decision
 	var raw []string
 	_, err := d.s.try(ctx, "decisions recent", func(ctx context.Context) error {
 		var err error
-		raw, err = d.s.rdb.ZRangeByScore(ctx, d.key(repo), &redis.ZRangeBy{Min: since, Max: "+inf"}).Result()
+		raw, err = d.s.rdb.ZRangeArgs(ctx, redis.ZRangeArgs{Key: d.key(repo), Start: since, Stop: "+inf", ByScore: true}).Result()
 		return err
 	})
 	if err != nil {
