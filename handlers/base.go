@@ -51,6 +51,10 @@ type Base struct {
 	// Recent shares the decisions people made lately between replicas, for offers; nil
 	// for a lone process.
 	Recent RecentDecisions
+	// BatchMemory lets a lone process write the decision memory at most once a minute
+	// (decisions_pending.go); set only where this process runs the sweep, which writes
+	// what waits, and flushes it when it stops (FlushDecisions).
+	BatchMemory bool
 	// NoChecks leaves pull requests' check runs alone: a workflow's token without
 	// `checks: write` could not write them, and listing pull requests for them would cost
 	// two requests a clarification for nothing (bot action, unless CLARIFY_CHECKS is true).

@@ -99,11 +99,15 @@ func (p *pendingDecisions) waiting() []*pendingRepo {
 	return out
 }
 
-// batchesMemory says whether this process writes the memory in batches: only a lone one.
-// Replicas would each hold decisions the others' offers cannot see, and bot action's runs
-// end with their process; both write each decision at once, as the read-backs of
-// concurrent runs (guard.go) expect.
-func (b *Base) batchesMemory() bool { return b.Locks.Shared == nil && !b.Concurrent }
+// batchesMemory says whether this process writes the memory in batches: only a lone one
+// that sweeps (BatchMemory). Replicas would each hold decisions the others' offers cannot
+// see, and bot action's runs end with their process; both write each decision at once, as
+// the read-backs of concurrent runs (guard.go) expect.
+func (b *Base) batchesMemory() bool { return b.BatchMemory && b.Locks.Shared == nil && !b.Concurrent }
+
+// FlushDecisions writes the decisions still waiting for the memory's next write, for a
+// process that stops.
+func (b *Base) FlushDecisions(ctx context.Context) { b.flushDecisions(ctx) }
 
 // noteDecisions records ds in the repository's memory: at once, or, when this process
 // wrote it less than memoryWriteEvery ago, with the next write.

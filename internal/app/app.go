@@ -58,6 +58,8 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 	base := handlers.NewBase(clients, cfg.Clarify.AppSlug, cfg.LedgerKeyBytes(), now)
 	base.PreviousKeys = cfg.PreviousLedgerKeys()
 	base.OnSaved = m.Saved
+	// The sweep writes the decisions a lone process leaves for the memory's next write.
+	base.BatchMemory = cfg.Clarify.SweepInterval > 0
 	sched := handlers.NewScheduler(cfg.Clarify.Workers)
 	sched.Timeout = cfg.Clarify.HandlerTimeout
 	sched.OnDelivery = m.Delivery

@@ -77,6 +77,7 @@ func (a *App) Serve(ctx context.Context, cfg Config, logger zerolog.Logger, list
 	}
 	err = a.Scheduler.Drain(shut)
 	background.Wait()
+	a.Sweep.FlushDecisions(shut)
 	if a.Redis != nil {
 		_ = a.Redis.Close()
 	}
