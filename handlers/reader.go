@@ -86,7 +86,17 @@ func (r LedgerReader) Read(ctx context.Context, client *github.Client, owner, re
 	if err != nil {
 		return LedgerRead{}, err
 	}
-	var got LedgerRead
+	return r.ReadComments(owner, repo, number, comments)
+}
+
+// ReadComments is Read of comments already listed (ListComments), for a reader that
+// looks at the issue's other comments too (the asker's client, which finds the app's
+// refusal of its ask there).
+func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*github.IssueComment) (LedgerRead, error) {
+	var (
+		got LedgerRead
+		err error
+	)
 	ref := issueRef{Owner: owner, Repo: repo, Number: number}
 	got.Status, _, got.Lookalikes = r.findStatus(ref, comments)
 	if got.Status == nil {

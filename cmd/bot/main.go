@@ -47,6 +47,13 @@ commands:
   sweep  -c FILE        run one sweep of every installation's deadlines and exit
                         (for an external scheduler, with clarify.sweep_interval negative)
   setup  -webhook-url URL  register the app on GitHub from app.yml (in a browser) and write config.yml
+  ask    OWNER/REPO#N TARGET QUESTION [--topic T] [--option O]… [--ref R] [--state S] [--json]
+                        ask a question as an agent, with your own token; prints its id
+  wait   OWNER/REPO#N CLR-… [--timeout 2h] [--json]
+                        wait until it is answered or settled; exit 0 answered, 3 fallback,
+                        4 abandoned, 124 still open
+  status OWNER/REPO#N [CLR-…] [--json]
+                        the issue's clarifications, from the app's own records
 
 Flags go before or after the arguments. Exit status: 0 done, 1 failed, 2 a usage mistake.
 `
@@ -55,6 +62,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return cli.ExitUsage
+	}
+	if cmd, ok := askerCommands[args[0]]; ok {
+		return cmd(askerDoor(stdout, stderr), args[1:])
 	}
 	var err error
 	switch args[0] {

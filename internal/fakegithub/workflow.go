@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // A workflow's GITHUB_TOKEN, as GitHub Actions hands it to a job: an installation token of
@@ -35,6 +36,24 @@ func (s *Server) WorkflowToken(repo string) string {
 	tok, _ := s.issueTokenLocked(r.installation)
 	t := s.tokens[tok]
 	t.repo, t.actor = key(r.fullName()), ActionsBotLogin
+	return tok
+}
+
+// PersonalToken mints a fine-grained personal access token of login's limited to repo
+// (an agent's own account asking with its token): accepted for that repository only, and
+// what it writes is login's. It panics if repo does not exist.
+// https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens#fine-grained-personal-access-tokens
+func (s *Server) PersonalToken(repo, login string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.repoLocked(repo)
+	if r == nil {
+		panic(fmt.Sprintf("fakegithub: PersonalToken: no repository %s", repo))
+	}
+	u := s.userLocked(login)
+	s.tokenSeq++
+	tok := fmt.Sprintf("github_pat_fake%06d_%s", s.tokenSeq, strings.ToLower(u.login))
+	s.tokens[tok] = &token{installation: r.installation, expires: time.Now().Add(24 * time.Hour), repo: key(r.fullName()), actor: u.login}
 	return tok
 }
 

@@ -5,16 +5,54 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/gregjones/httpcache"
 )
 
 // TokenClient is a REST client for api (github.v3_api_url's form), authenticated with
 // token when it is not empty: bot ledger and bot stats read with a person's token.
 func TokenClient(api, token string) (*github.Client, error) {
-	client := github.NewClient(&http.Client{Timeout: time.Minute})
+	return tokenClient(api, token, nil)
+}
+
+// ConditionalTokenClient is TokenClient for a reader that reads the same pages again and
+// again (the asker's wait): every GET carries the ETag of its last answer (If-None-Match),
+// so a page that did not change costs a 304, which GitHub does not count against the
+// primary rate limit, and is answered from memory; faults and rate limits are retried as
+// the app's requests are (RetryTransient). rt is the transport under it (nil: Go's default).
+// https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate
+func ConditionalTokenClient(api, token string, rt http.RoundTripper) (*github.Client, error) {
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	return tokenClient(api, token, &httpcache.Transport{
+		Transport: alwaysValidate(RetryTransient(RetryOptions{})(rt)), Cache: newHTTPCache(), MarkCachedResponses: true,
+	})
+}
+
+var maxAge = regexp.MustCompile(`max-age=\d+`)
+
+// alwaysValidate makes every cached answer stale at once (max-age=0), so that the cache
+// never answers without asking GitHub: GitHub lets a page be kept 60 s, and a reader
+// waiting for a change must not be 60 s late. As go-githubapp's caching clients do.
+func alwaysValidate(next http.RoundTripper) http.RoundTripper {
+	return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := next.RoundTrip(r)
+		if resp != nil {
+			if cc := resp.Header.Get("Cache-Control"); cc != "" {
+				resp.Header.Set("Cache-Control", maxAge.ReplaceAllString(cc, "max-age=0"))
+			}
+		}
+		return resp, err
+	})
+}
+
+func tokenClient(api, token string, rt http.RoundTripper) (*github.Client, error) {
+	client := github.NewClient(&http.Client{Timeout: time.Minute, Transport: rt})
 	if token != "" {
 		client = client.WithAuthToken(token)
 	}

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/asker"
+	"github.com/clarify-app/clarify/render"
+)
+
+// askerDoor is bot's way into the asker's client: the caller's token from GITHUB_TOKEN,
+// GH_TOKEN or gh, the ledger keys drawn as the app draws them.
+func askerDoor(stdout, stderr io.Writer) asker.Door {
+	return asker.Door{Prog: "bot", Stdout: stdout, Stderr: stderr, DefaultSlug: app.DefaultAppSlug,
+		Env:  asker.Env{Getenv: os.Getenv, Token: func() (string, string, error) { return asker.TokenFromEnv(os.Getenv) }},
+		Keys: func() (render.Keyring, error) { return app.LedgerKeyring("") }}
+}
+
+// askerCommands are the asker's commands, each with its own exit codes.
+var askerCommands = map[string]func(asker.Door, []string) int{
+	"ask": asker.Door.Ask, "wait": asker.Door.Wait, "status": asker.Door.Status,
+}

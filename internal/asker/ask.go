@@ -1,0 +1,175 @@
+package asker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
+)
+
+// DefaultTakeTimeout is how long an ask waits for Clarify to take it: a run starts within
+// seconds of the comment (a workflow within a minute).
+const DefaultTakeTimeout = 60 * time.Second
+
+// Ask is one question, as an asker gives it.
+type Ask struct {
+	Issue clarify.IssueRef
+	// Target is whom it asks: "@login", "@org/team", or a role's name (no @).
+	Target   string
+	Question string
+	Topic    string
+	Options  []string
+	// Fallback names an option by its letter ("a").
+	Fallback    string
+	NonBlocking bool
+	// Ref is the asker's own correlation id; State an opaque string it wants back (only a
+	// dispatch carries it: it would be noise in a comment).
+	Ref, State string
+	// Dispatch sends the ask as a repository_dispatch instead of a comment (State implies it).
+	Dispatch bool
+	// Timeout bounds the wait for Clarify to take the ask (0: DefaultTakeTimeout).
+	Timeout time.Duration
+}
+
+// ErrNotTaken says Clarify did not take an ask in time: neither a clarification nor a
+// refusal of it appeared.
+var ErrNotTaken = errors.New("not taken in time")
+
+// sent is what an ask left behind to be found by: its comment (0 for a dispatch), the
+// asker's login when known, and the newest comment before it.
+type sent struct {
+	comment int64
+	asker   string
+	after   int64
+}
+
+// Ask asks and waits until Clarify has taken the ask: the clarification's record, an
+// *Error with the refusal's code, or ErrNotTaken. An ask whose ref is that of an open
+// clarification of the same asker is that clarification (Clarify asks nothing twice).
+func (c *Client) Ask(ctx context.Context, a Ask) (AskRecord, error) {
+	if err := a.check(); err != nil {
+		return AskRecord{}, err
+	}
+	deadline := c.now().Add(orDefault(a.Timeout, DefaultTakeTimeout))
+	var (
+		s   sent
+		err error
+	)
+	if a.Dispatch || a.State != "" {
+		s, err = c.dispatch(ctx, &a)
+	} else {
+		s, err = c.comment(ctx, a)
+	}
+	if err != nil {
+		return AskRecord{}, err
+	}
+	return c.taken(ctx, a, s, deadline)
+}
+
+func (a Ask) check() error {
+	switch {
+	case a.Issue.Number <= 0:
+		return errors.New("no issue: give OWNER/REPO#N")
+	case strings.TrimSpace(a.Target) == "":
+		return errors.New("no target: give @login, @org/team or a role's name")
+	case strings.TrimSpace(a.Question) == "":
+		return errors.New("no question")
+	}
+	return nil
+}
+
+// command is the ask as a comment says it.
+func (a Ask) command() clarify.Command {
+	cmd := clarify.Command{Kind: clarify.CmdAsk, Text: a.Question, Topic: a.Topic, Fallback: a.Fallback, NonBlocking: a.NonBlocking}
+	cmd.Target, cmd.BareTarget = strings.TrimPrefix(strings.TrimSpace(a.Target), "@"), !strings.HasPrefix(strings.TrimSpace(a.Target), "@")
+	for i, o := range a.Options {
+		cmd.Options = append(cmd.Options, clarify.Option{Key: string(rune('a' + i)), Text: o})
+	}
+	return cmd
+}
+
+// comment posts the ask as a comment with the caller's token.
+func (c *Client) comment(ctx context.Context, a Ask) (sent, error) {
+	body := commentBody(a)
+	cm, _, err := c.gh.Issues.CreateComment(ctx, a.Issue.Owner, a.Issue.Repo, a.Issue.Number, &github.IssueComment{Body: &body})
+	if err != nil {
+		return sent{}, fmt.Errorf("post the ask in %s: %w", a.Issue, err)
+	}
+	return sent{comment: cm.GetID(), asker: cm.GetUser().GetLogin(), after: cm.GetID() - 1}, nil
+}
+
+// dispatch sends the ask as a repository_dispatch, which answers nothing to find it by:
+// it is found by its ref, so an ask without one is given one.
+func (c *Client) dispatch(ctx context.Context, a *Ask) (sent, error) {
+	before, err := c.read(ctx, a.Issue)
+	if err != nil {
+		return sent{}, err
+	}
+	if a.Ref == "" {
+		a.Ref = newRef()
+	}
+	payload := dispatchPayloadOf(*a)
+	_, _, err = c.gh.Repositories.Dispatch(ctx, a.Issue.Owner, a.Issue.Repo, github.DispatchRequestOptions{
+		EventType: handlers.DispatchEventType, ClientPayload: &payload})
+	if err != nil {
+		return sent{}, fmt.Errorf("send the ask to %s as a repository_dispatch: %w", a.Issue.FullName(), err)
+	}
+	return sent{after: newest(before.comments)}, nil
+}
+
+// newRef is a ref for an ask sent without one.
+func newRef() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
+	return "ask-" + hex.EncodeToString(b)
+}
+
+// taken reads the issue until the ask is a clarification or refused, or deadline passes.
+func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (AskRecord, error) {
+	for d := askPoll.First; ; d = askPoll.next(d) {
+		snap, err := c.read(ctx, a.Issue)
+		if err != nil {
+			return AskRecord{}, err
+		}
+		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
+			return askRecordOf(snap.ledger, cl), nil
+		}
+		if rec, ok := c.refusal(snap.comments, s.comment, a.Ref, s.after); ok {
+			return AskRecord{}, &Error{Code: clarify.ErrorCode(rec.Code), Msg: "Clarify refused the ask (its reply in " + a.Issue.String() + " says why)"}
+		}
+		more, err := c.pause(ctx, d, deadline)
+		if err != nil {
+			return AskRecord{}, err
+		}
+		if !more {
+			return AskRecord{}, fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+
+				"or the workflow run on this event?)", ErrNotTaken, a.Issue, orDefault(a.Timeout, DefaultTakeTimeout))
+		}
+	}
+}
+
+// find is the clarification the ask became: the one its comment asked, else the one of
+// its ref.
+func (s sent) find(l clarify.Ledger, ref string) (clarify.Clarification, bool) {
+	if s.comment != 0 {
+		if cl, ok := byComment(l, s.comment); ok {
+			return cl, true
+		}
+	}
+	return byRef(l, ref, s.asker, s.after)
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}

@@ -1,0 +1,169 @@
+package asker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// Door is one command line's way in (bot, or gh clarify): where it writes, and how it
+// finds the caller's token, the app and its keys.
+type Door struct {
+	// Prog is how the command is typed before its name: "bot" or "gh clarify".
+	Prog           string
+	Env            Env
+	Stdout, Stderr io.Writer
+	// DefaultSlug is the app's slug when neither --app nor CLARIFY_APP_SLUG gives one.
+	DefaultSlug string
+	// Keys draws the ledger keys from the environment (CLARIFY_LEDGER_KEY, …), as the app does.
+	Keys func() (render.Keyring, error)
+	// Transport, Now and Sleep are handed to the client (nil: the real ones); tests set them.
+	Transport http.RoundTripper
+	Now       func() time.Time
+	Sleep     func(ctx context.Context, d time.Duration) error
+}
+
+// common are the flags every asker's command takes.
+type common struct {
+	fs   *flag.FlagSet
+	help func()
+	app  *string
+	json *bool
+}
+
+func (d Door) flags(name, usage string) common {
+	fs := flag.NewFlagSet(d.Prog+" "+name, flag.ContinueOnError)
+	// A mistake is one line on stderr (exit); -h is the help on stdout.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	slug := d.Env.Getenv("CLARIFY_APP_SLUG")
+	if slug == "" {
+		slug = d.DefaultSlug
+	}
+	return common{fs: fs, help: func() {
+		fmt.Fprintf(d.Stdout, "usage: %s %s\n\nflags (before or after the arguments):\n", d.Prog, usage)
+		fs.SetOutput(d.Stdout)
+		fs.PrintDefaults()
+	},
+		app: fs.String("app", slug, "the slug of the app Clarify runs as: only comments by SLUG[bot] are believed; "+
+			"github-actions where Clarify runs as a workflow (then CLARIFY_LEDGER_KEY is needed); CLARIFY_APP_SLUG sets the default"),
+		json: fs.Bool("json", false, "print the record as JSON"),
+	}
+}
+
+// parse parses flags given before and after the arguments, and returns the arguments.
+func (c common) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := c.fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			c.help()
+			return nil, err
+		} else if err != nil {
+			return nil, usageError{err.Error()}
+		}
+		if args = c.fs.Args(); len(args) == 0 {
+			return pos, nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+// client builds the client the flags say, and returns the token's source.
+func (d Door) client(c common) (*Client, string, error) {
+	token, source, err := d.Env.Token()
+	if err != nil {
+		return nil, "", err
+	}
+	keys, err := d.Keys()
+	if err != nil {
+		return nil, "", err
+	}
+	cl, err := New(Options{API: APIFromEnv(d.Env.Getenv), Token: token, Slug: *c.app, Keys: keys,
+		Transport: d.Transport, Now: d.Now, Sleep: d.Sleep, Notes: d.Stderr})
+	if err == nil && CommentStartsNoRun(d.Env.Getenv, *c.app, token, source) {
+		source = "workflow"
+	}
+	return cl, source, err
+}
+
+// usageError is a command line that cannot run: exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// exit reports err and returns the exit code: 0, 2 for usage, else 1.
+func (d Door) exit(name string, err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(d.Stderr, "%s %s: %s (%s %s -h for help)\n", d.Prog, name, ue.msg, d.Prog, name)
+		return ExitUsage
+	}
+	fmt.Fprintf(d.Stderr, "%s %s: %v\n", d.Prog, name, err)
+	return ExitError
+}
+
+// parseIssue reads OWNER/REPO#N.
+func parseIssue(s string) (clarify.IssueRef, error) {
+	ref, ok := clarify.ParseIssueRef(s)
+	if !ok {
+		return ref, usageError{fmt.Sprintf("%q: write the issue as OWNER/REPO#N", s)}
+	}
+	return ref, nil
+}
+
+// signalContext is a context that ends on Ctrl-C, so a long wait stops cleanly.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// printRecords prints records as JSON (one record, or a list) or as lines for people.
+func (d Door) printRecords(asJSON, one bool, recs ...AskRecord) error {
+	if asJSON {
+		enc := json.NewEncoder(d.Stdout)
+		enc.SetIndent("", "  ")
+		if one && len(recs) == 1 {
+			return enc.Encode(recs[0])
+		}
+		return enc.Encode(recs)
+	}
+	for _, r := range recs {
+		fmt.Fprint(d.Stdout, recordText(r))
+	}
+	return nil
+}
+
+// recordText is a record for people: one line, then what was said and decided.
+func recordText(r AskRecord) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %s", r.ID, r.Status)
+	if r.Outcome != "" && r.Outcome != r.Status {
+		fmt.Fprintf(&b, " (%s)", r.Outcome)
+	}
+	fmt.Fprintf(&b, "  round %d  %s → %s", r.Round, r.Asker, r.Target)
+	if r.Ref != "" {
+		fmt.Fprintf(&b, "  ref %s", r.Ref)
+	}
+	b.WriteString("\n")
+	for _, f := range []struct{ name, text string }{{"topic", r.Topic}, {"question", r.Question}, {"answer", r.Answer}, {"decision", r.Decision}} {
+		if f.text != "" {
+			fmt.Fprintf(&b, "  %s: %s\n", f.name, strings.Join(strings.Fields(f.text), " "))
+		}
+	}
+	return b.String()
+}

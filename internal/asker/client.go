@@ -1,0 +1,149 @@
+package asker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/render"
+)
+
+// ActionSlug is the slug of the account Clarify writes as when it runs as a workflow
+// (bot action): github-actions[bot], shared with every workflow of the repository.
+const ActionSlug = "github-actions"
+
+// ErrNeedKey is the refusal to read records in Action mode without the ledger key.
+var ErrNeedKey = errors.New("set CLARIFY_LEDGER_KEY to the key Clarify's workflow signs its ledgers with: " +
+	"where Clarify runs as a workflow (github-actions), every workflow of the repository comments as " +
+	"github-actions[bot], so the app's records count only with its MAC")
+
+// Options say how a Client reaches GitHub and whom it believes.
+type Options struct {
+	// API is GitHub's REST API URL (GITHUB_API_URL); Token the caller's token.
+	API, Token string
+	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. ActionSlug
+	// when Clarify runs as a workflow, which requires Keys.
+	Slug string
+	// Keys verify the app's signed blocks; with none (App mode only) they are read
+	// unchecked, the bot's login being the app's alone.
+	Keys render.Keyring
+	// Transport is the HTTP transport under the client (nil: Go's default); tests count
+	// requests through it.
+	Transport http.RoundTripper
+	// Now and Sleep are the clock (nil: the real one), injectable so that a wait of an
+	// hour runs in a test in no time.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Notes takes what happens on the way that is no result (an escalation during a
+	// wait); nil: nowhere.
+	Notes io.Writer
+	// Poll is the interval between reads while waiting (zero: DefaultPoll).
+	Poll Backoff
+}
+
+// Backoff is the interval between two reads of a wait: First, then doubled after each read
+// that found nothing new, up to Max; back to First when something changed.
+type Backoff struct{ First, Max time.Duration }
+
+// DefaultPoll is a wait's interval: a person answers in minutes, and every read after
+// the first costs a 304 that the rate limit does not count.
+var DefaultPoll = Backoff{First: 2 * time.Second, Max: time.Minute}
+
+// askPoll is the interval while an ask waits for the app to take it: a run takes seconds.
+var askPoll = Backoff{First: time.Second, Max: 5 * time.Second}
+
+// Client is the asker's client for one token and one app.
+type Client struct {
+	gh     *github.Client
+	reader handlers.LedgerReader
+	slug   string
+	now    func() time.Time
+	sleep  func(ctx context.Context, d time.Duration) error
+	notes  io.Writer
+	poll   Backoff
+}
+
+// New returns a client, or ErrNeedKey for Action mode without a key.
+func New(o Options) (*Client, error) {
+	if o.Slug == "" {
+		return nil, errors.New("the app's slug is not set (--app, CLARIFY_APP_SLUG)")
+	}
+	if o.Slug == ActionSlug && !o.Keys.Given() {
+		return nil, ErrNeedKey
+	}
+	gh, err := ghtransport.ConditionalTokenClient(o.API, o.Token, o.Transport)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{gh: gh, slug: o.Slug, now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
+		reader: handlers.LedgerReader{Bot: handlers.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.sleep == nil {
+		c.sleep = ghtransport.Sleep
+	}
+	if c.notes == nil {
+		c.notes = io.Discard
+	}
+	if c.poll.First <= 0 {
+		c.poll = DefaultPoll
+	}
+	return c, nil
+}
+
+// snapshot is one read of an issue: its comments, and the app's ledger among them
+// (ok false: no status comment by the app yet).
+type snapshot struct {
+	comments []*github.IssueComment
+	ledger   clarify.Ledger
+	ok       bool
+}
+
+// read lists the issue's comments (each page conditional) and reads the app's ledger from
+// them with the app's reader.
+func (c *Client) read(ctx context.Context, issue clarify.IssueRef) (snapshot, error) {
+	comments, err := handlers.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
+	if err != nil {
+		return snapshot{}, err
+	}
+	got, err := c.reader.ReadComments(issue.Owner, issue.Repo, issue.Number, comments)
+	switch {
+	case errors.Is(err, handlers.ErrNoStatus):
+		return snapshot{comments: comments}, nil
+	case err != nil:
+		return snapshot{}, err
+	}
+	return snapshot{comments: comments, ledger: got.Ledger, ok: true}, nil
+}
+
+// next is the interval after d: doubled, at most b.Max.
+func (b Backoff) next(d time.Duration) time.Duration { return min(2*d, max(b.Max, b.First)) }
+
+// pause sleeps d, cut short to what is left before deadline; false when the deadline has
+// passed.
+func (c *Client) pause(ctx context.Context, d time.Duration, deadline time.Time) (bool, error) {
+	left := deadline.Sub(c.now())
+	if left <= 0 {
+		return false, nil
+	}
+	return true, c.sleep(ctx, min(d, left))
+}
+
+// Error is a refusal or a failure with Clarify's error code, for a door to show as it shows
+// errors (an exit code and the code on stderr, an MCP tool error).
+type Error struct {
+	Code clarify.ErrorCode
+	Msg  string
+}
+
+// Error returns the code and what it means.
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Msg) }

@@ -1,0 +1,163 @@
+package asker
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ", ") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+const askUsage = `ask [flags] OWNER/REPO#N TARGET QUESTION
+
+Asks TARGET (@login, @org/team, or a role's name) QUESTION in the issue, with your own
+token (GITHUB_TOKEN, else GH_TOKEN, else gh's): as a comment, or as a repository_dispatch
+of type clarify with --dispatch or --state (a comment cannot carry state), or where a
+comment would start no run (a workflow's GITHUB_TOKEN in a repository that runs Clarify as
+a workflow). Waits until Clarify has taken it and prints its id (--json: its record).
+A refusal exits 1 and prints its error code; so does an ask not taken in time. An ask
+with the --ref of an open clarification of yours is that one: nothing is asked twice.`
+
+// Ask runs `ask`: 0 with the id printed, 1 refused or not taken, 2 usage.
+func (d Door) Ask(args []string) int {
+	c := d.flags("ask", askUsage)
+	var a Ask
+	var options stringList
+	c.fs.StringVar(&a.Topic, "topic", "", "the question's topic (what the repository's decisions are filed under)")
+	c.fs.Var(&options, "option", "an option to choose from (repeatable: a), b), …)")
+	c.fs.StringVar(&a.Fallback, "fallback", "", "the option (its letter) taken if nobody answers in time")
+	c.fs.BoolVar(&a.NonBlocking, "non-blocking", false, "the asker goes on meanwhile")
+	c.fs.StringVar(&a.Ref, "ref", "", "your own correlation id (at most 200 characters), given back in the record and the wake-up")
+	c.fs.StringVar(&a.State, "state", "", "an opaque string (at most 8 KiB) given back in the wake-up and the record; anyone who can read the issue can read it")
+	c.fs.BoolVar(&a.Dispatch, "dispatch", false, "send the ask as a repository_dispatch instead of a comment")
+	c.fs.DurationVar(&a.Timeout, "timeout", DefaultTakeTimeout, "how long to wait for Clarify to take the ask")
+	pos, err := c.parse(args)
+	if err == nil && len(pos) != 3 {
+		err = usageError{"give OWNER/REPO#N TARGET QUESTION (quote the question)"}
+	}
+	if err == nil {
+		a.Issue, err = parseIssue(pos[0])
+	}
+	if err != nil {
+		return d.exit("ask", err)
+	}
+	a.Target, a.Question, a.Options = pos[1], pos[2], options
+	cl, source, err := d.client(c)
+	if err != nil {
+		return d.exit("ask", err)
+	}
+	a.Dispatch = a.Dispatch || source == "workflow"
+	ctx, stop := signalContext()
+	defer stop()
+	rec, err := cl.Ask(ctx, a)
+	var refused *Error
+	if errors.As(err, &refused) {
+		return d.refused(c, refused)
+	}
+	if err != nil {
+		return d.exit("ask", err)
+	}
+	if *c.json {
+		return d.exit("ask", d.printRecords(true, true, rec))
+	}
+	fmt.Fprintln(d.Stdout, rec.ID)
+	return 0
+}
+
+// refused prints a refusal's code on stdout (--json: code and message), and why on stderr.
+func (d Door) refused(c common, e *Error) int {
+	if *c.json {
+		b, _ := json.Marshal(map[string]string{"code": string(e.Code), "error": e.Msg})
+		fmt.Fprintln(d.Stdout, string(b))
+	} else {
+		fmt.Fprintln(d.Stdout, e.Code)
+	}
+	fmt.Fprintf(d.Stderr, "%s ask: %v\n", d.Prog, e)
+	return ExitError
+}
+
+const waitUsage = `wait [flags] OWNER/REPO#N CLR-…
+
+Blocks until the clarification is answered or settled, and prints its record. Reads are
+conditional (a 304 while nothing changed costs no rate limit), further apart the longer
+nothing happens, up to a minute. An escalation does not end the wait: it is told on stderr.
+Exit codes: 0 answered or resolved, 3 resolved by its fallback after a timeout, 4
+abandoned, 124 the timeout passed with it still open (the record as it stands is
+printed), 1 an error, 2 a usage error.`
+
+// Wait runs `wait`, with an exit code per outcome (ExitCode).
+func (d Door) Wait(args []string) int {
+	c := d.flags("wait", waitUsage)
+	timeout := c.fs.Duration("timeout", 2*time.Hour, "how long to wait")
+	pos, err := c.parse(args)
+	if err == nil && (len(pos) != 2 || !strings.HasPrefix(strings.ToUpper(pos[1]), "CLR-")) {
+		err = usageError{"give OWNER/REPO#N CLR-…"}
+	}
+	if err != nil {
+		return d.exit("wait", err)
+	}
+	issue, err := parseIssue(pos[0])
+	if err != nil {
+		return d.exit("wait", err)
+	}
+	cl, _, err := d.client(c)
+	if err != nil {
+		return d.exit("wait", err)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	rec, err := cl.Wait(ctx, issue, pos[1], *timeout)
+	code := ExitCode(rec, err)
+	if code == ExitError {
+		return d.exit("wait", err)
+	}
+	if code == ExitStillOpen {
+		fmt.Fprintf(d.Stderr, "%s wait: %s is still %s after %s\n", d.Prog, rec.ID, rec.Status, *timeout)
+	}
+	if err := d.printRecords(*c.json, true, rec); err != nil {
+		return d.exit("wait", err)
+	}
+	return code
+}
+
+const statusUsage = `status [flags] OWNER/REPO#N [CLR-…]
+
+Prints the records of the issue's clarifications, or of one, read from the app's own
+signed ledger: what a wake-up says can be checked here.`
+
+// Status runs `status`.
+func (d Door) Status(args []string) int {
+	c := d.flags("status", statusUsage)
+	pos, err := c.parse(args)
+	if err == nil && (len(pos) < 1 || len(pos) > 2) {
+		err = usageError{"give OWNER/REPO#N, and a CLR-… for one clarification"}
+	}
+	if err != nil {
+		return d.exit("status", err)
+	}
+	issue, err := parseIssue(pos[0])
+	if err != nil {
+		return d.exit("status", err)
+	}
+	id := ""
+	if len(pos) == 2 {
+		id = pos[1]
+	}
+	cl, _, err := d.client(c)
+	if err != nil {
+		return d.exit("status", err)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	recs, err := cl.Status(ctx, issue, id)
+	if err != nil {
+		return d.exit("status", err)
+	}
+	return d.exit("status", d.printRecords(*c.json, id != "", recs...))
+}

@@ -1,0 +1,76 @@
+package asker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// ErrStillOpen says a wait's time passed with the clarification still open; the record
+// returned with it is as it stands.
+var ErrStillOpen = errors.New("still open when the time was up")
+
+// Wait reads the issue until the clarification is answered or settled (its record has an
+// outcome), or timeout passes (ErrStillOpen, with the record as it stands). Each read after
+// the first is conditional: while nothing changes it costs a 304, and the interval between
+// reads doubles up to a minute. An escalation does not end the wait (it still waits for a
+// person); it is told to Notes when it happens.
+func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, timeout time.Duration) (AskRecord, error) {
+	deadline := c.now().Add(timeout)
+	var last AskRecord
+	d := c.poll.First
+	for {
+		rec, err := c.Status(ctx, issue, id)
+		if err != nil {
+			return last, err
+		}
+		r := rec[0]
+		if r.Status == string(clarify.Escalated) && last.Status != r.Status {
+			fmt.Fprintf(c.notes, "%s escalated: it waits for a maintainer now (still waiting)\n", r.ID)
+		}
+		if r.Outcome != "" {
+			return r, nil
+		}
+		if last.ID != "" && (r.Status != last.Status || r.Round != last.Round) {
+			d = c.poll.First // something moves: look again soon
+		}
+		last = r
+		more, err := c.pause(ctx, d, deadline)
+		if err != nil {
+			return last, err
+		}
+		if !more {
+			return last, ErrStillOpen
+		}
+		d = c.poll.next(d)
+	}
+}
+
+// Exit codes of a wait, one per outcome (bot wait, gh clarify wait).
+const (
+	ExitAnswered  = 0
+	ExitError     = 1
+	ExitUsage     = 2
+	ExitFallback  = 3
+	ExitAbandoned = 4
+	// ExitStillOpen is timeout(1)'s code for a time-out.
+	ExitStillOpen = 124
+)
+
+// ExitCode is a wait's exit code for what it returned.
+func ExitCode(r AskRecord, err error) int {
+	switch {
+	case errors.Is(err, ErrStillOpen):
+		return ExitStillOpen
+	case err != nil:
+		return ExitError
+	case r.Outcome == OutcomeTimeoutAssumed:
+		return ExitFallback
+	case r.Outcome == OutcomeAbandoned:
+		return ExitAbandoned
+	}
+	return ExitAnswered
+}
