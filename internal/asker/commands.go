@@ -1,6 +1,7 @@
 package asker
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -160,4 +161,31 @@ func (d Door) Status(args []string) int {
 		return d.exit("status", err)
 	}
 	return d.exit("status", d.printRecords(*c.json, id != "", recs...))
+}
+
+const mcpUsage = `mcp [flags]
+
+Serves the asker's tools over MCP on stdin and stdout (clarify_ask, clarify_wait,
+clarify_status, clarify_decisions), for an agent's MCP client: Claude Code, Codex, VS
+Code, Cursor. The token, the app and the keys are found as for bot ask; a call that names
+no repo means CLARIFY_REPO, else the working directory's git remote.`
+
+// Serve runs `mcp`: it builds the client as the other commands do and hands it to serve
+// (the MCP server, which cmd wires in) until the client disconnects or Ctrl-C.
+func (d Door) Serve(args []string, serve func(ctx context.Context, c *Client, dispatch bool) error) int {
+	c := d.flags("mcp", mcpUsage)
+	pos, err := c.parse(args)
+	if err == nil && len(pos) > 0 {
+		err = usageError{"bot mcp takes no arguments"}
+	}
+	if err != nil {
+		return d.exit("mcp", err)
+	}
+	cl, source, err := d.client(c)
+	if err != nil {
+		return d.exit("mcp", err)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	return d.exit("mcp", serve(ctx, cl, source == "workflow"))
 }
