@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/cli"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -36,46 +37,23 @@ type Door struct {
 
 // common are the flags every asker's command takes.
 type common struct {
-	fs   *flag.FlagSet
-	help func()
+	*cli.Command
 	app  *string
 	json *bool
 }
 
-func (d Door) flags(name, usage string) common {
-	fs := flag.NewFlagSet(d.Prog+" "+name, flag.ContinueOnError)
-	// A mistake is one line on stderr (exit); -h is the help on stdout.
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+// flags makes the command line of name: its summary, its form (after the program's
+// name) and the details of its help.
+func (d Door) flags(name, summary, form, details string) common {
+	cmd := cli.New(name, summary, d.Prog+" "+form, details)
 	slug := d.Env.Getenv("CLARIFY_APP_SLUG")
 	if slug == "" {
 		slug = d.DefaultSlug
 	}
-	return common{fs: fs, help: func() {
-		fmt.Fprintf(d.Stdout, "usage: %s %s\n\nflags (before or after the arguments):\n", d.Prog, usage)
-		fs.SetOutput(d.Stdout)
-		fs.PrintDefaults()
-	},
-		app: fs.String("app", slug, "the slug of the app Clarify runs as: only comments by SLUG[bot] are believed; "+
+	return common{Command: cmd,
+		app: cmd.Flags.String("app", slug, "the slug of the app Clarify runs as: only comments by SLUG[bot] are believed; "+
 			"github-actions where Clarify runs as a workflow (then CLARIFY_LEDGER_KEY is needed); CLARIFY_APP_SLUG sets the default"),
-		json: fs.Bool("json", false, "print the record as JSON"),
-	}
-}
-
-// parse parses flags given before and after the arguments, and returns the arguments.
-func (c common) parse(args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := c.fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-			c.help()
-			return nil, err
-		} else if err != nil {
-			return nil, usageError{err.Error()}
-		}
-		if args = c.fs.Args(); len(args) == 0 {
-			return pos, nil
-		}
-		pos, args = append(pos, args[0]), args[1:]
+		json: cmd.Flags.Bool("json", false, "print the record as JSON"),
 	}
 }
 
@@ -97,32 +75,26 @@ func (d Door) client(c common) (*Client, string, error) {
 	return cl, source, err
 }
 
-// usageError is a command line that cannot run: exit 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-// exit reports err and returns the exit code: 0, 2 for usage, else 1.
+// exit reports err and returns the exit code, as every bot command does (internal/cli),
+// under the door's name ("gh clarify ask: …").
 func (d Door) exit(name string, err error) int {
-	var ue usageError
+	var ue *cli.UsageError
 	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return cli.ExitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(d.Stderr, "%s %s: %s (%s %s -h for help)\n", d.Prog, name, ue.msg, d.Prog, name)
-		return ExitUsage
+		fmt.Fprintf(d.Stderr, "%s %s: %s (%s %s -h for help)\n", d.Prog, name, ue.Msg, d.Prog, name)
+		return cli.ExitUsage
 	}
 	fmt.Fprintf(d.Stderr, "%s %s: %v\n", d.Prog, name, err)
-	return ExitError
+	return cli.ExitError
 }
 
 // parseIssue reads OWNER/REPO#N.
 func parseIssue(s string) (clarify.IssueRef, error) {
 	ref, ok := clarify.ParseIssueRef(s)
 	if !ok {
-		return ref, usageError{fmt.Sprintf("%q: write the issue as OWNER/REPO#N", s)}
+		return ref, cli.Usagef("", "%q: write the issue as OWNER/REPO#N", s)
 	}
 	return ref, nil
 }

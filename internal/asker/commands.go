@@ -15,9 +15,9 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ", ") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
-const askUsage = `ask [flags] OWNER/REPO#N TARGET QUESTION
+const askSummary = "Ask a question as an agent, with your own token, and print its id."
 
-Asks TARGET (@login, @org/team, or a role's name) QUESTION in the issue, with your own
+const askDetails = `Asks TARGET (@login, @org/team, or a role's name) QUESTION in the issue, with your own
 token (GITHUB_TOKEN, else GH_TOKEN, else gh's): as a comment, or as a repository_dispatch
 of type clarify with --dispatch or --state (a comment cannot carry state), or where a
 comment would start no run (a workflow's GITHUB_TOKEN in a repository that runs Clarify as
@@ -27,20 +27,20 @@ with the --ref of an open clarification of yours is that one: nothing is asked t
 
 // Ask runs `ask`: 0 with the id printed, 1 refused or not taken, 2 usage.
 func (d Door) Ask(args []string) int {
-	c := d.flags("ask", askUsage)
+	c := d.flags("ask", askSummary, "ask [flags] OWNER/REPO#N TARGET QUESTION", askDetails)
 	var a Ask
 	var options stringList
-	c.fs.StringVar(&a.Topic, "topic", "", "the question's topic (what the repository's decisions are filed under)")
-	c.fs.Var(&options, "option", "an option to choose from (repeatable: a), b), …)")
-	c.fs.StringVar(&a.Fallback, "fallback", "", "the option (its letter) taken if nobody answers in time")
-	c.fs.BoolVar(&a.NonBlocking, "non-blocking", false, "the asker goes on meanwhile")
-	c.fs.StringVar(&a.Ref, "ref", "", "your own correlation id (at most 200 characters), given back in the record and the wake-up")
-	c.fs.StringVar(&a.State, "state", "", "an opaque string (at most 8 KiB) given back in the wake-up and the record; anyone who can read the issue can read it")
-	c.fs.BoolVar(&a.Dispatch, "dispatch", false, "send the ask as a repository_dispatch instead of a comment")
-	c.fs.DurationVar(&a.Timeout, "timeout", DefaultTakeTimeout, "how long to wait for Clarify to take the ask")
-	pos, err := c.parse(args)
+	c.Flags.StringVar(&a.Topic, "topic", "", "the question's topic (what the repository's decisions are filed under)")
+	c.Flags.Var(&options, "option", "an option to choose from (repeatable: a), b), …)")
+	c.Flags.StringVar(&a.Fallback, "fallback", "", "the option (its letter) taken if nobody answers in time")
+	c.Flags.BoolVar(&a.NonBlocking, "non-blocking", false, "the asker goes on meanwhile")
+	c.Flags.StringVar(&a.Ref, "ref", "", "your own correlation id (at most 200 characters), given back in the record and the wake-up")
+	c.Flags.StringVar(&a.State, "state", "", "an opaque string (at most 8 KiB) given back in the wake-up and the record; anyone who can read the issue can read it")
+	c.Flags.BoolVar(&a.Dispatch, "dispatch", false, "send the ask as a repository_dispatch instead of a comment")
+	c.Flags.DurationVar(&a.Timeout, "timeout", DefaultTakeTimeout, "how long to wait for Clarify to take the ask")
+	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && len(pos) != 3 {
-		err = usageError{"give OWNER/REPO#N TARGET QUESTION (quote the question)"}
+		err = c.Usagef("give OWNER/REPO#N TARGET QUESTION (quote the question)")
 	}
 	if err == nil {
 		a.Issue, err = parseIssue(pos[0])
@@ -83,9 +83,9 @@ func (d Door) refused(c common, e *Error) int {
 	return ExitError
 }
 
-const waitUsage = `wait [flags] OWNER/REPO#N CLR-…
+const waitSummary = "Wait until a clarification is answered or settled, and print its record."
 
-Blocks until the clarification is answered or settled, and prints its record. Reads are
+const waitDetails = `Blocks until the clarification is answered or settled, and prints its record. Reads are
 conditional (a 304 while nothing changed costs no rate limit), further apart the longer
 nothing happens, up to a minute. An escalation does not end the wait: it is told on stderr.
 Exit codes: 0 answered or resolved, 3 resolved by its fallback after a timeout, 4
@@ -94,11 +94,11 @@ printed), 1 an error, 2 a usage error.`
 
 // Wait runs `wait`, with an exit code per outcome (ExitCode).
 func (d Door) Wait(args []string) int {
-	c := d.flags("wait", waitUsage)
-	timeout := c.fs.Duration("timeout", 2*time.Hour, "how long to wait")
-	pos, err := c.parse(args)
+	c := d.flags("wait", waitSummary, "wait [flags] OWNER/REPO#N CLR-…", waitDetails)
+	timeout := c.Flags.Duration("timeout", 2*time.Hour, "how long to wait")
+	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && (len(pos) != 2 || !strings.HasPrefix(strings.ToUpper(pos[1]), "CLR-")) {
-		err = usageError{"give OWNER/REPO#N CLR-…"}
+		err = c.Usagef("give OWNER/REPO#N CLR-…")
 	}
 	if err != nil {
 		return d.exit("wait", err)
@@ -127,17 +127,17 @@ func (d Door) Wait(args []string) int {
 	return code
 }
 
-const statusUsage = `status [flags] OWNER/REPO#N [CLR-…]
+const statusSummary = "Print the records of an issue's clarifications, or of one."
 
-Prints the records of the issue's clarifications, or of one, read from the app's own
+const statusDetails = `Prints the records of the issue's clarifications, or of one, read from the app's own
 signed ledger: what a wake-up says can be checked here.`
 
 // Status runs `status`.
 func (d Door) Status(args []string) int {
-	c := d.flags("status", statusUsage)
-	pos, err := c.parse(args)
+	c := d.flags("status", statusSummary, "status [flags] OWNER/REPO#N [CLR-…]", statusDetails)
+	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && (len(pos) < 1 || len(pos) > 2) {
-		err = usageError{"give OWNER/REPO#N, and a CLR-… for one clarification"}
+		err = c.Usagef("give OWNER/REPO#N, and a CLR-… for one clarification")
 	}
 	if err != nil {
 		return d.exit("status", err)
@@ -163,9 +163,9 @@ func (d Door) Status(args []string) int {
 	return d.exit("status", d.printRecords(*c.json, id != "", recs...))
 }
 
-const mcpUsage = `mcp [flags]
+const mcpSummary = "Serve the asker's tools to an agent over MCP on stdin and stdout."
 
-Serves the asker's tools over MCP on stdin and stdout (clarify_ask, clarify_wait,
+const mcpDetails = `Serves the asker's tools over MCP on stdin and stdout (clarify_ask, clarify_wait,
 clarify_status, clarify_decisions), for an agent's MCP client: Claude Code, Codex, VS
 Code, Cursor. The token, the app and the keys are found as for bot ask; a call that names
 no repo means CLARIFY_REPO, else the working directory's git remote.`
@@ -173,10 +173,10 @@ no repo means CLARIFY_REPO, else the working directory's git remote.`
 // Serve runs `mcp`: it builds the client as the other commands do and hands it to serve
 // (the MCP server, which cmd wires in) until the client disconnects or Ctrl-C.
 func (d Door) Serve(args []string, serve func(ctx context.Context, c *Client, dispatch bool) error) int {
-	c := d.flags("mcp", mcpUsage)
-	pos, err := c.parse(args)
+	c := d.flags("mcp", mcpSummary, "mcp [flags]", mcpDetails)
+	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && len(pos) > 0 {
-		err = usageError{"bot mcp takes no arguments"}
+		err = c.Usagef("bot mcp takes no arguments")
 	}
 	if err != nil {
 		return d.exit("mcp", err)
