@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clarify-app/clarify/internal/replay"
+)
+
+// TestGhClarifyAsksAndReadsWithGhsLogin runs gh clarify ask and status against the
+// in-memory GitHub with the real app behind it, logged in as gh would be (GH_TOKEN).
+func TestGhClarifyAsksAndReadsWithGhsLogin(t *testing.T) {
+	h, err := replay.NewHarness(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	h.Fake.AddInstallation(1, "octo", "octo/widgets")
+	h.Fake.AddUser("coder-agent", "User")
+	h.Fake.SetPermission("octo/widgets", "coder-agent", "write")
+	h.Fake.SetPermission("octo/widgets", "maria", "write")
+	var mu sync.Mutex
+	deliverAll := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, d := range h.Fake.TakeOutbox() {
+			if _, err := h.Deliver(context.Background(), d); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	h.Fake.OpenIssue("octo/widgets", 42, "Rate limit", "maria")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { // GitHub delivering what happens, as it happens
+		for ctx.Err() == nil {
+			deliverAll()
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+
+	t.Setenv("GH_CONFIG_DIR", t.TempDir()) // no login of the machine's
+	t.Setenv("GH_HOST", "")
+	t.Setenv("GITHUB_TOKEN", "")
+	t.Setenv("GH_TOKEN", h.Fake.PersonalToken("octo/widgets", "coder-agent"))
+	t.Setenv("GITHUB_API_URL", h.GitHub.URL+"/")
+	t.Setenv("CLARIFY_APP_SLUG", "")
+	t.Setenv("CLARIFY_LEDGER_KEY", "")
+	t.Setenv("GITHUB_APP_PRIVATE_KEY", "")
+	t.Setenv("GITHUB_APP_PRIVATE_KEY_FILE", "")
+
+	var out, errs bytes.Buffer
+	if code := run([]string{"ask", "octo/widgets#42", "@maria", "Per API key?"}, &out, &errs); code != 0 || strings.TrimSpace(out.String()) != "CLR-42-001" {
+		t.Fatalf("gh clarify ask: exit %d, stdout %q, stderr %q; want 0 and CLR-42-001", code, out.String(), errs.String())
+	}
+	for _, c := range h.Fake.Comments("octo/widgets", 42) {
+		if strings.HasPrefix(c.Body, "/clarify") && c.User != "coder-agent" {
+			t.Errorf("the ask was posted by %s; want gh's login, coder-agent", c.User)
+		}
+	}
+	out.Reset()
+	if code := run([]string{"status", "--json", "octo/widgets#42", "CLR-42-001"}, &out, &errs); code != 0 ||
+		!strings.Contains(out.String(), `"status": "pending"`) {
+		t.Errorf("gh clarify status: exit %d, stdout %q, stderr %q; want the pending record", code, out.String(), errs.String())
+	}
+	out.Reset()
+	if code := run([]string{"ledger", "octo/widgets#42"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "CLR-42-001") {
+		t.Errorf("gh clarify ledger: exit %d, stdout %q, stderr %q; want the ledger", code, out.String(), errs.String())
+	}
+}
+
+func TestGhClarifyReachesTheAPIOfGhsHost(t *testing.T) {
+	for host, want := range map[string]string{
+		"github.com":           "https://api.github.com/",
+		"ghe.example.com":      "https://ghe.example.com/api/v3/",
+		"octocorp.ghe.com":     "https://api.octocorp.ghe.com/",
+		"GitHub.COM":           "https://api.github.com/",
+		"git.internal.example": "https://git.internal.example/api/v3/",
+	} {
+		if got := apiOf(host); got != want {
+			t.Errorf("apiOf(%q) = %q, want %q", host, got, want)
+		}
+	}
+}
+
+func TestGhClarifyUsage(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run(nil, &out, &errs); code != 2 || !strings.Contains(errs.String(), "gh clarify <command>") {
+		t.Errorf("gh clarify: exit %d, stderr %q; want 2 and the usage", code, errs.String())
+	}
+	errs.Reset()
+	if code := run([]string{"wait", "octo/widgets#42"}, &out, &errs); code != 2 || !strings.HasPrefix(errs.String(), "gh clarify wait: ") {
+		t.Errorf("gh clarify wait with no id: exit %d, stderr %q; want 2, said as gh clarify wait", code, errs.String())
+	}
+}
