@@ -152,7 +152,7 @@ func (r LedgerReader) bookOf(ctx context.Context, ref issueRef, comments []*gith
 		if !r.own(c) || !strings.Contains(c.GetBody(), render.DecisionsMarker) {
 			continue // a person's comment, or the app's answer to a command typed there
 		}
-		part, ds, err := keys.DecodeDecisions(c.GetBody())
+		part, ds, err := r.decodeDecisions(ref, c.GetBody())
 		if !r.ownBlock(c, func(string) bool { return err == nil }) {
 			continue
 		}
@@ -169,6 +169,15 @@ func (r LedgerReader) bookOf(ctx context.Context, ref issueRef, comments []*gith
 		book.memory.Decisions = append(book.memory.Decisions, byPart[i]...)
 	}
 	return book
+}
+
+// decodeDecisions reads a part of the decision memory under the issue's keys, or
+// unchecked for a reader given none (bot stats, the asker's client).
+func (r LedgerReader) decodeDecisions(ref issueRef, body string) (int, []clarify.Decision, error) {
+	if r.Unchecked {
+		return render.DecodeDecisionsUnverified(body)
+	}
+	return r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).DecodeDecisions(body)
 }
 
 // commentIDs lists the ids of comments, in order.
