@@ -172,17 +172,18 @@ func TestMCPListsTheFourToolsWithTheirSchemas(t *testing.T) {
 
 func TestMCPAskThenAPersonsReplyThenWaitReturnsTheAnswer(t *testing.T) {
 	w := newMCPWorld(t)
+	const state = `{"session":"7f3a","note":"--> & \"quoted\""}`
 	rec := w.call("clarify_ask", map[string]any{"issue": 42, "target": "@maria", "question": "Per API key or per client IP?",
-		"options": []string{"per API key", "per client IP"}})
+		"options": []string{"per API key", "per client IP"}, "ref": "run-981/step-3", "state": state})
 	t.Logf("bot mcp: %s from the process's start to its first tool answer (clarify_ask, taken)", w.firstAnswer.Sub(w.started).Round(time.Millisecond))
-	if rec["id"] != "CLR-42-001" || rec["status"] != "pending" {
-		t.Fatalf("clarify_ask: %v; want CLR-42-001 pending", rec)
+	if rec["id"] != "CLR-42-001" || rec["status"] != "pending" || rec["ref"] != "run-981/step-3" {
+		t.Fatalf("clarify_ask: %v; want CLR-42-001 pending, with its ref", rec)
 	}
 	d, _ := w.h.Fake.Comment("octo/widgets", 42, "maria", "Per API key.")
 	w.deliver(d)
 	rec = w.call("clarify_wait", map[string]any{"issue": 42, "id": "CLR-42-001", "timeout_seconds": 10})
-	if rec["status"] != "answered" || rec["answer"] != "Per API key." {
-		t.Errorf("clarify_wait after maria's reply: %v; want answered, Per API key.", rec)
+	if rec["status"] != "answered" || rec["answer"] != "Per API key." || rec["state"] != state {
+		t.Errorf("clarify_wait after maria's reply: %v; want answered, Per API key., and the state byte for byte", rec)
 	}
 	recs := w.call("clarify_status", map[string]any{"issue": 42})
 	if list, _ := recs["records"].([]any); len(list) != 1 {

@@ -54,9 +54,9 @@ type sent struct {
 // Ask asks and waits until Clarify has taken the ask: the clarification's record, an
 // *Error with the refusal's code, or ErrNotTaken. An ask whose ref is that of an open
 // clarification of the same asker is that clarification (Clarify asks nothing twice).
-func (c *Client) Ask(ctx context.Context, a Ask) (AskRecord, error) {
+func (c *Client) Ask(ctx context.Context, a Ask) (clarify.AskRecord, error) {
 	if err := a.check(); err != nil {
-		return AskRecord{}, err
+		return clarify.AskRecord{}, err
 	}
 	deadline := c.now().Add(orDefault(a.Timeout, DefaultTakeTimeout))
 	var (
@@ -69,7 +69,7 @@ func (c *Client) Ask(ctx context.Context, a Ask) (AskRecord, error) {
 		s, err = c.comment(ctx, a)
 	}
 	if err != nil {
-		return AskRecord{}, err
+		return clarify.AskRecord{}, err
 	}
 	return c.taken(ctx, a, s, deadline)
 }
@@ -133,24 +133,24 @@ func newRef() string {
 }
 
 // taken reads the issue until the ask is a clarification or refused, or deadline passes.
-func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (AskRecord, error) {
+func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (clarify.AskRecord, error) {
 	for d := askPoll.First; ; d = askPoll.next(d) {
 		snap, err := c.read(ctx, a.Issue)
 		if err != nil {
-			return AskRecord{}, err
+			return clarify.AskRecord{}, err
 		}
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
-			return askRecordOf(snap.ledger, cl), nil
+			return clarify.AskRecordOf(snap.ledger.Issue, cl), nil
 		}
 		if rec, ok := c.refusal(snap.comments, s.comment, a.Ref, s.after); ok {
-			return AskRecord{}, &Error{Code: clarify.ErrorCode(rec.Code), Msg: "Clarify refused the ask (its reply in " + a.Issue.String() + " says why)"}
+			return clarify.AskRecord{}, &Error{Code: clarify.ErrorCode(rec.Code), Msg: "Clarify refused the ask (its reply in " + a.Issue.String() + " says why)"}
 		}
 		more, err := c.pause(ctx, d, deadline)
 		if err != nil {
-			return AskRecord{}, err
+			return clarify.AskRecord{}, err
 		}
 		if !more {
-			return AskRecord{}, fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+
+			return clarify.AskRecord{}, fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+
 				"or the workflow run on this event?)", ErrNotTaken, a.Issue, orDefault(a.Timeout, DefaultTakeTimeout))
 		}
 	}

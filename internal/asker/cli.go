@@ -105,7 +105,7 @@ func signalContext() (context.Context, context.CancelFunc) {
 }
 
 // printRecords prints records as JSON (one record, or a list) or as lines for people.
-func (d Door) printRecords(asJSON, one bool, recs ...AskRecord) error {
+func (d Door) printRecords(asJSON, one bool, recs ...clarify.AskRecord) error {
 	if asJSON {
 		enc := json.NewEncoder(d.Stdout)
 		enc.SetIndent("", "  ")
@@ -121,7 +121,7 @@ func (d Door) printRecords(asJSON, one bool, recs ...AskRecord) error {
 }
 
 // recordText is a record for people: one line, then what was said and decided.
-func recordText(r AskRecord) string {
+func recordText(r clarify.AskRecord) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %s", r.ID, r.Status)
 	if r.Outcome != "" && r.Outcome != r.Status {

@@ -30,20 +30,22 @@ func byComment(l clarify.Ledger, comment int64) (clarify.Clarification, bool) {
 	return clarify.Clarification{}, false
 }
 
-// byRef is the clarification an ask with that ref is, as the app decides it (the same ref
-// and asker as an open one is the same ask): the newest with that ref, asked after the
-// comment after (the newest comment before the ask was sent) or still open. asker, when
-// known, narrows it to the asker's own.
+// byRef is the clarification an ask with that ref is, as the app decides it: an open one
+// of the same asker with that ref is the same ask (clarify.SameAsk); else the newest with
+// that ref asked after the comment after (the newest before the ask was sent). With the
+// asker unknown (a dispatch's sender), any open one with that ref is taken for the same.
 func byRef(l clarify.Ledger, ref, asker string, after int64) (clarify.Clarification, bool) {
 	if ref == "" {
 		return clarify.Clarification{}, false
 	}
+	if asker != "" {
+		if c, ok := clarify.SameAsk(l, asker, ref); ok {
+			return c, true
+		}
+	}
 	for i := len(l.Clarifications) - 1; i >= 0; i-- {
 		c := l.Clarifications[i]
-		if refOf(c) != ref || (asker != "" && !strings.EqualFold(c.Asker.Login, asker)) {
-			continue
-		}
-		if c.Status.Open() || (len(c.Thread) > 0 && c.Thread[0].CommentID > after) {
+		if c.Ref == ref && ((asker == "" && c.Status.Open()) || (len(c.Thread) > 0 && c.Thread[0].CommentID > after)) {
 			return c, true
 		}
 	}
@@ -75,7 +77,7 @@ func (c *Client) refusal(comments []*github.IssueComment, askComment int64, ref 
 		if askComment != 0 && render.HasMarker(cm.GetBody(), clarify.ReplyKey(askComment)) {
 			return rec, true
 		}
-		if ref != "" && recordRef(rec) == ref {
+		if ref != "" && rec.Ref == ref {
 			return rec, true
 		}
 	}

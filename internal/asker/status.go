@@ -12,7 +12,7 @@ import (
 // Status reads the records of the issue's clarifications, or of the one of that id (an
 // *Error unknown-clarification when there is none). An issue where nothing was asked has
 // none.
-func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) ([]AskRecord, error) {
+func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) ([]clarify.AskRecord, error) {
 	snap, err := c.read(ctx, issue)
 	if err != nil {
 		return nil, err
@@ -22,11 +22,11 @@ func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) 
 		if !ok {
 			return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s", issue, id, c.reader.Bot)}
 		}
-		return []AskRecord{askRecordOf(snap.ledger, cl)}, nil
+		return []clarify.AskRecord{clarify.AskRecordOf(snap.ledger.Issue, cl)}, nil
 	}
-	recs := []AskRecord{}
+	recs := []clarify.AskRecord{}
 	for _, cl := range snap.ledger.Clarifications {
-		recs = append(recs, askRecordOf(snap.ledger, cl))
+		recs = append(recs, clarify.AskRecordOf(snap.ledger.Issue, cl))
 	}
 	return recs, nil
 }

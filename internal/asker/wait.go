@@ -18,9 +18,9 @@ var ErrStillOpen = errors.New("still open when the time was up")
 // the first is conditional: while nothing changes it costs a 304, and the interval between
 // reads doubles up to a minute. An escalation does not end the wait (it still waits for a
 // person); it is told to Notes when it happens.
-func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, timeout time.Duration) (AskRecord, error) {
+func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, timeout time.Duration) (clarify.AskRecord, error) {
 	deadline := c.now().Add(timeout)
-	var last AskRecord
+	var last clarify.AskRecord
 	d := c.poll.First
 	for {
 		rec, err := c.Status(ctx, issue, id)
@@ -61,15 +61,15 @@ const (
 )
 
 // ExitCode is a wait's exit code for what it returned.
-func ExitCode(r AskRecord, err error) int {
+func ExitCode(r clarify.AskRecord, err error) int {
 	switch {
 	case errors.Is(err, ErrStillOpen):
 		return ExitStillOpen
 	case err != nil:
 		return ExitError
-	case r.Outcome == OutcomeTimeoutAssumed:
+	case r.Outcome == clarify.OutcomeTimeoutAssumed:
 		return ExitFallback
-	case r.Outcome == OutcomeAbandoned:
+	case r.Outcome == clarify.OutcomeAbandoned:
 		return ExitAbandoned
 	}
 	return ExitAnswered

@@ -73,7 +73,7 @@ type DecisionsInput struct {
 
 // Records is clarify_status's result.
 type Records struct {
-	Records []asker.AskRecord `json:"records"`
+	Records []clarify.AskRecord `json:"records"`
 }
 
 // Decisions is clarify_decisions's result.
@@ -111,10 +111,10 @@ func (cfg Config) issue(repo string, number int) (clarify.IssueRef, error) {
 	return clarify.IssueRef{Owner: owner, Repo: name, Number: number}, nil
 }
 
-func (cfg Config) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, asker.AskRecord, error) {
+func (cfg Config) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, clarify.AskRecord, error) {
 	issue, err := cfg.issue(in.Repo, in.Issue)
 	if err != nil {
-		return nil, asker.AskRecord{}, err
+		return nil, clarify.AskRecord{}, err
 	}
 	a := asker.Ask{Issue: issue, Target: in.Target, Question: in.Question, Topic: in.Topic, Options: in.Options,
 		Fallback: in.Fallback, Ref: in.Ref, State: in.State, Dispatch: cfg.Dispatch}
@@ -123,17 +123,17 @@ func (cfg Config) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) 
 	return nil, rec, err
 }
 
-func (cfg Config) wait(ctx context.Context, _ *mcp.CallToolRequest, in WaitInput) (*mcp.CallToolResult, asker.AskRecord, error) {
+func (cfg Config) wait(ctx context.Context, _ *mcp.CallToolRequest, in WaitInput) (*mcp.CallToolResult, clarify.AskRecord, error) {
 	issue, err := cfg.issue(in.Repo, in.Issue)
 	if err != nil {
-		return nil, asker.AskRecord{}, err
+		return nil, clarify.AskRecord{}, err
 	}
 	secs := in.TimeoutSeconds
 	if secs <= 0 {
 		secs = DefaultWaitSeconds
 	}
 	if secs > MaxWaitSeconds {
-		return nil, asker.AskRecord{}, fmt.Errorf("timeout_seconds %d: at most %d, so that no client's time-out ends the call; call again to wait longer", secs, MaxWaitSeconds)
+		return nil, clarify.AskRecord{}, fmt.Errorf("timeout_seconds %d: at most %d, so that no client's time-out ends the call; call again to wait longer", secs, MaxWaitSeconds)
 	}
 	rec, err := cfg.Client.Wait(ctx, issue, in.ID, time.Duration(secs)*time.Second)
 	if errors.Is(err, asker.ErrStillOpen) {
