@@ -1,0 +1,87 @@
+package action_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/asker"
+	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/render"
+)
+
+// runWorkflows starts Clarify's workflow for what happened as GitHub would: every clarify
+// dispatch (even one a GITHUB_TOKEN sent) and every comment, except the comments a
+// GITHUB_TOKEN wrote (github-actions[bot]'s), for which GitHub starts no workflow.
+func (b *bench) runWorkflows() {
+	for _, d := range b.fake.TakeOutbox() {
+		var p struct {
+			Action string `json:"action"`
+			Sender struct {
+				Login string `json:"login"`
+			} `json:"sender"`
+		}
+		_ = json.Unmarshal(d.Body, &p)
+		switch {
+		case d.Event == "repository_dispatch" && p.Action == handlers.DispatchEventType:
+		case d.Event == "issue_comment" && p.Action == "created" && p.Sender.Login != fakegithub.ActionsBotLogin:
+		default:
+			continue
+		}
+		b.ok(d.Event, b.eventFile(d))
+	}
+}
+
+// askerDoor is bot ask|wait|status as an agent runs them in a job beside Clarify's
+// workflow, with token: github-actions as the app, the ledger key; each of its sleeps lets
+// GitHub start the workflow runs that are due.
+func (b *bench) askerDoor(token string, out, errs *bytes.Buffer) asker.Door {
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_API_URL": b.url, "CLARIFY_APP_SLUG": asker.ActionSlug}
+	return asker.Door{Prog: "bot", Stdout: out, Stderr: errs, DefaultSlug: "clarify",
+		Env:  asker.Env{Getenv: func(k string) string { return env[k] }, Token: func() (string, string, error) { return token, "GITHUB_TOKEN", nil }},
+		Keys: func() (render.Keyring, error) { return render.Keyring{Current: []byte(ledgerKey)}, nil },
+		Now:  b.fake.Now,
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			b.fake.Advance(d)
+			b.runWorkflows()
+			return ctx.Err()
+		}}
+}
+
+// TestAskerClientInActionMode: an agent asks with its own token where Clarify runs as a
+// workflow; its comment starts Clarify's run, the ask is found in the signed ledger of
+// github-actions[bot], answered, waited for, and woken with its ref.
+func TestAskerClientInActionMode(t *testing.T) {
+	b := newBench(t)
+	b.fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
+	token := b.fake.PersonalToken(repo, "coder-agent")
+	before := len(b.fake.Requests())
+	var out, errs bytes.Buffer
+	code := b.askerDoor(token, &out, &errs).Ask([]string{"octo/widgets#42", "@maria", "Per API key or per client IP?", "--ref", "run-7/step-2", "--json"})
+	var rec clarify.AskRecord
+	if code != 0 || json.Unmarshal(out.Bytes(), &rec) != nil || rec.ID != "CLR-42-001" || rec.Ref != "run-7/step-2" {
+		t.Fatalf("bot ask in a job: exit %d, stdout %s, stderr %s; want CLR-42-001 with its ref", code, out.String(), errs.String())
+	}
+	t.Logf("bot ask in Action mode: %d requests, the agent's and the workflow run's together", len(b.fake.Requests())-before)
+
+	b.comment("maria", "Per API key.")
+	out.Reset()
+	code = b.askerDoor(token, &out, &errs).Wait([]string{"octo/widgets#42", rec.ID, "--json"})
+	if code != 0 || json.Unmarshal(out.Bytes(), &rec) != nil || rec.Answer != "Per API key." || rec.Outcome != clarify.OutcomeAnswered {
+		t.Fatalf("bot wait: exit %d, stdout %s, stderr %s; want the answer", code, out.String(), errs.String())
+	}
+	var wake handlers.WakePayload
+	all := b.fake.Dispatches(repo)
+	if err := json.Unmarshal(all[len(all)-1].ClientPayload, &wake); err != nil || wake.Context == nil || wake.Context.Ref != "run-7/step-2" {
+		t.Errorf("the wake-up carries %s; want the ask's ref", all[len(all)-1].ClientPayload)
+	}
+	out.Reset()
+	if code := b.askerDoor(token, &out, &errs).Status([]string{"octo/widgets#42", rec.ID}); code != 0 || !strings.Contains(out.String(), "answered") {
+		t.Errorf("bot status, checking the wake-up: exit %d, %s %s", code, out.String(), errs.String())
+	}
+}
