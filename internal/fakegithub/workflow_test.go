@@ -32,6 +32,26 @@ func TestWorkflowTokenReachesOneRepositoryAndWritesAsGitHubActions(t *testing.T)
 	}
 }
 
+func TestPersonalTokenReachesOneRepositoryAndWritesAsItsUser(t *testing.T) {
+	f := newFixture(t)
+	f.s.AddInstallation(2, "octo", "octo/gadgets")
+	c := tokenClient(t, f.srv.URL, f.s.PersonalToken(testRepo, "coder-agent"))
+	cm, _, err := c.Issues.CreateComment(f.ctx, "octo", "widgets", 42, &github.IssueComment{Body: github.String("/clarify @maria Why?")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cm.GetUser().GetLogin(); got != "coder-agent" {
+		t.Errorf("comment by %s, want coder-agent", got)
+	}
+	if out := f.s.TakeOutbox(); len(out) == 0 || out[len(out)-1].Event != "issue_comment" {
+		t.Errorf("the comment's deliveries: %+v; want an issue_comment for the apps", out)
+	}
+	f.s.OpenIssue("octo/gadgets", 1, "Elsewhere", "alice")
+	if _, resp, err := c.Issues.Get(f.ctx, "octo", "gadgets", 1); err == nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another repository answered %v, want 404", err)
+	}
+}
+
 func TestDispatchesAreRecordedAndBoundedAsOnGitHub(t *testing.T) {
 	f := newFixture(t)
 	raw := json.RawMessage(`{"issue":42,"id":"CLR-42-001"}`)
