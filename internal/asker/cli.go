@@ -57,22 +57,20 @@ func (d Door) flags(name, summary, form, details string) common {
 	}
 }
 
-// client builds the client the flags say, and returns the token's source.
-func (d Door) client(c common) (*Client, string, error) {
+// client builds the client the flags say, and says whether its asks go as dispatches
+// because a comment of this caller's would start no run (CommentStartsNoRun).
+func (d Door) client(c common) (*Client, bool, error) {
 	token, source, err := d.Env.Token()
 	if err != nil {
-		return nil, "", err
+		return nil, false, err
 	}
 	keys, err := d.Keys()
 	if err != nil {
-		return nil, "", err
+		return nil, false, err
 	}
 	cl, err := New(Options{API: APIFromEnv(d.Env.Getenv), Token: token, Slug: *c.app, Keys: keys,
 		Transport: d.Transport, Now: d.Now, Sleep: d.Sleep, Notes: d.Stderr})
-	if err == nil && CommentStartsNoRun(d.Env.Getenv, *c.app, token, source) {
-		source = "workflow"
-	}
-	return cl, source, err
+	return cl, CommentStartsNoRun(d.Env.Getenv, *c.app, token, source), err
 }
 
 // exit reports err and returns the exit code, as every bot command does (internal/cli),

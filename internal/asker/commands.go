@@ -49,11 +49,11 @@ func (d Door) Ask(args []string) int {
 		return d.exit("ask", err)
 	}
 	a.Target, a.Question, a.Options = pos[1], pos[2], options
-	cl, source, err := d.client(c)
+	cl, noRun, err := d.client(c)
 	if err != nil {
 		return d.exit("ask", err)
 	}
-	a.Dispatch = a.Dispatch || source == "workflow"
+	a.Dispatch = a.Dispatch || noRun
 	ctx, stop := signalContext()
 	defer stop()
 	rec, err := cl.Ask(ctx, a)
@@ -181,11 +181,11 @@ func (d Door) Serve(args []string, serve func(ctx context.Context, c *Client, di
 	if err != nil {
 		return d.exit("mcp", err)
 	}
-	cl, source, err := d.client(c)
+	cl, noRun, err := d.client(c)
 	if err != nil {
 		return d.exit("mcp", err)
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	return d.exit("mcp", serve(ctx, cl, source == "workflow"))
+	return d.exit("mcp", serve(ctx, cl, noRun))
 }

@@ -39,15 +39,18 @@ func (w *world) sweeps(every, until time.Duration) {
 	}
 }
 
+// waitCase is what happens in the world during a bot wait, and what it must say.
+type waitCase struct {
+	ask      []string
+	meantime func(w *world)
+	timeout  string
+	code     int
+	out      []string
+	stderr   string
+}
+
 func TestWaitExitsWithOneCodePerOutcome(t *testing.T) {
-	cases := map[string]struct {
-		ask      []string
-		meantime func(w *world)
-		timeout  string
-		code     int
-		out      []string
-		stderr   string
-	}{
+	cases := map[string]waitCase{
 		"answeredIsZero": {
 			meantime: func(w *world) { w.after(7*time.Minute, w.say(person, "Per API key.")) },
 			code:     0, out: []string{`"status": "answered"`, `"answer": "Per API key."`, `"outcome": "answered"`},
@@ -75,29 +78,32 @@ func TestWaitExitsWithOneCodePerOutcome(t *testing.T) {
 		},
 	}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			w := newWorld(t)
-			id := w.ask(tc.ask...)
-			if tc.meantime != nil {
-				tc.meantime(w)
-			}
-			timeout := tc.timeout
-			if timeout == "" {
-				timeout = "3h"
-			}
-			code, out, errs := w.run(asker.Door.Wait, "--json", "octo/widgets#42", id, "--timeout", timeout)
-			if code != tc.code {
-				t.Fatalf("bot wait: exit %d, want %d; stdout %s stderr %s", code, tc.code, out, errs)
-			}
-			for _, want := range tc.out {
-				if !strings.Contains(out, want) {
-					t.Errorf("bot wait printed %s; want %s in it", out, want)
-				}
-			}
-			if !strings.Contains(errs, tc.stderr) {
-				t.Errorf("bot wait's stderr %q; want %q in it", errs, tc.stderr)
-			}
-		})
+		t.Run(name, tc.check)
+	}
+}
+
+// check asks, lets the world go on, waits, and compares.
+func (tc waitCase) check(t *testing.T) {
+	w := newWorld(t)
+	id := w.ask(tc.ask...)
+	if tc.meantime != nil {
+		tc.meantime(w)
+	}
+	timeout := tc.timeout
+	if timeout == "" {
+		timeout = "3h"
+	}
+	code, out, errs := w.run(asker.Door.Wait, "--json", "octo/widgets#42", id, "--timeout", timeout)
+	if code != tc.code {
+		t.Fatalf("bot wait: exit %d, want %d; stdout %s stderr %s", code, tc.code, out, errs)
+	}
+	for _, want := range tc.out {
+		if !strings.Contains(out, want) {
+			t.Errorf("bot wait printed %s; want %s in it", out, want)
+		}
+	}
+	if !strings.Contains(errs, tc.stderr) {
+		t.Errorf("bot wait's stderr %q; want %q in it", errs, tc.stderr)
 	}
 }
 
