@@ -54,6 +54,7 @@ commands:
                         4 abandoned, 124 still open
   status OWNER/REPO#N [CLR-…] [--json]
                         the issue's clarifications, from the app's own records
+  mcp                   the asker's tools for an agent, over MCP on stdin and stdout
 
 Flags go before or after the arguments. Exit status: 0 done, 1 failed, 2 a usage mistake.
 `
