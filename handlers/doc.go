@@ -63,8 +63,8 @@
 //     the app's ring for an issue.
 //   - Codec: the signed hidden blocks are render's (codec.go).
 //   - Reader: reader.go, LedgerReader, reads an issue's ledger from its comments (the app's
-//     status comment, its archives), for the runs, bot ledger and bot stats alike;
-//     reader_people.go words it for people (PeopleReader). listComments there is the one
+//     status comment, its archives), for the runs, bot ledger, bot stats and the asker's
+//     client (internal/asker) alike; reader_people.go words it for people (PeopleReader). listComments there is the one
 //     way an issue's comments are listed.
 //   - Trust: ledger_trust.go, LedgerReader.trust, decides whether a ledger that verifies is
 //     trusted (revision floor, sequence, cursor), for the runs and bot ledger alike.
