@@ -13,6 +13,6 @@
 // Clarify runs as in the repository (Options.Slug: "<slug>[bot]"). Where that account is
 // shared (Action mode: github-actions[bot], which every workflow of the repository writes
 // as), a comment counts only with the app's MAC, so the client needs the ledger key and
-// refuses to start without it. A refusal is believed only from the app's account, and only
-// once the ledger, having read past the ask, holds no clarification of it.
+// refuses to start without it. A refusal is read only from the app's account's comments:
+// the app's reply to the ask's comment, or a refusal record naming the ask's ref.
 package asker
