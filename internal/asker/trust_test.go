@@ -69,9 +69,9 @@ func TestActionModeBelievesOnlyWhatVerifies(t *testing.T) {
 	d.Keys = func() (render.Keyring, error) {
 		return render.Keyring{Current: []byte("the workflow's ledger key")}, nil
 	}
-	code := d.Status([]string{"octo/widgets#42", "--app", asker.ActionSlug, "--json"})
-	if code != 1 || strings.Contains(out.String(), "backups") || !strings.Contains(errs.String(), "status comment") {
-		t.Fatalf("bot status in Action mode beside an unsigned look-alike: exit %d, stdout %q, stderr %q; want 1, nothing believed",
+	code := d.Status([]string{"octo/widgets#42", "CLR-42-001", "--app", asker.ActionSlug, "--json"})
+	if code != 1 || out.Len() != 0 {
+		t.Fatalf("bot status in Action mode of what only an unsigned look-alike claims: exit %d, stdout %q, stderr %q; want 1 and nothing believed",
 			code, out.String(), errs.String())
 	}
 }
