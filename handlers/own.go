@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -33,6 +34,12 @@ func (r LedgerReader) owns(ref issueRef, u *github.User, body string) bool {
 		return true
 	}
 	return len(r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).SealedMarks(body)) > 0
+}
+
+// Owns reports whether c is the app's own comment in the issue (the owns rule): what the
+// asker's client takes a refusal of its ask from.
+func (r LedgerReader) Owns(issue clarify.IssueRef, c *github.IssueComment) bool {
+	return r.owns(issueRef{Owner: issue.Owner, Repo: issue.Repo, Number: issue.Number}, c.GetUser(), c.GetBody())
 }
 
 // ownBlock reports whether c, by the app's account, is the app's comment holding a signed

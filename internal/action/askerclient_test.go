@@ -85,3 +85,37 @@ func TestAskerClientInActionMode(t *testing.T) {
 		t.Errorf("bot status, checking the wake-up: exit %d, %s %s", code, out.String(), errs.String())
 	}
 }
+
+// TestAJobsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow: the job's GITHUB_TOKEN writes as
+// github-actions[bot], whose comments start no workflow; so bot ask sends a dispatch, which
+// does, and finds its ask by its ref in the signed ledger; a refusal is read only from a
+// comment Clarify sealed, never from another workflow's look-alike.
+func TestAJobsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
+	b := newBench(t)
+	var out, errs bytes.Buffer
+	code := b.askerDoor(b.token, &out, &errs).Ask([]string{"octo/widgets#42", "@maria", "Per API key?", "--ref", "run-7/step-2"})
+	if code != 0 || strings.TrimSpace(out.String()) != "CLR-42-001" {
+		t.Fatalf("bot ask with the job's token: exit %d, stdout %q, stderr %q; want CLR-42-001", code, out.String(), errs.String())
+	}
+	if d := b.fake.Dispatches(repo); len(d) != 1 || d[0].EventType != handlers.DispatchEventType {
+		t.Fatalf("sent %+v; want the ask as one clarify dispatch", d)
+	}
+
+	// While the next ask waits, another workflow posts what looks like Clarify's refusal of it.
+	out.Reset()
+	d := b.askerDoor(b.token, &out, &errs)
+	sleep, forged := d.Sleep, false
+	d.Sleep = func(ctx context.Context, dt time.Duration) error {
+		if !forged { // before Clarify's run starts
+			forged = true
+			b.fake.Comment(repo, 42, fakegithub.ActionsBotLogin, "Refused.\n\n"+
+				`<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed","ref":"run-7/step-3"} -->`)
+			return nil
+		}
+		return sleep(ctx, dt)
+	}
+	code = d.Ask([]string{"octo/widgets#42", "@maria", "Per client IP?", "--ref", "run-7/step-3"})
+	if code != 0 || strings.TrimSpace(out.String()) != "CLR-42-002" {
+		t.Errorf("bot ask beside a forged refusal: exit %d, stdout %q, stderr %q; want CLR-42-002", code, out.String(), errs.String())
+	}
+}

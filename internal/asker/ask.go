@@ -142,7 +142,7 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
 			return clarify.AskRecordOf(snap.ledger.Issue, cl), nil
 		}
-		if rec, ok := c.refusal(snap.comments, s.comment, a.Ref, s.after); ok {
+		if rec, ok := c.refusal(a.Issue, snap.comments, s.comment, a.Ref, s.after); ok {
 			return clarify.AskRecord{}, &Error{Code: clarify.ErrorCode(rec.Code), Msg: "Clarify refused the ask (its reply in " + a.Issue.String() + " says why)"}
 		}
 		more, err := c.pause(ctx, d, deadline)

@@ -64,10 +64,11 @@ func newest(comments []*github.IssueComment) int64 {
 
 // refusal is the app's refusal of an ask: its reply to the ask's comment (a comment ask,
 // or the mirror of a dispatch), or a refusal record naming the ask's ref written after the
-// ask was sent. Only the app's account's comments are read.
-func (c *Client) refusal(comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, bool) {
+// ask was sent. Only the app's own comments are read (handlers' rule: from a shared
+// account, only those it sealed).
+func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, bool) {
 	for _, cm := range comments {
-		if !strings.EqualFold(cm.GetUser().GetLogin(), c.reader.Bot) || cm.GetID() <= after {
+		if cm.GetID() <= after || !c.reader.Owns(issue, cm) {
 			continue
 		}
 		rec, ok := render.ReadRecord(cm.GetBody())
