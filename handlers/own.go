@@ -9,8 +9,8 @@ import (
 	"github.com/clarify-app/clarify/render"
 )
 
-// Which comments are the app's own is decided here, for the runs, bot ledger and bot
-// action alike. The app's account says little when others write as it too: a workflow's
+// Which comments are the app's own is decided here, for the runs, bot ledger, bot action
+// and the asker's client alike. The app's account says little when others write as it too: a workflow's
 // GITHUB_TOKEN writes as github-actions[bot], which every workflow of the repository
 // shares, and so do the agents that run in them. So the app seals the markers of its
 // comments under the key (render/seal.go), and from a shared account only a
