@@ -61,71 +61,40 @@ func (c *call) notFound() reply { return errorReply(http.StatusNotFound, "Not Fo
 
 const routeAccessToken = "POST /app/installations/{installation_id}/access_tokens"
 
-func (s *Server) routeTable() []*route {
-	const (
-		docsApps      = "https://docs.github.com/rest/apps/apps"
-		docsInstRepos = "https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-app-installation"
-		docsRepo      = "https://docs.github.com/rest/repos/repos#get-a-repository"
-		docsIssues    = "https://docs.github.com/rest/issues/issues"
-		docsComments  = "https://docs.github.com/rest/issues/comments"
-		docsLabels    = "https://docs.github.com/rest/issues/labels"
-		docsReactions = "https://docs.github.com/rest/reactions/reactions"
-		docsCollab    = "https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user"
-		docsContents  = "https://docs.github.com/rest/repos/contents#get-repository-content"
-		docsTeams     = "https://docs.github.com/rest/teams/members#get-team-membership-for-a-user"
-		docsHooks     = "https://docs.github.com/rest/apps/webhooks"
-	)
-	table := []struct {
-		template string
-		auth     authKind
-		docs     string
-		handle   func(*call) reply
-	}{
-		{routeAccessToken, authApp, docsApps + "#create-an-installation-access-token-for-an-app", s.createAccessToken},
-		{"GET /app/installations", authApp, docsApps + "#list-installations-for-the-authenticated-app", s.listInstallations},
-		{"GET /app/installations/{installation_id}", authApp, docsApps + "#get-an-installation-for-the-authenticated-app", s.getInstallation},
-		{"GET /app", authApp, docsApps + "#get-the-authenticated-app", s.getApp},
-		{"GET /repos/{owner}/{repo}/installation", authApp, docsApps + "#get-a-repository-installation-for-the-authenticated-app", s.findRepoInstallation},
-		{"GET /orgs/{org}/installation", authApp, docsApps + "#get-an-organization-installation-for-the-authenticated-app", s.findAccountInstallation},
-		{"GET /users/{username}/installation", authApp, docsApps + "#get-a-user-installation-for-the-authenticated-app", s.findAccountInstallation},
-		{"GET /installation/repositories", authInstallation, docsInstRepos, s.listInstallationRepos},
-		{"GET /app/hook/deliveries", authApp, docsHooks + "#list-deliveries-for-an-app-webhook", s.listHookDeliveries},
-		{"POST /app/hook/deliveries/{delivery_id}/attempts", authApp, docsHooks + "#redeliver-a-delivery-for-an-app-webhook", s.redeliverHook},
+// routeSpec is one line of the route table: the template GitHub documents, the
+// credential it takes, its documentation page and the handler.
+type routeSpec struct {
+	template string
+	auth     authKind
+	docs     string
+	handle   func(*call) reply
+}
 
-		{"GET /repos/{owner}/{repo}", authInstallation, docsRepo, s.getRepo},
-		{"GET /repos/{owner}/{repo}/issues", authInstallation, docsIssues + "#list-repository-issues", s.listIssues},
-		{"POST /repos/{owner}/{repo}/issues", authInstallation, docsIssues + "#create-an-issue", s.createIssue},
-		{"GET /repos/{owner}/{repo}/issues/comments", authInstallation, docsComments + "#list-issue-comments-for-a-repository", s.listRepoComments},
-		{"GET /repos/{owner}/{repo}/issues/comments/{comment_id}", authInstallation, docsComments + "#get-an-issue-comment", s.getComment},
-		{"PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", authInstallation, docsComments + "#update-an-issue-comment", s.updateComment},
-		{"DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", authInstallation, docsComments + "#delete-an-issue-comment", s.deleteComment},
-		{"GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", authInstallation, docsReactions + "#list-reactions-for-an-issue-comment", s.listReactions},
-		{"POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", authInstallation, docsReactions + "#create-reaction-for-an-issue-comment", s.createReaction},
-		{"DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}", authInstallation, docsReactions + "#delete-an-issue-comment-reaction", s.deleteReaction},
-		{"GET /repos/{owner}/{repo}/issues/{issue_number}", authInstallation, docsIssues + "#get-an-issue", s.getIssue},
-		{"PATCH /repos/{owner}/{repo}/issues/{issue_number}", authInstallation, docsIssues + "#update-an-issue", s.updateIssue},
-		{"GET /repos/{owner}/{repo}/issues/{issue_number}/comments", authInstallation, docsComments + "#list-issue-comments", s.listComments},
-		{"POST /repos/{owner}/{repo}/issues/{issue_number}/comments", authInstallation, docsComments + "#create-an-issue-comment", s.createComment},
-		{"GET /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#list-labels-for-an-issue", s.listIssueLabels},
-		{"POST /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#add-labels-to-an-issue", s.addIssueLabels},
-		{"PUT /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#set-labels-for-an-issue", s.setIssueLabels},
-		{"DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#remove-all-labels-from-an-issue", s.clearIssueLabels},
-		{"DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", authInstallation, docsLabels + "#remove-a-label-from-an-issue", s.removeIssueLabel},
-		{"GET /repos/{owner}/{repo}/labels", authInstallation, docsLabels + "#list-labels-for-a-repository", s.listRepoLabels},
-		{"POST /repos/{owner}/{repo}/labels", authInstallation, docsLabels + "#create-a-label", s.createRepoLabel},
-		{"GET /repos/{owner}/{repo}/labels/{name}", authInstallation, docsLabels + "#get-a-label", s.getRepoLabel},
-		{"PATCH /repos/{owner}/{repo}/labels/{name}", authInstallation, docsLabels + "#update-a-label", s.updateRepoLabel},
-		{"GET /repos/{owner}/{repo}/collaborators/{username}/permission", authInstallation, docsCollab, s.getPermission},
-		{"GET /repos/{owner}/{repo}/contents/{path}", authInstallation, docsContents, s.getContents},
-		{"GET /orgs/{org}/teams/{team_slug}/memberships/{username}", authInstallation, docsTeams, s.getTeamMembership},
-		{RouteDispatches, authInstallation, docsDispatches, s.createDispatch},
-		{RouteListPulls, authInstallation, docsPulls + "#list-pull-requests", s.listPulls},
-		{RouteCreateCheckRun, authInstallation, docsCheckRuns + "#create-a-check-run", s.createCheckRun},
-		{RouteUpdateCheckRun, authInstallation, docsCheckRuns + "#update-a-check-run", s.updateCheckRun},
-		{RouteListCheckRuns, authInstallation, docsCheckRuns + "#list-check-runs-for-a-git-reference", s.listCheckRuns},
+// Documentation pages of the routes, as GitHub's errors link them.
+const (
+	docsApps      = "https://docs.github.com/rest/apps/apps"
+	docsInstRepos = "https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-app-installation"
+	docsRepo      = "https://docs.github.com/rest/repos/repos#get-a-repository"
+	docsIssues    = "https://docs.github.com/rest/issues/issues"
+	docsComments  = "https://docs.github.com/rest/issues/comments"
+	docsLabels    = "https://docs.github.com/rest/issues/labels"
+	docsReactions = "https://docs.github.com/rest/reactions/reactions"
+	docsCollab    = "https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user"
+	docsContents  = "https://docs.github.com/rest/repos/contents#get-repository-content"
+	docsTeams     = "https://docs.github.com/rest/teams/members#get-team-membership-for-a-user"
+	docsHooks     = "https://docs.github.com/rest/apps/webhooks"
+)
+
+// routeTable builds the routes from their groups. The comment routes come
+// before the issue routes so that the literal "/issues/comments" is tried
+// before "/issues/{issue_number}".
+func (s *Server) routeTable() []*route {
+	var specs []routeSpec
+	for _, group := range [][]routeSpec{s.appRoutes(), s.commentRoutes(), s.issueRoutes(), s.labelRoutes(), s.repoRoutes()} {
+		specs = append(specs, group...)
 	}
-	routes := make([]*route, 0, len(table))
-	for _, t := range table {
+	routes := make([]*route, 0, len(specs))
+	for _, t := range specs {
 		method, path, _ := strings.Cut(t.template, " ")
 		routes = append(routes, &route{
 			template: t.template,
@@ -137,6 +106,77 @@ func (s *Server) routeTable() []*route {
 		})
 	}
 	return routes
+}
+
+// appRoutes are the App's own routes: installations, their tokens and repositories, webhook deliveries.
+func (s *Server) appRoutes() []routeSpec {
+	return []routeSpec{
+		{routeAccessToken, authApp, docsApps + "#create-an-installation-access-token-for-an-app", s.createAccessToken},
+		{"GET /app/installations", authApp, docsApps + "#list-installations-for-the-authenticated-app", s.listInstallations},
+		{"GET /app/installations/{installation_id}", authApp, docsApps + "#get-an-installation-for-the-authenticated-app", s.getInstallation},
+		{"GET /app", authApp, docsApps + "#get-the-authenticated-app", s.getApp},
+		{"GET /repos/{owner}/{repo}/installation", authApp, docsApps + "#get-a-repository-installation-for-the-authenticated-app", s.findRepoInstallation},
+		{"GET /orgs/{org}/installation", authApp, docsApps + "#get-an-organization-installation-for-the-authenticated-app", s.findAccountInstallation},
+		{"GET /users/{username}/installation", authApp, docsApps + "#get-a-user-installation-for-the-authenticated-app", s.findAccountInstallation},
+		{"GET /installation/repositories", authInstallation, docsInstRepos, s.listInstallationRepos},
+		{"GET /app/hook/deliveries", authApp, docsHooks + "#list-deliveries-for-an-app-webhook", s.listHookDeliveries},
+		{"POST /app/hook/deliveries/{delivery_id}/attempts", authApp, docsHooks + "#redeliver-a-delivery-for-an-app-webhook", s.redeliverHook},
+	}
+}
+
+// commentRoutes are the issue comment routes, with their reactions.
+func (s *Server) commentRoutes() []routeSpec {
+	return []routeSpec{
+		{"GET /repos/{owner}/{repo}/issues/comments", authInstallation, docsComments + "#list-issue-comments-for-a-repository", s.listRepoComments},
+		{"GET /repos/{owner}/{repo}/issues/comments/{comment_id}", authInstallation, docsComments + "#get-an-issue-comment", s.getComment},
+		{"PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", authInstallation, docsComments + "#update-an-issue-comment", s.updateComment},
+		{"DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", authInstallation, docsComments + "#delete-an-issue-comment", s.deleteComment},
+		{"GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", authInstallation, docsReactions + "#list-reactions-for-an-issue-comment", s.listReactions},
+		{"POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", authInstallation, docsReactions + "#create-reaction-for-an-issue-comment", s.createReaction},
+		{"DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}", authInstallation, docsReactions + "#delete-an-issue-comment-reaction", s.deleteReaction},
+	}
+}
+
+// issueRoutes are the issue routes, with the comments of one issue.
+func (s *Server) issueRoutes() []routeSpec {
+	return []routeSpec{
+		{"GET /repos/{owner}/{repo}/issues", authInstallation, docsIssues + "#list-repository-issues", s.listIssues},
+		{"POST /repos/{owner}/{repo}/issues", authInstallation, docsIssues + "#create-an-issue", s.createIssue},
+		{"GET /repos/{owner}/{repo}/issues/{issue_number}", authInstallation, docsIssues + "#get-an-issue", s.getIssue},
+		{"PATCH /repos/{owner}/{repo}/issues/{issue_number}", authInstallation, docsIssues + "#update-an-issue", s.updateIssue},
+		{"GET /repos/{owner}/{repo}/issues/{issue_number}/comments", authInstallation, docsComments + "#list-issue-comments", s.listComments},
+		{"POST /repos/{owner}/{repo}/issues/{issue_number}/comments", authInstallation, docsComments + "#create-an-issue-comment", s.createComment},
+	}
+}
+
+// labelRoutes are the label routes, of an issue and of the repository.
+func (s *Server) labelRoutes() []routeSpec {
+	return []routeSpec{
+		{"GET /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#list-labels-for-an-issue", s.listIssueLabels},
+		{"POST /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#add-labels-to-an-issue", s.addIssueLabels},
+		{"PUT /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#set-labels-for-an-issue", s.setIssueLabels},
+		{"DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels", authInstallation, docsLabels + "#remove-all-labels-from-an-issue", s.clearIssueLabels},
+		{"DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", authInstallation, docsLabels + "#remove-a-label-from-an-issue", s.removeIssueLabel},
+		{"GET /repos/{owner}/{repo}/labels", authInstallation, docsLabels + "#list-labels-for-a-repository", s.listRepoLabels},
+		{"POST /repos/{owner}/{repo}/labels", authInstallation, docsLabels + "#create-a-label", s.createRepoLabel},
+		{"GET /repos/{owner}/{repo}/labels/{name}", authInstallation, docsLabels + "#get-a-label", s.getRepoLabel},
+		{"PATCH /repos/{owner}/{repo}/labels/{name}", authInstallation, docsLabels + "#update-a-label", s.updateRepoLabel},
+	}
+}
+
+// repoRoutes are the repository routes outside issues: the repository, permissions, contents, teams, dispatches, pull requests and check runs.
+func (s *Server) repoRoutes() []routeSpec {
+	return []routeSpec{
+		{"GET /repos/{owner}/{repo}", authInstallation, docsRepo, s.getRepo},
+		{"GET /repos/{owner}/{repo}/collaborators/{username}/permission", authInstallation, docsCollab, s.getPermission},
+		{"GET /repos/{owner}/{repo}/contents/{path}", authInstallation, docsContents, s.getContents},
+		{"GET /orgs/{org}/teams/{team_slug}/memberships/{username}", authInstallation, docsTeams, s.getTeamMembership},
+		{RouteDispatches, authInstallation, docsDispatches, s.createDispatch},
+		{RouteListPulls, authInstallation, docsPulls + "#list-pull-requests", s.listPulls},
+		{RouteCreateCheckRun, authInstallation, docsCheckRuns + "#create-a-check-run", s.createCheckRun},
+		{RouteUpdateCheckRun, authInstallation, docsCheckRuns + "#update-a-check-run", s.updateCheckRun},
+		{RouteListCheckRuns, authInstallation, docsCheckRuns + "#list-check-runs-for-a-git-reference", s.listCheckRuns},
+	}
 }
 
 // match finds the route for the method and escaped path. Parameters are
@@ -156,26 +196,19 @@ func (s *Server) match(method, escapedPath string) (*route, map[string]string) {
 	return nil, nil
 }
 
+// matchSegments matches escaped path segments against a route's pattern and
+// returns the unescaped parameters.
 func matchSegments(pattern, segs []string) (map[string]string, bool) {
 	params := map[string]string{}
 	for i, p := range pattern {
 		name, isParam := strings.CutPrefix(p, "{")
 		name = strings.TrimSuffix(name, "}")
 		if isParam && name == "path" && i == len(pattern)-1 {
-			if i > len(segs) {
+			rest, ok := matchRestOfPath(segs, i)
+			if !ok {
 				return nil, false
 			}
-			parts := make([]string, 0, len(segs)-i)
-			for _, seg := range segs[i:] {
-				u, err := url.PathUnescape(seg)
-				if err != nil {
-					return nil, false
-				}
-				if u != "" {
-					parts = append(parts, u)
-				}
-			}
-			params[name] = strings.Join(parts, "/")
+			params[name] = rest
 			return params, true
 		}
 		if i >= len(segs) {
@@ -187,16 +220,45 @@ func matchSegments(pattern, segs []string) (map[string]string, bool) {
 			}
 			continue
 		}
-		v, err := url.PathUnescape(segs[i])
-		if err != nil || v == "" {
+		v, ok := matchParam(name, segs[i])
+		if !ok {
 			return nil, false
-		}
-		if strings.HasSuffix(name, "_id") || strings.HasSuffix(name, "_number") {
-			if n, err := strconv.ParseInt(v, 10, 64); err != nil || n <= 0 {
-				return nil, false
-			}
 		}
 		params[name] = v
 	}
 	return params, len(segs) == len(pattern)
+}
+
+// matchRestOfPath takes the segments from i on as one unescaped path, as
+// {path} reads them; empty segments are dropped.
+func matchRestOfPath(segs []string, i int) (string, bool) {
+	if i > len(segs) {
+		return "", false
+	}
+	parts := make([]string, 0, len(segs)-i)
+	for _, seg := range segs[i:] {
+		u, err := url.PathUnescape(seg)
+		if err != nil {
+			return "", false
+		}
+		if u != "" {
+			parts = append(parts, u)
+		}
+	}
+	return strings.Join(parts, "/"), true
+}
+
+// matchParam unescapes one parameter segment; it must not be empty, and a
+// parameter named *_id or *_number must be a positive integer.
+func matchParam(name, seg string) (string, bool) {
+	v, err := url.PathUnescape(seg)
+	if err != nil || v == "" {
+		return "", false
+	}
+	if strings.HasSuffix(name, "_id") || strings.HasSuffix(name, "_number") {
+		if n, err := strconv.ParseInt(v, 10, 64); err != nil || n <= 0 {
+			return "", false
+		}
+	}
+	return v, true
 }
