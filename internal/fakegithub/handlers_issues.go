@@ -2,6 +2,7 @@ package fakegithub
 
 import (
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -72,6 +73,21 @@ func (s *Server) listIssues(c *call) reply {
 		return *rep
 	}
 	q := c.r.URL.Query()
+	list := filterIssues(r, q, since(c))
+	sortIssues(list, q)
+	out := reply{status: http.StatusOK}
+	start, end := paginate(c, len(list), &out)
+	body := make([]issueJSON, 0, end-start)
+	for _, is := range list[start:end] {
+		body = append(body, s.issueJSONLocked(r, is))
+	}
+	out.body = body
+	return out
+}
+
+// filterIssues keeps the repository's issues in the query's state (open by
+// default, closed, all), carrying all its labels, updated at or after from.
+func filterIssues(r *repository, q url.Values, from time.Time) []*issue {
 	state := q.Get("state")
 	if state == "" {
 		state = "open"
@@ -82,7 +98,6 @@ func (s *Server) listIssues(c *call) reply {
 			want = append(want, key(l))
 		}
 	}
-	from := since(c)
 	var list []*issue
 	for _, is := range r.issues {
 		if state != "all" && is.state != state {
@@ -99,6 +114,12 @@ func (s *Server) listIssues(c *call) reply {
 			list = append(list, is)
 		}
 	}
+	return list
+}
+
+// sortIssues orders issues by the query's sort (created by default, updated)
+// and direction (desc by default), ties broken by number.
+func sortIssues(list []*issue, q url.Values) {
 	sortKey := func(is *issue) time.Time { return is.created }
 	if q.Get("sort") == "updated" {
 		sortKey = func(is *issue) time.Time { return is.updated }
@@ -114,14 +135,6 @@ func (s *Server) listIssues(c *call) reply {
 		}
 		return a.After(b)
 	})
-	out := reply{status: http.StatusOK}
-	start, end := paginate(c, len(list), &out)
-	body := make([]issueJSON, 0, end-start)
-	for _, is := range list[start:end] {
-		body = append(body, s.issueJSONLocked(r, is))
-	}
-	out.body = body
-	return out
 }
 
 // listComments: GET /repos/{owner}/{repo}/issues/{issue_number}/comments, oldest first.

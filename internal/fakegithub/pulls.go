@@ -453,6 +453,24 @@ func (req checkRunRequest) apply(cr *checkRun, now time.Time, docs string) *repl
 		}
 		cr.name = *req.Name
 	}
+	if rep := req.applyState(cr, now, invalid); rep != nil {
+		return rep
+	}
+	if o := req.Output; o != nil {
+		if o.Title == nil || o.Summary == nil {
+			return invalid("output", "output needs a title and a summary")
+		}
+		cr.title, cr.summary = *o.Title, *o.Summary
+		if o.Text != nil {
+			cr.text = *o.Text
+		}
+	}
+	return nil
+}
+
+// applyState writes the status and conclusion into cr: a conclusion completes
+// the run, and a completed run needs a conclusion and gets its completion time.
+func (req checkRunRequest) applyState(cr *checkRun, now time.Time, invalid func(field, msg string) *reply) *reply {
 	if req.Status != nil {
 		switch *req.Status {
 		case "queued", "in_progress", "completed":
@@ -467,24 +485,16 @@ func (req checkRunRequest) apply(cr *checkRun, now time.Time, docs string) *repl
 		}
 		cr.conclusion, cr.status = *req.Conclusion, "completed"
 	}
-	if cr.status == "completed" && cr.conclusion == "" {
+	if cr.status != "completed" {
+		return nil
+	}
+	if cr.conclusion == "" {
 		return invalid("conclusion", "conclusion can't be blank when status is completed")
 	}
-	if cr.status == "completed" {
-		cr.completed = now
-		if req.CompletedAt != nil {
-			if t, err := time.Parse(time.RFC3339, *req.CompletedAt); err == nil {
-				cr.completed = t
-			}
-		}
-	}
-	if o := req.Output; o != nil {
-		if o.Title == nil || o.Summary == nil {
-			return invalid("output", "output needs a title and a summary")
-		}
-		cr.title, cr.summary = *o.Title, *o.Summary
-		if o.Text != nil {
-			cr.text = *o.Text
+	cr.completed = now
+	if req.CompletedAt != nil {
+		if t, err := time.Parse(time.RFC3339, *req.CompletedAt); err == nil {
+			cr.completed = t
 		}
 	}
 	return nil
