@@ -78,31 +78,12 @@ func (r LedgerReader) readMemory(ctx context.Context, client *github.Client, own
 // read for the proof. A part that does not verify (edited by hand) is skipped and logged.
 func (r LedgerReader) readMemoryIn(ctx context.Context, client *github.Client, owner, repo string, number int, marked bool) (memoryBook, error) {
 	ref := issueRef{Owner: owner, Repo: repo, Number: number}
-	first, err := listComments(ctx, client, ref, time.Time{}, 1)
-	if gone(err) {
-		return memoryBook{}, nil
-	}
-	if err != nil {
+	first, is, found, err := readDecisionsIssue(ctx, client, ref, marked)
+	if err != nil || !found {
 		return memoryBook{}, err
 	}
-	full := len(first) >= commentsPage // others' comments may push the app's past it
-	var is *github.Issue
-	if !marked || full {
-		if is, _, err = client.Issues.Get(ctx, owner, repo, number); gone(err) {
-			return memoryBook{}, nil
-		} else if err != nil {
-			return memoryBook{}, fmt.Errorf("read the decisions issue %s: %w", ref.key(), err)
-		}
-	}
-	keys := r.Keys.Issue(owner, repo, number)
-	ix, ixErr := keys.DecodeDecisionsIndex(is.GetBody())
-	comments := first
-	switch {
-	case full && ixErr == nil:
-		comments, err = r.indexedComments(ctx, client, ref, first, ix)
-	case full:
-		comments, err = listComments(ctx, client, ref, time.Time{}, 0) // no index yet: the next write makes it
-	}
+	ix, ixErr := r.Keys.Issue(owner, repo, number).DecodeDecisionsIndex(is.GetBody())
+	comments, err := r.memoryComments(ctx, client, ref, first, ix, ixErr == nil)
 	if err != nil {
 		return memoryBook{}, err
 	}
@@ -115,6 +96,43 @@ func (r LedgerReader) readMemoryIn(ctx context.Context, client *github.Client, o
 	book.unmarked = !marked
 	book.unindexed = is != nil && (ixErr != nil || !slices.Equal(ix.Parts, commentIDs(book.parts)) || ix.Sweep != book.sweepIndex.GetID())
 	return book, nil
+}
+
+// readDecisionsIssue reads the first page of the decisions issue's comments, and the issue
+// itself when it is not marked as the app's or its first page is full (its body then holds
+// the index of the app's comments); found is false when the issue is gone.
+func readDecisionsIssue(ctx context.Context, client *github.Client, ref issueRef, marked bool) (first []*github.IssueComment, is *github.Issue, found bool, err error) {
+	first, err = listComments(ctx, client, ref, time.Time{}, 1)
+	if gone(err) {
+		return nil, nil, false, nil
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if marked && len(first) < commentsPage {
+		return first, nil, true, nil
+	}
+	if is, _, err = client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number); gone(err) {
+		return nil, nil, false, nil
+	} else if err != nil {
+		return nil, nil, false, fmt.Errorf("read the decisions issue %s: %w", ref.key(), err)
+	}
+	return first, is, true, nil
+}
+
+// memoryComments is the comments that may hold the memory: the first page when it is not
+// full; when it is (others' comments may push the app's past it), the first page with the
+// comments the index names, or every comment while there is no index yet (the next write
+// makes it).
+func (r LedgerReader) memoryComments(ctx context.Context, client *github.Client, ref issueRef, first []*github.IssueComment, ix render.DecisionsIndex, indexed bool) ([]*github.IssueComment, error) {
+	switch {
+	case len(first) < commentsPage:
+		return first, nil
+	case indexed:
+		return r.indexedComments(ctx, client, ref, first, ix)
+	default:
+		return listComments(ctx, client, ref, time.Time{}, 0)
+	}
 }
 
 // indexedComments is first with the comments the index names that are not on it, each read

@@ -62,52 +62,9 @@ func TestSetupRegistersTheAppInABrowser(t *testing.T) {
 	configPath := filepath.Join(t.TempDir(), "clarify.yml")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	addrs := make(chan string, 1)
-	listen := func(network, addr string) (net.Listener, error) {
-		ln, err := net.Listen(network, addr)
-		if err == nil {
-			addrs <- ln.Addr().String()
-		}
-		return ln, err
-	}
-	var stdout, stderr lockedBuffer
-	exited := make(chan error, 1)
-	go func() {
-		exited <- runSetup(ctx, []string{
-			"-web", web.URL, "-api", rest.URL + "/",
-			"-webhook-url", "https://clarify.test.example.org",
-			"-manifest", filepath.Join("..", "..", "app.yml"),
-			"-o", configPath,
-		}, &stdout, &stderr, listen)
-	}()
-	var addr string
-	select {
-	case addr = <-addrs:
-	case err := <-exited:
-		t.Fatalf("bot setup stopped before listening: %v\n%s", err, stderr.String())
-	}
-	if want := "Open http://" + addr + "/ in your browser"; !waitFor(func() bool { return strings.Contains(stdout.String(), want) }) {
-		t.Errorf("bot setup printed %q, want %q", stdout.String(), want)
-	}
+	addr, exited, stdout, stderr := startSetup(t, ctx, web.URL, rest.URL, configPath)
 
-	var browserOut lockedBuffer
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		// This machine's network is closed: without these, Chromium keeps dialling out.
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.CombinedOutput(&browserOut),
-	)...)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(allocCtx)
-	defer cancelTab()
+	tab, browserOut := headlessTab(t, ctx, exe)
 	fail := func(step string, err error) {
 		t.Helper()
 		page, _ := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
@@ -176,6 +133,70 @@ func TestSetupRegistersTheAppInABrowser(t *testing.T) {
 		t.Errorf("bot setup printed:\n%s", out)
 	}
 
+	checkWrittenFiles(t, configPath, keyPath, registered, web.URL, rest.URL)
+}
+
+// headlessTab starts headless Chromium for the test; browserOut gets what it prints.
+func headlessTab(t *testing.T, ctx context.Context, exe string) (tab context.Context, browserOut *lockedBuffer) {
+	t.Helper()
+	browserOut = &lockedBuffer{}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		// This machine's network is closed: without these, Chromium keeps dialling out.
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.CombinedOutput(browserOut),
+	)...)
+	t.Cleanup(cancelAlloc)
+	tab, cancelTab := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelTab)
+	return tab, browserOut
+}
+
+// startSetup runs `bot setup` against the in-memory GitHub and waits until it has said
+// where its page listens; exited gets what it returns.
+func startSetup(t *testing.T, ctx context.Context, webURL, restURL, configPath string) (addr string, exited chan error, stdout, stderr *lockedBuffer) {
+	t.Helper()
+	addrs := make(chan string, 1)
+	listen := func(network, addr string) (net.Listener, error) {
+		ln, err := net.Listen(network, addr)
+		if err == nil {
+			addrs <- ln.Addr().String()
+		}
+		return ln, err
+	}
+	stdout, stderr = &lockedBuffer{}, &lockedBuffer{}
+	exited = make(chan error, 1)
+	go func() {
+		exited <- runSetup(ctx, []string{
+			"-web", webURL, "-api", restURL + "/",
+			"-webhook-url", "https://clarify.test.example.org",
+			"-manifest", filepath.Join("..", "..", "app.yml"),
+			"-o", configPath,
+		}, stdout, stderr, listen)
+	}()
+	select {
+	case addr = <-addrs:
+	case err := <-exited:
+		t.Fatalf("bot setup stopped before listening: %v\n%s", err, stderr.String())
+	}
+	if want := "Open http://" + addr + "/ in your browser"; !waitFor(func() bool { return strings.Contains(stdout.String(), want) }) {
+		t.Errorf("bot setup printed %q, want %q", stdout.String(), want)
+	}
+	return addr, exited, stdout, stderr
+}
+
+// checkWrittenFiles checks what `bot setup` left: the config and the key, readable by
+// nobody else, holding what GitHub handed over, and loading as `bot serve` loads them.
+func checkWrittenFiles(t *testing.T, configPath, keyPath string, registered fakegithub.RegisteredApp, webURL, restURL string) {
+	t.Helper()
 	for _, p := range []string{configPath, keyPath} {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -198,7 +219,7 @@ func TestSetupRegistersTheAppInABrowser(t *testing.T) {
 		t.Fatalf("bot serve could not load what bot setup wrote: %v", err)
 	}
 	if cfg.Github.App.IntegrationID != registered.ID || cfg.Github.App.WebhookSecret != registered.WebhookSecret ||
-		cfg.Clarify.AppSlug != registered.Slug || cfg.Github.WebURL != web.URL || cfg.Github.V3APIURL != rest.URL+"/" ||
+		cfg.Clarify.AppSlug != registered.Slug || cfg.Github.WebURL != webURL || cfg.Github.V3APIURL != restURL+"/" ||
 		cfg.PrivateKeyFile != keyPath || cfg.Github.App.PrivateKey != string(pemBytes) {
 		t.Errorf("the config loads as %+v, not the registered app %d %q", cfg.Github, registered.ID, registered.Slug)
 	}
