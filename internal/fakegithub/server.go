@@ -407,16 +407,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c := &call{s: s, r: r, route: rt, params: params, body: body}
 		authErr := s.authenticateLocked(c)
 		rec.Installation = c.installation
-		f := s.takeFaultLocked(rt.template)
-		if f != nil && f.status == 0 {
-			f = nil // PassNext: served as it comes, ahead of the faults queued behind it
-		}
-		if f == nil {
-			f = s.chaosFaultLocked()
-		}
-		if f == nil && authErr == nil {
-			f = s.contentFaultLocked(r, c.installation)
-		}
+		f := s.faultForLocked(c, authErr == nil)
 		switch {
 		case f != nil && !f.applied:
 			rep = s.faultReplyLocked(f, c)
@@ -431,6 +422,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec.Status = s.writeLocked(w, r, rec.Installation, rep)
 	s.requests = append(s.requests, rec)
+}
+
+// faultForLocked takes the fault the call meets, if any: the one queued for its route,
+// else a chaos fault, else (only for an authenticated call) a content fault.
+func (s *Server) faultForLocked(c *call, authenticated bool) *fault {
+	f := s.takeFaultLocked(c.route.template)
+	if f != nil && f.status == 0 {
+		f = nil // PassNext: served as it comes, ahead of the faults queued behind it
+	}
+	if f == nil {
+		f = s.chaosFaultLocked()
+	}
+	if f == nil && authenticated {
+		f = s.contentFaultLocked(c.r, c.installation)
+	}
+	return f
 }
 
 // writeLocked writes the reply with GitHub's headers, answering 304 when the
