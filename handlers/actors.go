@@ -22,6 +22,8 @@ type actorLookups struct {
 	ref     issueRef
 	perms   map[string]string
 	members *membershipCache
+	// flight shares a permission lookup between runs that make it at the same moment.
+	flight *memory[permission]
 	// self is the app's own login. In bot action it is github-actions[bot], the account
 	// every workflow of the repository writes as, some of them started by outsiders: a
 	// comment of that account that is not the app's own is a bot's without write access,
@@ -31,8 +33,16 @@ type actorLookups struct {
 	bots map[string]bool
 }
 
-func newActorLookups(client *github.Client, ref issueRef, members *membershipCache, self string) *actorLookups {
-	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: members, self: self, bots: map[string]bool{}}
+func newActorLookups(client *github.Client, ref issueRef, m *memories, self string) *actorLookups {
+	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: &m.members,
+		flight: &m.permissions, self: self, bots: map[string]bool{}}
+}
+
+// permission is GitHub's answer for one login's permission on a repository.
+type permission struct {
+	level string
+	// bot and typed say whether GitHub reported the account as a bot, when it did.
+	bot, typed bool
 }
 
 // actor describes the author of an event. Permissions are looked up only for a command or
@@ -78,20 +88,35 @@ func (a *actorLookups) permission(ctx context.Context, login string) (string, er
 	if p, ok := a.perms[login]; ok {
 		return p, nil
 	}
+	key := a.ref.Owner + "/" + a.ref.Repo + "\x00" + strings.ToLower(login)
+	p, _, err := a.flight.load(key, func() (permission, bool, error) {
+		p, err := a.ask(ctx, login)
+		return p, false, err
+	})
+	if err != nil {
+		return "", err
+	}
+	if p.typed {
+		a.bots[strings.ToLower(login)] = p.bot
+	}
+	a.perms[login] = p.level
+	return p.level, nil
+}
+
+// ask asks GitHub for login's permission: none when GitHub knows no such collaborator.
+func (a *actorLookups) ask(ctx context.Context, login string) (permission, error) {
 	lvl, _, err := a.client.Repositories.GetPermissionLevel(ctx, a.ref.Owner, a.ref.Repo, login)
-	perm := "none"
 	switch {
 	case ghtransport.IsStatus(err, http.StatusNotFound):
+		return permission{level: "none"}, nil
 	case err != nil:
-		return "", fmt.Errorf("permission of %s on %s/%s: %w", login, a.ref.Owner, a.ref.Repo, err)
-	default:
-		perm = lvl.GetPermission()
-		if u := lvl.GetUser(); u != nil {
-			a.bots[strings.ToLower(login)] = u.GetType() == "Bot"
-		}
+		return permission{}, fmt.Errorf("permission of %s on %s/%s: %w", login, a.ref.Owner, a.ref.Repo, err)
 	}
-	a.perms[login] = perm
-	return perm, nil
+	p := permission{level: lvl.GetPermission()}
+	if u := lvl.GetUser(); u != nil {
+		p.bot, p.typed = u.GetType() == "Bot", true
+	}
+	return p, nil
 }
 
 // now is what GitHub reports now of login, for clarify's rule of who speaks for the

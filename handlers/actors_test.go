@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -12,7 +13,8 @@ import (
 // (an agent running in a workflow, or a workflow an outsider started) has a bot's standing
 // without write access, whatever GitHub says the token may do, and costs no look-up.
 func TestTheAppsOwnLoginNeverSpeaksForTheRepository(t *testing.T) {
-	a := newActorLookups(nil, issueRef{Owner: "octo", Repo: "widgets", Number: 42}, nil, "github-actions[bot]")
+	m := newMemories(time.Now)
+	a := newActorLookups(nil, issueRef{Owner: "octo", Repo: "widgets", Number: 42}, &m, "github-actions[bot]")
 	act, err := a.now(context.Background(), "GitHub-Actions[bot]")
 	if err != nil {
 		t.Fatal(err) // a request would have failed: there is no client

@@ -85,7 +85,7 @@ func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issu
 func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, p clarify.Policy, before, after clarify.Ledger) error {
 	lookups := snap.lookups
 	if lookups == nil {
-		lookups = newActorLookups(client, ref, &b.members, b.BotLogin())
+		lookups = newActorLookups(client, ref, &b.memories, b.BotLogin())
 	}
 	ds, err := clarify.SettledByPeople(before, after, p, func(login string) (clarify.Actor, error) {
 		return lookups.now(ctx, login)

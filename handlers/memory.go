@@ -33,6 +33,10 @@ type memories struct {
 	runFailures failureCounts
 	// members remembers team memberships across runs, for membershipTTL.
 	members membershipCache
+	// permissions remembers nothing: it only lets runs that look up one login's permission
+	// at the same moment share the request (a burst's runs would each miss the ETag the
+	// first one is about to bring), so an answer is never older than its request.
+	permissions memory[permission]
 	// waitsChanged is the repositories where a run saved wait-for edges since the sweep
 	// last looked for deadlocks.
 	waitsChanged repoSet

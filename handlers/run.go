@@ -144,7 +144,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 // foldIssue folds into the snapshot's ledger what is new (a dispatch's command first),
 // then time, then a deadlock break; it returns the trigger as the dispatch left it.
 func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, trig trigger, cfg RepoConfig) (folded, trigger, error) {
-	lookups := newActorLookups(client, ref, &b.members, b.BotLogin())
+	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
 	snap.lookups = lookups
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
 		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
