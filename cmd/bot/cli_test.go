@@ -84,6 +84,7 @@ func TestAUsageMistakeExitsTwoInOneLine(t *testing.T) {
 		"configNoCommand":      {[]string{"config"}, "bot config: give a command: check"},
 		"configUnknownCommand": {[]string{"config", "lint"}, `bot config: unknown command "lint"`},
 		"configCheckNoFile":    {[]string{"config", "check", "-repo", "octo/widgets"}, "bot config check: give one FILE"},
+		"configCheckBadRepo":   {[]string{"config", "check", "a.yml", "-repo", "widgets"}, `bot config check: -repo "widgets": give the repository as OWNER/REPO`},
 		"configCheckBadFlag":   {[]string{"config", "check", "a.yml", "-nope"}, "bot config check: flag provided but not defined: -nope"},
 		"statsNoRepo":          {[]string{"stats"}, "bot stats: give one repository, OWNER/REPO"},
 		"statsNotARepo":        {[]string{"stats", "widgets"}, `bot stats: "widgets": give the repository as OWNER/REPO`},
