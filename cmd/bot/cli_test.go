@@ -134,3 +134,13 @@ func TestConfigCheckListsOneProblemALine(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayOfAMissingFileSaysSoAlone: a scenario file that is not there is named on
+// stderr, exit 1, with no summary of requests nobody made on stdout.
+func TestReplayOfAMissingFileSaysSoAlone(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "ask.txt")
+	code, out, errs := runBot("replay", missing)
+	if code != 1 || out != "" || errs != "bot replay: stat "+missing+": no such file or directory\n" {
+		t.Errorf("bot replay %s: exit %d, stdout %q, stderr %q; want exit 1, nothing on stdout, the file named on stderr", missing, code, out, errs)
+	}
+}
