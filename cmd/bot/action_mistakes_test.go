@@ -46,6 +46,8 @@ func TestActionSaysWhatTheOperatorGotWrong(t *testing.T) {
 			[]string{"GITHUB_API_URL is"}},
 		{"no event name: a clean title", map[string]string{"GITHUB_EVENT_NAME": ""}, 2,
 			[]string{"::error title=Clarify::not run: GITHUB_EVENT_NAME is not set"}},
+		{"no repository", map[string]string{"GITHUB_REPOSITORY": ""}, 2,
+			[]string{"::error title=Clarify::issue_comment: not run: GITHUB_REPOSITORY is not set: the runner sets it to OWNER/REPO"}},
 		{"a log level that is none", map[string]string{"CLARIFY_LOG_LEVEL": "verbose"}, 2,
 			[]string{`CLARIFY_LOG_LEVEL is "verbose", not a level: write debug, info, warn or error`}},
 	}

@@ -84,6 +84,7 @@ func TestAUsageMistakeExitsTwoInOneLine(t *testing.T) {
 		"configNoCommand":      {[]string{"config"}, "bot config: give a command: check"},
 		"configUnknownCommand": {[]string{"config", "lint"}, `bot config: unknown command "lint"`},
 		"configCheckNoFile":    {[]string{"config", "check", "-repo", "octo/widgets"}, "bot config check: give one FILE"},
+		"configCheckBadRepo":   {[]string{"config", "check", "a.yml", "-repo", "widgets"}, `bot config check: -repo "widgets": give the repository as OWNER/REPO`},
 		"configCheckBadFlag":   {[]string{"config", "check", "a.yml", "-nope"}, "bot config check: flag provided but not defined: -nope"},
 		"statsNoRepo":          {[]string{"stats"}, "bot stats: give one repository, OWNER/REPO"},
 		"statsNotARepo":        {[]string{"stats", "widgets"}, `bot stats: "widgets": give the repository as OWNER/REPO`},
@@ -131,5 +132,15 @@ func TestConfigCheckListsOneProblemALine(t *testing.T) {
 				t.Errorf("line %d: %q, want it to start %q", i+1, lines[i], w)
 			}
 		}
+	}
+}
+
+// TestReplayOfAMissingFileSaysSoAlone: a scenario file that is not there is named on
+// stderr, exit 1, with no summary of requests nobody made on stdout.
+func TestReplayOfAMissingFileSaysSoAlone(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "ask.txt")
+	code, out, errs := runBot("replay", missing)
+	if code != 1 || out != "" || errs != "bot replay: stat "+missing+": no such file or directory\n" {
+		t.Errorf("bot replay %s: exit %d, stdout %q, stderr %q; want exit 1, nothing on stdout, the file named on stderr", missing, code, out, errs)
 	}
 }

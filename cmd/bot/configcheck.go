@@ -35,6 +35,9 @@ func configCheck(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return cmd.Usagef("give one FILE, the config to check")
 	}
+	if *repo != "" && !looksLikeRepo(*repo) {
+		return cmd.Usagef("-repo %q: give the repository as OWNER/REPO", *repo)
+	}
 	cfg, err := app.CheckRepoConfig(stdout, pos[0])
 	if err != nil {
 		return err

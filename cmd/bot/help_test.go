@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -20,6 +21,13 @@ func TestServeAndSweepHelpNameEverySetting(t *testing.T) {
 				t.Fatalf("bot %s -h exited %d", sub, code)
 			}
 			help := stdout.String()
+			// The page that says what each setting is for, where the checkout has it.
+			if !strings.Contains(help, "docs/app.md say what each is for") {
+				t.Errorf("bot %s -h does not point at docs/app.md for what each setting is for:\n%s", sub, help)
+			}
+			if _, err := os.Stat("../../docs/app.md"); err != nil {
+				t.Error(err)
+			}
 			for _, s := range app.Settings {
 				line := lineWith(help, "  "+s.Key+" ")
 				if line == "" {

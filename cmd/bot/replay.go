@@ -20,6 +20,13 @@ func replayCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A file that cannot be read is said before anything plays, not under a summary of
+	// nothing.
+	for _, name := range files {
+		if _, err := os.Stat(name); err != nil {
+			return err
+		}
+	}
 	logs := io.Discard
 	if *logPath != "" {
 		f, err := os.Create(*logPath)

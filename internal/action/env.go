@@ -126,6 +126,8 @@ func (e Env) check() (owner, repo string, err error) {
 		return "", "", errors.New("GITHUB_TOKEN is not set: pass it to the step, `env: {GITHUB_TOKEN: ${{ github.token }}}`")
 	case e.EventName == "":
 		return "", "", errors.New("GITHUB_EVENT_NAME is not set: bot action runs as a step of a GitHub Actions workflow")
+	case e.Repository == "":
+		return "", "", errors.New("GITHUB_REPOSITORY is not set: the runner sets it to OWNER/REPO; bot action runs as a step of a GitHub Actions workflow")
 	}
 	owner, repo, ok := clarify.ParseRepo(e.Repository)
 	if !ok {

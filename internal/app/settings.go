@@ -75,7 +75,7 @@ func SettingsReference() string {
 // from the same table, so that `bot serve -h` is all an operator with a container and no
 // checkout needs.
 func WriteSettings(w io.Writer) {
-	fmt.Fprintln(w, "\nSettings: from FILE, then the environment, which wins; config.example.yml and the README say what each is for.")
+	fmt.Fprintln(w, "\nSettings: from FILE, then the environment, which wins; config.example.yml and docs/app.md say what each is for.")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  key\tenvironment\tdefault")
 	for _, s := range Settings {
