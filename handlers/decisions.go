@@ -185,9 +185,11 @@ func (b *Base) writeParts(ctx context.Context, client *github.Client, ref issueR
 	return made, nil
 }
 
-// createMemoryIssue opens the issue that holds the decisions, closes it (it is the app's
-// memory, not work for anyone) with its signed index in its body, and stores its number
-// and mark in the label's description.
+// createMemoryIssue opens the issue that holds the decisions and stores its number and
+// mark in the label's description. Its first index write (indexMemory, right after its
+// first comment is made) signs its body and closes it (it is the app's memory, not work
+// for anyone): GitHub makes every issue open, and closing it in that write rather than
+// now saves a request in a repository's first decision.
 func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref issueRef) (int, error) {
 	title, text := decisionsTitle, render.DecisionsIssueText()
 	is, _, err := client.Issues.Create(ctx, ref.Owner, ref.Repo, &github.IssueRequest{Title: &title, Body: &text})
@@ -196,14 +198,6 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	}
 	n := is.GetNumber()
 	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
-	body, err := render.DecisionsIssueBody(render.DecisionsIndex{}, b.keys(mref).Signing())
-	if err != nil {
-		return 0, err
-	}
-	closed, reason := "closed", "not_planned"
-	if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, n, &github.IssueRequest{State: &closed, StateReason: &reason, Body: &body}); err != nil {
-		return 0, fmt.Errorf("close the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
-	}
 	desc := b.appIssueLabel(mref, decisionsKind, "Clarify's decision memory")
 	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
 		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, other, b.reader().marked(ref.Owner, ref.Repo, decisionsKind, other, desc))

@@ -208,7 +208,7 @@ func commentIDs(comments []*github.IssueComment) []int64 {
 }
 
 // indexMemory writes into the decisions issue's body the index of the app's comments there
-// (book's parts, and sweep, its sweep index's comment), and stamps the label with the
+// (book's parts, and sweep, its sweep index's comment), closing the issue, and stamps the label with the
 // issue's mark, each when the book says it lacks it or made asks for it (a comment was
 // just made there).
 func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref issueRef, book *memoryBook, sweep *github.IssueComment, made bool) error {
@@ -218,7 +218,10 @@ func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref issue
 		if err != nil {
 			return err
 		}
-		if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, book.issue, &github.IssueRequest{Body: &body}); err != nil {
+		// The write closes the issue too: a new one is still open, and one a person
+		// reopened goes back out of the way.
+		closed, reason := "closed", "not_planned"
+		if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, book.issue, &github.IssueRequest{Body: &body, State: &closed, StateReason: &reason}); err != nil {
 			return fmt.Errorf("write the index of the decisions issue %s: %w", mref.key(), err)
 		}
 		book.unindexed = false

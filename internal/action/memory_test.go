@@ -145,3 +145,43 @@ func TestADecisionStandsWhenItsReadBackFails(t *testing.T) {
 		t.Fatalf("the memory holds %v, want the decision the resolve wrote", ids)
 	}
 }
+
+// TestARepositorysFirstDecisionMakesItsMemoryInFourWrites: the resolve that makes a
+// repository's decision memory opens its issue, names it in the label, posts the first
+// part and then, in one edit, signs the index of that part into the issue's body and
+// closes the issue (GitHub opens every new issue; its create takes no state). Afterwards
+// the issue is closed and its index names the part.
+func TestARepositorysFirstDecisionMakesItsMemoryInFourWrites(t *testing.T) {
+	b := newBench(t)
+	b.askAndAnswer(50, "Cache scope")
+	before := len(b.fake.Requests())
+	d, _ := b.fake.Comment(repo, 50, "coder-agent", "/clarify resolve CLR-50-001 Per key.")
+	b.ok("issue_comment", b.eventFile(d))
+	issue, ids := b.decisions()
+	if issue == 0 || strings.Join(ids, ",") != "CLR-50-001" {
+		t.Fatalf("the memory in #%d holds %v, want CLR-50-001", issue, ids)
+	}
+	var writes []string
+	for _, r := range b.fake.Requests()[before:] {
+		if r.Method != http.MethodGet && !strings.Contains(r.Path, "/issues/50/") && !strings.HasPrefix(r.Path, "/repos/octo/widgets/issues/comments/") {
+			writes = append(writes, r.Method+" "+r.Path)
+		}
+	}
+	want := []string{
+		"POST /repos/octo/widgets/issues",
+		"POST /repos/octo/widgets/labels",
+		"POST /repos/octo/widgets/issues/" + strconv.Itoa(issue) + "/comments",
+		"PATCH /repos/octo/widgets/issues/" + strconv.Itoa(issue),
+	}
+	if strings.Join(writes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the memory was made with\n%s\nwant\n%s", strings.Join(writes, "\n"), strings.Join(want, "\n"))
+	}
+	if st := b.fake.IssueState(repo, issue); st != "closed" {
+		t.Errorf("the decisions issue #%d is %s, want closed", issue, st)
+	}
+	ix, err := render.Keyring{Current: []byte(ledgerKey)}.Issue("octo", "widgets", issue).DecodeDecisionsIndex(b.fake.IssueBody(repo, issue))
+	parts := b.fake.Comments(repo, issue)
+	if err != nil || len(parts) != 1 || len(ix.Parts) != 1 || ix.Parts[0] != parts[0].ID {
+		t.Errorf("the index in #%d's body is %+v (%v), want the one part %v", issue, ix, err, parts)
+	}
+}
