@@ -60,7 +60,7 @@ func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, re
 		book, err := b.readMemory(ctx, client, owner, repo)
 		return book, err == nil, err
 	})
-	return b.withPending(ctx, book, owner, repo), err
+	return b.withPending(ctx, client, book, err == nil, owner, repo), err
 }
 
 // lockedMemory reads the repository's decisions under its lock, for a change: one

@@ -30,7 +30,17 @@ type pendingRepo struct {
 	client      *github.Client
 	owner, repo string
 	ds          []clarify.Decision
-	written     time.Time
+	// written is when this process's last write of the memory landed, landed that one
+	// has, and writing that a run is writing it now. A decision waits behind a write in
+	// flight, or within memoryWriteEvery of one that landed: the memory then exists (but
+	// for a first write that fails, whose run is run again and writes what waits), and
+	// its last write bounds when a decision it lacks was settled (repairOwed), also when
+	// the writes after it fail.
+	written time.Time
+	landed  bool
+	writing bool
+	// looked says this process has looked for decisions a process before it left owed.
+	looked bool
 }
 
 // note adds ds to the repository's pending decisions and reports whether the caller is to
@@ -39,6 +49,24 @@ type pendingRepo struct {
 func (p *pendingDecisions) note(client *github.Client, owner, repo string, ds []clarify.Decision, now time.Time) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	r := p.repoLocked(owner, repo)
+	r.client = client
+	for _, d := range ds {
+		if !slices.ContainsFunc(r.ds, func(x clarify.Decision) bool { return x.ID == d.ID }) {
+			r.ds = append(r.ds, d)
+		}
+	}
+	if r.writing || r.landed && now.Sub(r.written) < memoryWriteEvery {
+		return false
+	}
+	// The write is this caller's: the runs of a burst that note theirs meanwhile leave
+	// them to it or to the next.
+	r.writing = true
+	return true
+}
+
+// repoLocked is the repository's entry, made when missing; p.mu is held.
+func (p *pendingDecisions) repoLocked(owner, repo string) *pendingRepo {
 	if p.repos == nil {
 		p.repos = map[string]*pendingRepo{}
 	}
@@ -47,19 +75,24 @@ func (p *pendingDecisions) note(client *github.Client, owner, repo string, ds []
 		r = &pendingRepo{owner: owner, repo: repo}
 		p.repos[owner+"/"+repo] = r
 	}
-	r.client = client
-	for _, d := range ds {
-		if !slices.ContainsFunc(r.ds, func(x clarify.Decision) bool { return x.ID == d.ID }) {
-			r.ds = append(r.ds, d)
-		}
-	}
-	if !r.written.IsZero() && now.Sub(r.written) < memoryWriteEvery {
-		return false
-	}
-	// The write is this caller's: the runs of a burst that note theirs meanwhile leave
-	// them to it or to the next.
-	r.written = now
-	return true
+	return r
+}
+
+// firstLook reports whether this process has yet to look for decisions owed to the
+// repository's memory, and takes the look; again gives it back after a look that failed.
+func (p *pendingDecisions) firstLook(owner, repo string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.repoLocked(owner, repo)
+	first := !r.looked
+	r.looked = true
+	return first
+}
+
+func (p *pendingDecisions) again(owner, repo string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.repoLocked(owner, repo).looked = false
 }
 
 // of returns the repository's pending decisions.
@@ -83,7 +116,15 @@ func (p *pendingDecisions) done(owner, repo string, ds []clarify.Decision, at ti
 	r.ds = slices.DeleteFunc(r.ds, func(x clarify.Decision) bool {
 		return slices.ContainsFunc(ds, func(d clarify.Decision) bool { return d.ID == x.ID })
 	})
-	r.written = at
+	r.written, r.landed, r.writing = at, true, false
+}
+
+// release ends a write that did not land (or found nothing to write): the next decision
+// is written at once.
+func (p *pendingDecisions) release(owner, repo string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.repoLocked(owner, repo).writing = false
 }
 
 // waiting lists the repositories with decisions to write.
@@ -121,6 +162,9 @@ func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref iss
 	if !b.batchesMemory() {
 		return b.recordDecisions(ctx, client, ref, snap, ds)
 	}
+	if _, err := b.repairOnce(ctx, client, ref, nil); err != nil {
+		return err
+	}
 	if !b.pendingMemory.note(client, ref.Owner, ref.Repo, ds, b.Now()) {
 		zerolog.Ctx(ctx).Debug().Int("decisions", len(ds)).Msg("Decisions wait for the memory's next write")
 		return nil
@@ -132,9 +176,11 @@ func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref iss
 func (b *Base) flushMemory(ctx context.Context, client *github.Client, ref issueRef) error {
 	ds := b.pendingMemory.of(ref.Owner, ref.Repo)
 	if len(ds) == 0 {
+		b.pendingMemory.release(ref.Owner, ref.Repo)
 		return nil
 	}
 	if err := b.recordDecisions(ctx, client, ref, &snapshot{}, ds); err != nil {
+		b.pendingMemory.release(ref.Owner, ref.Repo)
 		return err
 	}
 	b.pendingMemory.done(ref.Owner, ref.Repo, ds, b.Now())
@@ -153,9 +199,19 @@ func (b *Base) flushDecisions(ctx context.Context) {
 }
 
 // withPending is book with the decisions it may not hold yet recorded in it, for offers:
-// those waiting for this process's next write, and those the replicas made lately.
-func (b *Base) withPending(ctx context.Context, book memoryBook, owner, repo string) memoryBook {
-	ds := b.pendingMemory.of(owner, repo)
+// those waiting for this process's next write, those a process before it left owed (read
+// says book is the memory as read, which the look starts from), and those the replicas
+// made lately.
+func (b *Base) withPending(ctx context.Context, client *github.Client, book memoryBook, read bool, owner, repo string) memoryBook {
+	var ds []clarify.Decision
+	if read {
+		owed, err := b.repairOnce(ctx, client, issueRef{Owner: owner, Repo: repo}, &book)
+		if err != nil {
+			zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions owed to the memory not looked for; the next read looks again")
+		}
+		ds = owed
+	}
+	ds = append(ds, b.pendingMemory.of(owner, repo)...)
 	if b.Recent != nil {
 		recent, err := b.Recent.Recent(ctx, owner+"/"+repo)
 		if err != nil {

@@ -36,7 +36,10 @@
 //     look; decisions_read.go reads them: one page of the issue's comments, or the app's
 //     own past it through the index its body keeps, whatever others post there;
 //     decisions_pending.go: a lone process writes the memory at most once a minute, the
-//     decisions in between waiting (and offered) until the next run past it or the sweep.
+//     decisions in between waiting (and offered) until the next run past it or the sweep;
+//     decisions_owed.go: the next process records those a process stopped hard (or whose
+//     writes failed) left waiting, from the ledgers of the issues updated since the
+//     memory's last write, before its first offer or write in the repository.
 //   - dashboard.go: runs note what changed; the sweep (or bot action's run, at its end)
 //     writes each noted repository's dashboard issue once (with Base.Concurrent, read
 //     back and written again if another run's write dropped its rows).
