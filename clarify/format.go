@@ -56,7 +56,7 @@ func commandHead(c Command) string {
 	return joinWords("/clarify", string(c.Kind), id)
 }
 
-// askFieldLines are the long form's lines of an ask or follow-up, in the order the README
+// askFieldLines are the long form's lines of an ask or follow-up, in the order docs/agents.md
 // lists them; options are written under the keys they carry.
 func askFieldLines(c Command) []string {
 	lines := appendField(nil, "Topic", c.Topic)

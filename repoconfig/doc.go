@@ -17,7 +17,7 @@
 //
 // # Keys
 //
-// Every key is optional; Reference renders this list as the Markdown table the README shows.
+// Every key is optional; Reference renders this list as the Markdown table docs/config.md shows.
 //
 //	roles                    default: none
 //	    A role name mapped to its members: logins ("alice", or "@alice"; a GitHub App as

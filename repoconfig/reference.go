@@ -50,7 +50,7 @@ var reference = []keyDoc{
 }
 
 // Reference renders every key of the config file as a Markdown table (key | default |
-// meaning), for the README.
+// meaning), for docs/config.md.
 func Reference() string {
 	var b strings.Builder
 	b.WriteString("| key | default | meaning |\n|---|---|---|\n")

@@ -132,7 +132,7 @@ func (a *App) routes(cfg Config, m *metrics.Metrics, dispatcher http.Handler) ht
 	mux.Handle(githubapp.DefaultWebhookRoute, requireSignature([]byte(cfg.Github.App.WebhookSecret), a.Bodies, m, dispatcher))
 	// On the webhook's listener, beside the health checks: one port to run and probe. Its
 	// labels hold no owner, repository or login, but only the webhook route is meant to be
-	// public; the README says to keep /metrics behind the proxy.
+	// public; docs/app.md says to keep /metrics behind the proxy.
 	mux.Handle("/metrics", m.Handler())
 	// Liveness: the process answers. It says nothing about GitHub, so that a GitHub
 	// outage does not get the app restarted in a loop.

@@ -12,7 +12,7 @@ import (
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
-// Setting is one key of the server configuration as an operator reads it: in the README's
+// Setting is one key of the server configuration as an operator reads it: in docs/app.md's
 // table and in `bot serve -h`, which both come from Settings so that neither drifts from
 // the code's defaults.
 type Setting struct {
@@ -56,13 +56,13 @@ var Settings = []Setting{
 		"the Redis that replicas behind one webhook URL share: `redis://[:password@]host:port[/db]`, `rediss://` for TLS (see [Running replicas](#running-replicas))"},
 }
 
-// SettingsReference renders Settings as the README's Markdown table (key | environment |
+// SettingsReference renders Settings as docs/app.md's Markdown table (key | environment |
 // default | meaning).
 func SettingsReference() string {
 	var b strings.Builder
 	b.WriteString("| key | environment | default | meaning |\n|---|---|---|---|\n")
 	for _, s := range Settings {
-		env := " " // an empty cell, as the README writes it
+		env := " " // an empty cell, as docs/app.md writes it
 		if s.Env != "" {
 			env = " " + code(s.Env) + " "
 		}
