@@ -20,6 +20,10 @@ func TestActionSaysWhatTheOperatorGotWrong(t *testing.T) {
 	dir := t.TempDir()
 	d, _ := fake.Comment("octo/widgets", 42, "maria", "Any news?")
 	event := eventFile(t, dir, d)
+	notJSON := filepath.Join(dir, "event.txt")
+	if err := os.WriteFile(notJSON, []byte("issue_comment created"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	base := map[string]string{"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": event,
 		"GITHUB_REPOSITORY": "octo/widgets", "GITHUB_API_URL": url, "GITHUB_TOKEN": fake.WorkflowToken("octo/widgets"),
 		"GITHUB_STEP_SUMMARY": "", "GITHUB_RUN_ID": "77", "CLARIFY_LEDGER_KEY": strings.Repeat("k", 40),
@@ -36,6 +40,8 @@ func TestActionSaysWhatTheOperatorGotWrong(t *testing.T) {
 			[]string{"::error title=Clarify::issue_comment: not run: GITHUB_EVENT_PATH is not set"}},
 		{"the event path unreadable", map[string]string{"GITHUB_EVENT_PATH": filepath.Join(dir, "gone.json")}, 2,
 			[]string{"GITHUB_EVENT_PATH, the event's payload, cannot be read", filepath.Join(dir, "gone.json")}},
+		{"an event file that is not JSON", map[string]string{"GITHUB_EVENT_PATH": notJSON}, 2,
+			[]string{"::error title=Clarify::issue_comment: not run: GITHUB_EVENT_PATH, the event's payload, is not JSON: " + notJSON}},
 		{"an API URL that is no URL", map[string]string{"GITHUB_API_URL": "api.github.com"}, 2,
 			[]string{`GITHUB_API_URL is "api.github.com", not a URL`}},
 		{"an API URL that is no URL, on a schedule", map[string]string{"GITHUB_API_URL": "https//api.github.com", "GITHUB_EVENT_NAME": "schedule"}, 2,

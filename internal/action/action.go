@@ -88,6 +88,10 @@ func readEvent(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("GITHUB_EVENT_PATH, the event's payload, cannot be read: %w", err)
 	}
+	if !json.Valid(payload) {
+		return nil, fmt.Errorf("GITHUB_EVENT_PATH, the event's payload, is not JSON: %s: the runner writes the webhook payload there; "+
+			"a step that sets GITHUB_EVENT_PATH must name such a file", path)
+	}
 	return payload, nil
 }
 
