@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -30,8 +29,7 @@ CLARIFY_LOG_LEVEL for the log (debug, info, warn or error; info by default).`)
 	}
 	env, err := action.OSEnv()
 	if err != nil {
-		fmt.Fprintf(stdout, "::error title=Clarify::%v\n", err)
-		return action.ExitRefused
+		return action.Refuse(env, action.Options{Stdout: stdout}, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -35,7 +35,7 @@ func TestActionSaysWhatTheOperatorGotWrong(t *testing.T) {
 		says []string
 	}{
 		{"the app slug written with [bot]", map[string]string{"CLARIFY_APP_SLUG": "clarify[bot]"}, 2,
-			[]string{`CLARIFY_APP_SLUG (the action's app-slug input) is "clarify[bot]", not a slug`, "without [bot]"}},
+			[]string{`::error title=Clarify::issue_comment: not run: CLARIFY_APP_SLUG (the action's app-slug input) is "clarify[bot]", not a slug`, "without [bot]"}},
 		{"the event path unset", map[string]string{"GITHUB_EVENT_PATH": ""}, 2,
 			[]string{"::error title=Clarify::issue_comment: not run: GITHUB_EVENT_PATH is not set"}},
 		{"the event path unreadable", map[string]string{"GITHUB_EVENT_PATH": filepath.Join(dir, "gone.json")}, 2,
@@ -54,8 +54,12 @@ func TestActionSaysWhatTheOperatorGotWrong(t *testing.T) {
 			[]string{"::error title=Clarify::not run: GITHUB_EVENT_NAME is not set"}},
 		{"no repository", map[string]string{"GITHUB_REPOSITORY": ""}, 2,
 			[]string{"::error title=Clarify::issue_comment: not run: GITHUB_REPOSITORY is not set: the runner sets it to OWNER/REPO"}},
+		{"a budget that is no number", map[string]string{"CLARIFY_ACTION_BUDGET": "lots"}, 2,
+			[]string{`::error title=Clarify::issue_comment: not run: CLARIFY_ACTION_BUDGET is "lots": write a whole number`}},
+		{"checks neither true nor false", map[string]string{"CLARIFY_CHECKS": "yes"}, 2,
+			[]string{`::error title=Clarify::issue_comment: not run: CLARIFY_CHECKS is "yes": write true or false`}},
 		{"a log level that is none", map[string]string{"CLARIFY_LOG_LEVEL": "verbose"}, 2,
-			[]string{`CLARIFY_LOG_LEVEL is "verbose", not a level: write debug, info, warn or error`}},
+			[]string{`::error title=Clarify::issue_comment: not run: CLARIFY_LOG_LEVEL is "verbose", not a level: write debug, info, warn or error`}},
 	}
 	for _, tc := range cases {
 		for k, v := range base {

@@ -78,6 +78,12 @@ func Run(ctx context.Context, env Env, opts Options) int {
 	return report(env, opts, out)
 }
 
+// Refuse reports a run that cannot start because a setting is wrong (EnvFrom's error), as
+// Run reports the other settings: the same ::error:: line and summary, exit ExitRefused.
+func Refuse(env Env, opts Options, err error) int {
+	return report(env, opts, Outcome{What: env.EventName, Err: err})
+}
+
 // readEvent reads the event's payload, naming GITHUB_EVENT_PATH when it cannot.
 func readEvent(path string) ([]byte, error) {
 	if path == "" {
