@@ -267,6 +267,22 @@ func TestSetupRefusesToStartWhereItWouldOverwriteOrLeaveLoopback(t *testing.T) {
 	}
 }
 
+// TestSetupWithoutAWebhookURLIsAUsageMistake: with app.yml's placeholder webhook URL and
+// no -webhook-url, bot setup exits 2 with one line saying to pass -webhook-url, and writes
+// nothing.
+func TestSetupWithoutAWebhookURLIsAUsageMistake(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"setup", "-manifest", filepath.Join("..", "..", "app.yml"), "-o", filepath.Join(dir, "c.yml")}, &stdout, &stderr)
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], "bot setup: ") || !strings.Contains(lines[0], "pass -webhook-url") {
+		t.Errorf("exit %d, stderr %q; want exit 2 and one line saying to pass -webhook-url", code, stderr.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("wrote %v", entries)
+	}
+}
+
 func TestSetupStoppedBeforeTheCallbackWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())

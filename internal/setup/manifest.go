@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/clarify-app/clarify/internal/cli"
 )
 
 // manifest is app.yml as a generic tree, so that every field GitHub's manifest knows
@@ -67,13 +69,13 @@ func (m manifest) complete(name, webhookURL, redirectURL string) error {
 	u, err := url.Parse(current)
 	switch {
 	case current == "":
-		return errors.New("no webhook URL: pass -webhook-url, the public URL where `bot serve` takes GitHub's webhooks, e.g. https://clarify.example.org/api/github/hook")
+		return cli.Usagef("setup", "no webhook URL: pass -webhook-url, the public URL where `bot serve` takes GitHub's webhooks, e.g. https://clarify.example.org/api/github/hook")
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		return fmt.Errorf("webhook URL %q is not an http(s) URL", current)
 	case webhookURL == "" && (u.Hostname() == "example.com" || strings.HasSuffix(u.Hostname(), ".example.com")):
 		// app.yml ships a placeholder; an app registered with it would send its deliveries
 		// nowhere, and nothing would say why.
-		return fmt.Errorf("the manifest's webhook URL %s is the example's placeholder: pass -webhook-url, the public URL where `bot serve` takes GitHub's webhooks (its path is /api/github/hook)", current)
+		return cli.Usagef("setup", "the manifest's webhook URL %s is the example's placeholder: pass -webhook-url, the public URL where `bot serve` takes GitHub's webhooks (its path is /api/github/hook)", current)
 	}
 	if u.Path == "" || u.Path == "/" {
 		// The one path `bot serve` takes deliveries on; a bare host is what people type.
