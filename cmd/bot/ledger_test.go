@@ -348,36 +348,17 @@ func TestLedgerFileFormStillReadsAStatusBody(t *testing.T) {
 	}
 }
 
-func TestLedgerImportChecksTheFileAndStaysOffline(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	seed := write("seed.json", `{"issueNumber": 42, "priority": "high", "clarifications": [{"id": "CLR-42-001", "from": "engineer", "to": "architect",
-		"topic": "db", "blocking": true, "status": "pending", "round": 1, "maxRounds": 5, "thread": [{"round": 1, "from": "engineer", "type": "question", "body": "Which?"}]}]}`)
-	bad := write("bad.json", `{"issueNumber": 42, "clarifications": [{"id": "CLR-42-001", "status": "done", "thread": []}]}`)
-	// Nothing answers here: an import that tried the API would fail.
-	ledgerEnv(t, map[string]string{"GITHUB_V3_API_URL": "http://127.0.0.1:1/"})
-
+// TestLedgerImportTranslatesAnAgentXFileOffline: an AgentX ledger file becomes Clarify's
+// ledger, saying which fields it drops, and -status prints the status comment's body
+// signed for the repository named; no API is called.
+func TestLedgerImportTranslatesAnAgentXFileOffline(t *testing.T) {
+	seed, _ := importFiles(t)
 	out, errs, err := runLedger(t, "", "import", seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(errs, "not kept: fields neither AgentX nor Clarify defines: priority") || !strings.Contains(out, `"role": "engineer"`) {
 		t.Errorf("stdout:\n%s\nstderr: %s", out, errs)
-	}
-	if _, _, err := runLedger(t, "", "import", bad); err == nil || !strings.Contains(err.Error(), `status "done"`) {
-		t.Errorf("a status AgentX does not define: err %v", err)
-	}
-	if _, _, err := runLedger(t, "", "import", "-status", seed); err == nil || !strings.Contains(err.Error(), "names no repository") {
-		t.Errorf("-status without a repository: err %v", err)
-	}
-	if _, _, err := runLedger(t, "", "import", "-status", "-repo", "octo/widgets", seed); err == nil || !strings.Contains(err.Error(), "-status signs the ledger") {
-		t.Errorf("-status without a key: err %v", err)
 	}
 	t.Setenv("CLARIFY_LEDGER_KEY", "k3y")
 	body, _, err := runLedger(t, "", "import", seed, "-status", "-repo", "octo/widgets")
@@ -387,9 +368,47 @@ func TestLedgerImportChecksTheFileAndStaysOffline(t *testing.T) {
 	if l, err := render.DecodeLedger(body, handlers.IssueLedgerKey([]byte("k3y"), "octo", "widgets", 42)); err != nil || l.Clarifications[0].Target.Name != "architect" {
 		t.Errorf("-status body does not verify for octo/widgets#42: %v", err)
 	}
-	if _, _, err := runLedger(t, "{", "import", "-"); err == nil || !strings.Contains(err.Error(), "not an AgentX ledger file") {
-		t.Errorf("broken JSON on stdin: err %v", err)
+}
+
+// TestLedgerImportRefusesWhatItCannotTake: a status AgentX does not define, -status
+// without a repository or a key, and a file that is not JSON each get an error naming
+// what is wrong.
+func TestLedgerImportRefusesWhatItCannotTake(t *testing.T) {
+	seed, bad := importFiles(t)
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"", []string{"import", bad}, `status "done"`},
+		{"", []string{"import", "-status", seed}, "names no repository"},
+		{"", []string{"import", "-status", "-repo", "octo/widgets", seed}, "-status signs the ledger"},
+		{"{", []string{"import", "-"}, "not an AgentX ledger file"},
+	} {
+		if _, _, err := runLedger(t, tc.stdin, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ledger %v: err %v, want one saying %q", tc.args, err, tc.want)
+		}
 	}
+}
+
+// importFiles writes an AgentX ledger file (with a field neither defines) and one with a
+// status AgentX does not define, and points the API at a port where nothing answers: an
+// import that tried the API would fail.
+func importFiles(t *testing.T) (seed, bad string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	seed = write("seed.json", `{"issueNumber": 42, "priority": "high", "clarifications": [{"id": "CLR-42-001", "from": "engineer", "to": "architect",
+		"topic": "db", "blocking": true, "status": "pending", "round": 1, "maxRounds": 5, "thread": [{"round": 1, "from": "engineer", "type": "question", "body": "Which?"}]}]}`)
+	bad = write("bad.json", `{"issueNumber": 42, "clarifications": [{"id": "CLR-42-001", "status": "done", "thread": []}]}`)
+	ledgerEnv(t, map[string]string{"GITHUB_V3_API_URL": "http://127.0.0.1:1/"})
+	return seed, bad
 }
 
 func TestLedgerHelpNamesTheEnvironment(t *testing.T) {
