@@ -51,6 +51,14 @@ func TestLifecycleThroughBotAction(t *testing.T) {
 	if n := b.botComments("clarify:ledger"); n != 1 {
 		t.Errorf("%d status comments, want one edited in place", n)
 	}
+	checkRoutes(t, b)
+	t.Logf("process time start to exit per event (ask, answer, follow-up, answer, resolve): %s", strings.Join(took, ", "))
+}
+
+// checkRoutes fails t for each request bot action made to a route GitHub does not serve,
+// or to the organisation's default config, which GITHUB_TOKEN cannot reach.
+func checkRoutes(t *testing.T, b *bench) {
+	t.Helper()
 	for _, r := range b.fake.Requests() {
 		if r.Unhandled {
 			t.Errorf("bot action called a route GitHub does not serve: %s %s", r.Method, r.Path)
@@ -59,7 +67,6 @@ func TestLifecycleThroughBotAction(t *testing.T) {
 			t.Errorf("bot action looked for the organisation's default config, which GITHUB_TOKEN cannot reach")
 		}
 	}
-	t.Logf("process time start to exit per event (ask, answer, follow-up, answer, resolve): %s", strings.Join(took, ", "))
 }
 
 // TestTimeoutToFallbackOnScheduledRuns: with nobody answering, a scheduled run marks the
