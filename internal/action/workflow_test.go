@@ -120,23 +120,7 @@ func TestEveryActionInputIsDocumented(t *testing.T) {
 			}
 		}
 	}
-	page, err := os.ReadFile("../../docs/workflow.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The table of the Inputs section, not the page's other tables.
-	_, inputs, _ := strings.Cut(string(page), "\n## Inputs\n")
-	inputs, _, _ = strings.Cut(inputs, "\n## ")
-	rows := map[string][]string{}
-	for _, line := range strings.Split(inputs, "\n") {
-		cells := strings.Split(strings.Trim(line, "|"), "|")
-		if len(cells) == 4 && strings.HasPrefix(line, "| `") {
-			for i := range cells {
-				cells[i] = strings.TrimSpace(cells[i])
-			}
-			rows[strings.Trim(cells[0], "`")] = cells[1:]
-		}
-	}
+	rows := documentedInputs(t)
 	for name, input := range action.Inputs {
 		row, ok := rows[name]
 		switch {
@@ -152,4 +136,27 @@ func TestEveryActionInputIsDocumented(t *testing.T) {
 	for name := range rows {
 		t.Errorf("docs/workflow.md documents an input %s that action.yml does not have", name)
 	}
+}
+
+// documentedInputs reads the table of docs/workflow.md's Inputs section, not the page's
+// other tables: each input's name and its cells after the name (default, variable, meaning).
+func documentedInputs(t *testing.T) map[string][]string {
+	t.Helper()
+	page, err := os.ReadFile("../../docs/workflow.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, inputs, _ := strings.Cut(string(page), "\n## Inputs\n")
+	inputs, _, _ = strings.Cut(inputs, "\n## ")
+	rows := map[string][]string{}
+	for _, line := range strings.Split(inputs, "\n") {
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) == 4 && strings.HasPrefix(line, "| `") {
+			for i := range cells {
+				cells[i] = strings.TrimSpace(cells[i])
+			}
+			rows[strings.Trim(cells[0], "`")] = cells[1:]
+		}
+	}
+	return rows
 }
