@@ -96,15 +96,7 @@ func TestAnAgentInAWorkflowAsksFollowsUpAndResolvesByDispatch(t *testing.T) {
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered {
 		t.Fatalf("maria's answer: %s", c.Status)
 	}
-	// The wake-up Clarify sends starts the agent's workflow, and Clarify's too: not a
-	// "clarify" dispatch, so Clarify's run does nothing.
-	for _, d := range b.fake.TakeOutbox() {
-		if d.Event == "repository_dispatch" {
-			if r := b.ok(d.Event, b.eventFile(d)); r.requests != 0 {
-				t.Errorf("Clarify's own wake-up made its run send %d requests", r.requests)
-			}
-		}
-	}
+	runOwnWakeUps(t, b)
 	b.agentDispatch(map[string]any{"issue": 42, "action": "followup", "id": "CLR-42-001", "question": "100 or 1000 a minute?"})
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending || c.Round != 2 {
 		t.Fatalf("the agent's follow-up: %s in round %d", c.Status, c.Round)
@@ -114,15 +106,34 @@ func TestAnAgentInAWorkflowAsksFollowsUpAndResolvesByDispatch(t *testing.T) {
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Resolved || c.Resolution != "1000 a minute per API key." {
 		t.Fatalf("the agent's resolve: %+v", c)
 	}
-	var wakes []string
-	for _, w := range b.wakeUps() {
-		if !strings.HasPrefix(w, "clarify ") { // the agent's own dispatches
-			wakes = append(wakes, w)
-		}
-	}
+	wakes := clarifysWakeUps(b)
 	if want := "[clarify-answered CLR-42-001 answered 1 clarify-answered CLR-42-001 answered 2 clarify-resolved CLR-42-001 resolved 2]"; fmt.Sprint(wakes) != want {
 		t.Errorf("Clarify's wake-ups: %q", wakes)
 	}
+}
+
+// runOwnWakeUps runs Clarify on each wake-up it sent: the dispatch starts the agent's
+// workflow, and Clarify's too, where it is not a "clarify" dispatch and does nothing.
+func runOwnWakeUps(t *testing.T, b *bench) {
+	t.Helper()
+	for _, d := range b.fake.TakeOutbox() {
+		if d.Event == "repository_dispatch" {
+			if r := b.ok(d.Event, b.eventFile(d)); r.requests != 0 {
+				t.Errorf("Clarify's own wake-up made its run send %d requests", r.requests)
+			}
+		}
+	}
+}
+
+// clarifysWakeUps are the repository dispatches Clarify sent, without the agent's own.
+func clarifysWakeUps(b *bench) []string {
+	var wakes []string
+	for _, w := range b.wakeUps() {
+		if !strings.HasPrefix(w, "clarify ") {
+			wakes = append(wakes, w)
+		}
+	}
+	return wakes
 }
 
 // TestAnAgentsCommentIsTakenByTheNextScheduledRun: an agent's /clarify comment made with
