@@ -165,6 +165,21 @@ func TestCallbackWritesTheConfigAndTheKey(t *testing.T) {
 	if strings.Contains(page, registered.WebhookSecret) || strings.Contains(page, "PRIVATE KEY") {
 		t.Error("the page shows a secret")
 	}
+	checkWritten(t, g, opts, res, registered)
+
+	// A reload of the callback exchanges nothing more.
+	if status, page := get(t, back); status != http.StatusOK || !strings.Contains(page, "Registered Clarify") {
+		t.Errorf("reload: %d\n%s", status, page)
+	}
+	if n := g.api.CountRequests(fakegithub.RouteManifestConversion); n != 1 {
+		t.Errorf("%d code exchanges, want 1", n)
+	}
+}
+
+// checkWritten fails t unless the config at res.ConfigPath holds the registered app and
+// where to reach GitHub, and the config and the key are mode 0600.
+func checkWritten(t *testing.T, g *gitHub, opts Options, res Result, registered fakegithub.RegisteredApp) {
+	t.Helper()
 	cfg, err := app.LoadConfig(res.ConfigPath)
 	if err != nil {
 		t.Fatal(err)
@@ -178,14 +193,6 @@ func TestCallbackWritesTheConfigAndTheKey(t *testing.T) {
 		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o600 {
 			t.Errorf("%s: %v, mode %v, want 0600", p, err, st.Mode().Perm())
 		}
-	}
-
-	// A reload of the callback exchanges nothing more.
-	if status, page := get(t, back); status != http.StatusOK || !strings.Contains(page, "Registered Clarify") {
-		t.Errorf("reload: %d\n%s", status, page)
-	}
-	if n := g.api.CountRequests(fakegithub.RouteManifestConversion); n != 1 {
-		t.Errorf("%d code exchanges, want 1", n)
 	}
 }
 
