@@ -110,26 +110,7 @@ func TestLedgerReadsAnIssueThroughTheAPI(t *testing.T) {
 	}
 
 	// Flags go after the issue as well as before it.
-	js, _, err := runLedger(t, "", "octo/widgets#42", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, unknown, err := agentx.Parse([]byte(js))
-	if err != nil || len(unknown) > 0 {
-		t.Fatalf("--json is no AgentX ledger file: %v, %v\n%s", err, unknown, js)
-	}
-	got, err := agentx.ToLedger(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g, w := ledgerJSON(t, got), ledgerJSON(t, want); g != w || f.Repo() != "octo/widgets" {
-		t.Errorf("--json holds another ledger (repository %q):\n got: %s\nwant: %s", f.Repo(), g, w)
-	}
-	for _, field := range []string{`"issueNumber": 42`, `"id": "CLR-42-001"`, `"from": "coder-agent"`, `"to": "@maria"`, `"maxRounds": 5`, `"type": "resolution"`, `"resolvedAt"`, `"commentId"`} {
-		if !strings.Contains(js, field) {
-			t.Errorf("--json lacks %s", field)
-		}
-	}
+	checkLedgerJSON(t, want)
 
 	// Without any key it reads the same, and says the MAC was not checked.
 	ledgerEnv(t, map[string]string{"GITHUB_TOKEN": h.Fake.IssueToken(1), "GITHUB_V3_API_URL": h.GitHub.URL})
@@ -150,6 +131,32 @@ func TestLedgerReadsAnIssueThroughTheAPI(t *testing.T) {
 	t.Setenv("GITHUB_TOKEN", "ghs_revoked")
 	if _, _, err := runLedger(t, "", "octo/widgets#42"); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("refused token: err %v", err)
+	}
+}
+
+// checkLedgerJSON fails t unless `bot ledger octo/widgets#42 --json` prints an AgentX
+// ledger file of octo/widgets holding want, in AgentX's field names.
+func checkLedgerJSON(t *testing.T, want clarify.Ledger) {
+	t.Helper()
+	js, _, err := runLedger(t, "", "octo/widgets#42", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, unknown, err := agentx.Parse([]byte(js))
+	if err != nil || len(unknown) > 0 {
+		t.Fatalf("--json is no AgentX ledger file: %v, %v\n%s", err, unknown, js)
+	}
+	got, err := agentx.ToLedger(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := ledgerJSON(t, got), ledgerJSON(t, want); g != w || f.Repo() != "octo/widgets" {
+		t.Errorf("--json holds another ledger (repository %q):\n got: %s\nwant: %s", f.Repo(), g, w)
+	}
+	for _, field := range []string{`"issueNumber": 42`, `"id": "CLR-42-001"`, `"from": "coder-agent"`, `"to": "@maria"`, `"maxRounds": 5`, `"type": "resolution"`, `"resolvedAt"`, `"commentId"`} {
+		if !strings.Contains(js, field) {
+			t.Errorf("--json lacks %s", field)
+		}
 	}
 }
 
