@@ -249,7 +249,14 @@ func TestLedgerExportReadsTheArchivesAndImportGivesTheLedgerBack(t *testing.T) {
 		t.Errorf("export, import, export: another file (%v):\n%s", err, again)
 	}
 
-	// -status signs it for its issue, with the archived clarifications written in.
+	checkStatusImport(t, path)
+	checkReadShowsArchives(t, gh.URL)
+}
+
+// checkStatusImport fails t unless `bot ledger import -status` signs the exported file at
+// path for octo/widgets#7, with the archived clarifications written in.
+func checkStatusImport(t *testing.T, path string) {
+	t.Helper()
 	body, errs, err := runLedger(t, "", "import", "-status", path)
 	if err != nil {
 		t.Fatalf("import -status: %v", err)
@@ -261,9 +268,13 @@ func TestLedgerExportReadsTheArchivesAndImportGivesTheLedgerBack(t *testing.T) {
 	if err != nil || !render.IsStatus(body) || len(l.Clarifications) != 3 || len(l.Archives) != 0 {
 		t.Errorf("import -status: err %v, %d clarifications, archives %v:\n%s", err, len(l.Clarifications), l.Archives, body)
 	}
+}
 
-	// Reading shows the archived clarifications too, in the order they were asked.
-	read, _, err := runLedger(t, "", "-api", gh.URL, "octo/widgets#7")
+// checkReadShowsArchives fails t unless reading octo/widgets#7 through the API at api shows
+// the archived clarifications too, in the order they were asked.
+func checkReadShowsArchives(t *testing.T, api string) {
+	t.Helper()
+	read, _, err := runLedger(t, "", "-api", api, "octo/widgets#7")
 	if err != nil {
 		t.Fatal(err)
 	}
