@@ -97,14 +97,40 @@ func TestSetupRegistersTheAppInABrowser(t *testing.T) {
 	); err != nil {
 		fail("creating the app and coming back", err)
 	}
-	shown := map[string]string{}
+	shown, page := resultPage(tab, fail)
+	waitForExit(t, exited, stderr)
+	registered := oneConvertedApp(t, manifests)
+	keyPath := filepath.Join(filepath.Dir(configPath), "clarify.private-key.pem")
+	if shown["config-file"] != configPath || shown["key-file"] != keyPath ||
+		shown["install"] != web.URL+"/apps/clarify/installations/new" || shown["app-id"] != "1300001" {
+		t.Errorf("the result page shows %v", shown)
+	}
+	checkNoSecret(t, registered, map[string]string{"the result page": page, "the output": stdout.String() + stderr.String()})
+	if out := stdout.String(); !strings.Contains(out, "Registered the GitHub App clarify (App ID 1300001)") || !strings.Contains(out, "bot serve -c "+configPath) {
+		t.Errorf("bot setup printed:\n%s", out)
+	}
+
+	checkWrittenFiles(t, configPath, keyPath, registered, web.URL, rest.URL)
+}
+
+// resultPage reads what bot setup's result page shows in tab, by element id, and the whole
+// page; fail reports a page that lacks one.
+func resultPage(tab context.Context, fail func(step string, err error)) (shown map[string]string, page string) {
+	shown = map[string]string{}
 	for _, id := range []string{"config-file", "key-file", "install", "app-id"} {
-		if shown[id], err = chromedp.Run(tab, chromedp.Text(chromedp.ID(id))); err != nil {
+		text, err := chromedp.Run(tab, chromedp.Text(chromedp.ID(id)))
+		if err != nil {
 			fail("reading the result page", err)
 		}
+		shown[id] = text
 	}
-	page, _ := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
+	page, _ = chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
+	return shown, page
+}
 
+// waitForExit fails t unless bot setup exits without an error soon after writing its files.
+func waitForExit(t *testing.T, exited chan error, stderr *lockedBuffer) {
+	t.Helper()
 	select {
 	case err := <-exited:
 		if err != nil {
@@ -113,27 +139,27 @@ func TestSetupRegistersTheAppInABrowser(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("bot setup did not exit once the files were written")
 	}
+}
 
+// oneConvertedApp is the one app registered on GitHub, whose code was exchanged.
+func oneConvertedApp(t *testing.T, manifests *fakegithub.Manifests) fakegithub.RegisteredApp {
+	t.Helper()
 	apps := manifests.Apps()
 	if len(apps) != 1 || !apps[0].Converted {
 		t.Fatalf("GitHub has %+v, want one app whose code was exchanged", apps)
 	}
-	registered := apps[0]
-	keyPath := filepath.Join(filepath.Dir(configPath), "clarify.private-key.pem")
-	if shown["config-file"] != configPath || shown["key-file"] != keyPath ||
-		shown["install"] != web.URL+"/apps/clarify/installations/new" || shown["app-id"] != "1300001" {
-		t.Errorf("the result page shows %v", shown)
-	}
-	for what, text := range map[string]string{"the result page": page, "the output": stdout.String() + stderr.String()} {
+	return apps[0]
+}
+
+// checkNoSecret fails t for each text (by what it is) showing the app's webhook secret or
+// a private key.
+func checkNoSecret(t *testing.T, registered fakegithub.RegisteredApp, texts map[string]string) {
+	t.Helper()
+	for what, text := range texts {
 		if strings.Contains(text, registered.WebhookSecret) || strings.Contains(text, "PRIVATE KEY-----") {
 			t.Errorf("%s shows a secret", what)
 		}
 	}
-	if out := stdout.String(); !strings.Contains(out, "Registered the GitHub App clarify (App ID 1300001)") || !strings.Contains(out, "bot serve -c "+configPath) {
-		t.Errorf("bot setup printed:\n%s", out)
-	}
-
-	checkWrittenFiles(t, configPath, keyPath, registered, web.URL, rest.URL)
 }
 
 // headlessTab starts headless Chromium for the test; browserOut gets what it prints.
