@@ -472,34 +472,42 @@ func (w *replicaWorld) check(from, to int) {
 		if labels := w.fake.IssueLabels(replicaRepo, n); len(labels) > 0 {
 			t.Errorf("#%d: labels %v left on a settled issue", n, labels)
 		}
-		seen := map[string]bool{}
-		statuses, round1, round2 := 0, 0, 0
-		for _, cm := range w.fake.Comments(replicaRepo, n) {
-			if cm.User != "clarify[bot]" {
-				continue
-			}
-			if seen[cm.Body] {
-				t.Errorf("#%d: the app posted twice:\n%s", n, cm.Body)
-			}
-			seen[cm.Body] = true
-			if render.IsStatus(cm.Body) {
-				statuses++
-			}
-			if strings.Contains(cm.Body, clarify.FormatID(n, 1)+" · round 1/5") {
-				round1++
-			}
-			if strings.Contains(cm.Body, clarify.FormatID(n, 1)+" · round 2/5") {
-				round2++
-			}
-		}
-		if statuses != 1 || round1 != 1 || round2 != 1 {
-			t.Errorf("#%d: %d status comments, round 1 shown %d times, round 2 %d times; want each once", n, statuses, round1, round2)
-		}
+		w.checkPostedOnce(n)
 	}
 	for _, r := range w.fake.Requests() {
 		if r.Unhandled {
 			t.Errorf("a replica called a route the in-memory GitHub does not serve: %s %s", r.Method, r.Path)
 		}
+	}
+}
+
+// checkPostedOnce asserts that the app posted nothing twice in issue n, and one status
+// comment and each round's message once.
+func (w *replicaWorld) checkPostedOnce(n int) {
+	t := w.t
+	t.Helper()
+	seen := map[string]bool{}
+	statuses, round1, round2 := 0, 0, 0
+	for _, cm := range w.fake.Comments(replicaRepo, n) {
+		if cm.User != "clarify[bot]" {
+			continue
+		}
+		if seen[cm.Body] {
+			t.Errorf("#%d: the app posted twice:\n%s", n, cm.Body)
+		}
+		seen[cm.Body] = true
+		if render.IsStatus(cm.Body) {
+			statuses++
+		}
+		if strings.Contains(cm.Body, clarify.FormatID(n, 1)+" · round 1/5") {
+			round1++
+		}
+		if strings.Contains(cm.Body, clarify.FormatID(n, 1)+" · round 2/5") {
+			round2++
+		}
+	}
+	if statuses != 1 || round1 != 1 || round2 != 1 {
+		t.Errorf("#%d: %d status comments, round 1 shown %d times, round 2 %d times; want each once", n, statuses, round1, round2)
 	}
 }
 
