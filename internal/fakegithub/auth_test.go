@@ -210,12 +210,7 @@ func TestListInstallationsAndRepositories(t *testing.T) {
 	}
 	f.s.AddInstallation(1, "octo", "octo/gadgets")
 
-	itr, err := ghinstallation.NewAppsTransport(http.DefaultTransport, testAppID, appKeyPEM(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := github.NewClient(&http.Client{Transport: itr})
-	app.BaseURL, _ = url.Parse(f.srv.URL + "/")
+	app := appClient(t, f)
 	var ids []int64
 	opt := &github.ListOptions{PerPage: 10}
 	for {
@@ -248,12 +243,7 @@ func TestFindInstallations(t *testing.T) {
 	f := newFixture(t)
 	f.s.AddUser("solo", "User")
 	f.s.AddInstallation(9, "solo", "solo/tools")
-	itr, err := ghinstallation.NewAppsTransport(http.DefaultTransport, testAppID, appKeyPEM(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := github.NewClient(&http.Client{Transport: itr})
-	app.BaseURL, _ = url.Parse(f.srv.URL + "/")
+	app := appClient(t, f)
 
 	if in, _, err := app.Apps.FindOrganizationInstallation(f.ctx, "octo"); err != nil || in.GetID() != 1 || in.GetAppID() != testAppID {
 		t.Errorf("organisation: %v %v", in, err)
