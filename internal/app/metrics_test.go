@@ -22,30 +22,7 @@ import (
 // signature: every series docs/app.md lists is there, with the values that lifecycle
 // must give, and no route label holds an owner, a repository or a number.
 func TestMetricsAfterALifecycle(t *testing.T) {
-	h, err := replay.NewHarnessWith(io.Discard, func(c *app.Config) {
-		// Writes a few milliseconds apart, so that the pacer holds some back.
-		c.PaceSpacing = 5 * time.Millisecond
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
-	scenario, err := os.ReadFile("../replay/testdata/scenarios/stale_then_escalated.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := replay.PlayScenario(context.Background(), h, "stale_then_escalated", bytes.NewReader(scenario)); err != nil {
-		t.Fatal(err)
-	}
-	req, _ := http.NewRequest(http.MethodPost, h.HookURL(), strings.NewReader(`{"action":"created"}`))
-	req.Header.Set("X-GitHub-Event", "a-name-of-the-sender's-choosing")
-	req.Header.Set("X-Hub-Signature-256", "sha256="+strings.Repeat("0", 64))
-	resp, err := h.AppServer.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-
+	h := afterALifecycle(t)
 	got := scrape(t, h.AppServer.URL+"/metrics")
 	at := func(name string, labels ...string) float64 {
 		t.Helper()
@@ -88,6 +65,36 @@ func TestMetricsAfterALifecycle(t *testing.T) {
 	at("clarify_github_rate_limited_total", "limit", "secondary")
 	at("go_goroutines")
 	at("process_resident_memory_bytes")
+}
+
+// afterALifecycle is a running app that played the stale_then_escalated scenario (with
+// writes paced 5 ms apart) and then refused a stranger's delivery with a bad signature.
+func afterALifecycle(t *testing.T) *replay.Harness {
+	t.Helper()
+	h, err := replay.NewHarnessWith(io.Discard, func(c *app.Config) {
+		// Writes a few milliseconds apart, so that the pacer holds some back.
+		c.PaceSpacing = 5 * time.Millisecond
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	scenario, err := os.ReadFile("../replay/testdata/scenarios/stale_then_escalated.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := replay.PlayScenario(context.Background(), h, "stale_then_escalated", bytes.NewReader(scenario)); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, h.HookURL(), strings.NewReader(`{"action":"created"}`))
+	req.Header.Set("X-GitHub-Event", "a-name-of-the-sender's-choosing")
+	req.Header.Set("X-Hub-Signature-256", "sha256="+strings.Repeat("0", 64))
+	resp, err := h.AppServer.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return h
 }
 
 // scraped is a Prometheus text exposition, parsed as far as these tests need.
