@@ -428,6 +428,10 @@ func TestContents(t *testing.T) {
 	if err != nil || len(dir) != 1 || dir[0].GetName() != "clarify.yml" {
 		t.Errorf("directory: %v %v", dir, err)
 	}
+}
+
+func TestRepository(t *testing.T) {
+	f := newFixture(t)
 	repo, _, err := f.client.Repositories.Get(f.ctx, "octo", "widgets")
 	if err != nil || repo.GetDefaultBranch() != "main" {
 		t.Errorf("repository: %v %v", repo, err)
