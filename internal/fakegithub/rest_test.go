@@ -13,12 +13,19 @@ import (
 	"github.com/google/go-github/v60/github"
 )
 
-func TestCommentsPaginateWithLinkHeaders(t *testing.T) {
+// seventyFiveComments is a fixture whose issue #42 holds comments "comment 1" to
+// "comment 75": three pages of 30.
+func seventyFiveComments(t *testing.T) *fixture {
+	t.Helper()
 	f := newFixture(t)
 	for i := 1; i <= 75; i++ {
 		f.s.Comment(testRepo, 42, "alice", fmt.Sprintf("comment %d", i))
 	}
+	return f
+}
 
+func TestCommentsPaginateWithLinkHeaders(t *testing.T) {
+	f := seventyFiveComments(t)
 	// go-github walks the pages through Response.NextPage, parsed from Link.
 	var bodies []string
 	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 30}}
@@ -43,8 +50,12 @@ func TestCommentsPaginateWithLinkHeaders(t *testing.T) {
 	if pages != 3 || len(bodies) != 75 || bodies[0] != "comment 1" || bodies[74] != "comment 75" {
 		t.Errorf("walked %d pages, %d comments (%q … %q)", pages, len(bodies), bodies[0], bodies[len(bodies)-1])
 	}
+}
 
-	// The header itself, exactly as GitHub spells it.
+// TestCommentsLinkHeaderAndPageSizes: the Link header exactly as GitHub spells it, none
+// on a single page, per_page capped at 100 and 30 by default.
+func TestCommentsLinkHeaderAndPageSizes(t *testing.T) {
+	f := seventyFiveComments(t)
 	resp, _ := f.do(t, "GET", "/repos/octo/widgets/issues/42/comments?per_page=30&page=2", "")
 	base := f.srv.URL + "/repos/octo/widgets/issues/42/comments"
 	want := fmt.Sprintf(`<%[1]s?page=1&per_page=30>; rel="prev", <%[1]s?page=3&per_page=30>; rel="next", <%[1]s?page=3&per_page=30>; rel="last", <%[1]s?page=1&per_page=30>; rel="first"`, base)
