@@ -247,11 +247,7 @@ func TestIngestSeedsAnotherServer(t *testing.T) {
 	d3 := src.s.TakeOutbox()[0]
 
 	dst := New(Options{AppID: testAppID})
-	for _, d := range []Delivery{d1, d2, d3} {
-		if err := dst.Ingest(d.Event, d.Body); err != nil {
-			t.Fatalf("Ingest %s: %v", d.ID, err)
-		}
-	}
+	ingestAll(t, dst, d1, d2, d3)
 	got := dst.Comments(testRepo, 42)
 	if len(got) != 2 || got[0].ID != id || got[0].Body != "first, edited" || got[1].ID != botComment.GetID() || got[1].UserType != "Bot" {
 		t.Errorf("comments = %+v", got)
@@ -271,15 +267,24 @@ func TestIngestSeedsAnotherServer(t *testing.T) {
 	// Deleted and closed bring the state along.
 	del := src.s.DeleteComment(testRepo, id, "alice")
 	closed := src.s.CloseIssue(testRepo, 42, "alice")
-	for _, d := range []Delivery{del, closed} {
-		if err := dst.Ingest(d.Event, d.Body); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ingestAll(t, dst, del, closed)
 	if len(dst.Comments(testRepo, 42)) != 2 || dst.IssueState(testRepo, 42) != "closed" {
 		t.Errorf("after deleted+closed: %d comments, state %s", len(dst.Comments(testRepo, 42)), dst.IssueState(testRepo, 42))
 	}
+}
 
+// ingestAll has dst ingest each delivery, failing t on the first it refuses.
+func ingestAll(t *testing.T, dst *Server, ds ...Delivery) {
+	t.Helper()
+	for _, d := range ds {
+		if err := dst.Ingest(d.Event, d.Body); err != nil {
+			t.Fatalf("Ingest %s: %v", d.ID, err)
+		}
+	}
+}
+
+func TestIngestRefusesAPayloadWithoutRepositoryOrNotJSON(t *testing.T) {
+	dst := New(Options{AppID: testAppID})
 	if err := dst.Ingest("issue_comment", []byte(`{"action":"created"}`)); err == nil {
 		t.Error("a payload without repository was ingested")
 	}
