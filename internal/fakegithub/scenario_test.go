@@ -136,25 +136,7 @@ func TestRunScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var events []string
-	for _, st := range steps {
-		ds, err := s.Run(st)
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-		for _, d := range ds {
-			ev, err := github.ParseWebHook(d.Event, d.Body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch e := ev.(type) {
-			case *github.IssueCommentEvent:
-				events = append(events, d.Event+"."+e.GetAction()+" by "+e.GetSender().GetLogin())
-			case *github.IssuesEvent:
-				events = append(events, d.Event+"."+e.GetAction()+" by "+e.GetSender().GetLogin())
-			}
-		}
-	}
+	events := runSteps(t, s, steps)
 	want := []string{
 		"issues.opened by alice",
 		"issue_comment.created by coder-agent",
@@ -195,6 +177,32 @@ func TestRunScenario(t *testing.T) {
 	if _, _, err := c.Teams.GetTeamMembershipBySlug(t.Context(), "octo", "maintainers", "bob"); err != nil {
 		t.Errorf("team: %v", err)
 	}
+}
+
+// runSteps runs the scenario's steps on s and names each issue and comment delivery they
+// made, "issue_comment.created by alice".
+func runSteps(t *testing.T, s *Server, steps []Step) []string {
+	t.Helper()
+	var events []string
+	for _, st := range steps {
+		ds, err := s.Run(st)
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		for _, d := range ds {
+			ev, err := github.ParseWebHook(d.Event, d.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch e := ev.(type) {
+			case *github.IssueCommentEvent:
+				events = append(events, d.Event+"."+e.GetAction()+" by "+e.GetSender().GetLogin())
+			case *github.IssuesEvent:
+				events = append(events, d.Event+"."+e.GetAction()+" by "+e.GetSender().GetLogin())
+			}
+		}
+	}
+	return events
 }
 
 func TestRunErrors(t *testing.T) {
