@@ -186,6 +186,18 @@ func assertTooLong(t *testing.T, err error) {
 func TestCommentCRUDAndOutbox(t *testing.T) {
 	f := newFixture(t)
 	_, humanID := f.s.Comment(testRepo, 42, "alice", "human words")
+	c := createBotComment(t, f, humanID)
+	editTwiceThenDeleteTwice(t, f, c.GetID())
+	checkCommentOutbox(t, f, c.GetID())
+	if got := f.s.Comments(testRepo, 42); len(got) != 1 || got[0].ID != humanID {
+		t.Errorf("comments after delete = %+v", got)
+	}
+}
+
+// createBotComment posts "status v1" as the app and checks what GitHub answers: 201, the
+// next id after humanID, an HTML URL anchor, and performed_via_github_app on a GET.
+func createBotComment(t *testing.T, f *fixture, humanID int64) *github.IssueComment {
+	t.Helper()
 	c, resp, err := f.client.Issues.CreateComment(f.ctx, "octo", "widgets", 42, &github.IssueComment{Body: github.String("status v1")})
 	if err != nil {
 		t.Fatal(err)
@@ -200,29 +212,38 @@ func TestCommentCRUDAndOutbox(t *testing.T) {
 	if !strings.Contains(raw, `"performed_via_github_app":{"id":4242,"slug":"clarify"`) {
 		t.Errorf("bot comment without performed_via_github_app: %s", raw)
 	}
+	return c
+}
 
-	if _, _, err := f.client.Issues.EditComment(f.ctx, "octo", "widgets", c.GetID(), &github.IssueComment{Body: github.String("status v2")}); err != nil {
+// editTwiceThenDeleteTwice edits comment id to "status v2" twice (the second changes
+// nothing), deletes it twice (the second is a 404) and edits an unknown comment (404).
+func editTwiceThenDeleteTwice(t *testing.T, f *fixture, id int64) {
+	t.Helper()
+	for i := 0; i < 2; i++ {
+		if _, _, err := f.client.Issues.EditComment(f.ctx, "octo", "widgets", id, &github.IssueComment{Body: github.String("status v2")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.client.Issues.DeleteComment(f.ctx, "octo", "widgets", id); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := f.client.Issues.EditComment(f.ctx, "octo", "widgets", c.GetID(), &github.IssueComment{Body: github.String("status v2")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.client.Issues.DeleteComment(f.ctx, "octo", "widgets", c.GetID()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.client.Issues.DeleteComment(f.ctx, "octo", "widgets", c.GetID()); statusOf(err) != http.StatusNotFound {
+	if _, err := f.client.Issues.DeleteComment(f.ctx, "octo", "widgets", id); statusOf(err) != http.StatusNotFound {
 		t.Errorf("deleting twice: err = %v, want 404", err)
 	}
 	if _, _, err := f.client.Issues.EditComment(f.ctx, "octo", "widgets", 999, &github.IssueComment{Body: github.String("x")}); statusOf(err) != http.StatusNotFound {
 		t.Errorf("editing an unknown comment: err = %v, want 404", err)
 	}
+}
 
-	out := f.s.TakeOutbox()
+// checkCommentOutbox wants exactly created, edited, deleted deliveries for comment id,
+// sent by the app, and an outbox that TakeOutbox empties.
+func checkCommentOutbox(t *testing.T, f *fixture, id int64) {
+	t.Helper()
 	var actions []string
-	for _, d := range out {
+	for _, d := range f.s.TakeOutbox() {
 		ev := parseEvent(t, d).(*github.IssueCommentEvent)
 		actions = append(actions, ev.GetAction())
-		if ev.GetSender().GetLogin() != "clarify[bot]" || ev.GetComment().GetID() != c.GetID() {
+		if ev.GetSender().GetLogin() != "clarify[bot]" || ev.GetComment().GetID() != id {
 			t.Errorf("%s delivery: sender %s comment %d", ev.GetAction(), ev.GetSender().GetLogin(), ev.GetComment().GetID())
 		}
 		if ev.GetAction() == "edited" && ev.GetChanges().GetBody().GetFrom() != "status v1" {
@@ -234,9 +255,6 @@ func TestCommentCRUDAndOutbox(t *testing.T) {
 	}
 	if len(f.s.TakeOutbox()) != 0 {
 		t.Error("TakeOutbox does not clear the outbox")
-	}
-	if got := f.s.Comments(testRepo, 42); len(got) != 1 || got[0].ID != humanID {
-		t.Errorf("comments after delete = %+v", got)
 	}
 }
 
