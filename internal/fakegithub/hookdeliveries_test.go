@@ -27,6 +27,26 @@ func appClient(t *testing.T, f *fixture) *github.Client {
 
 func TestHookDeliveriesListNewestFirstByCursorAndRedeliverWithTheSameGUID(t *testing.T) {
 	f := newFixture(t)
+	sent := recordFiveDeliveries(t, f)
+	c := appClient(t, f)
+	got := listAllHookDeliveries(t, f, c)
+	if len(got) != 5 || got[0].GetGUID() != sent[4].ID || got[4].GetGUID() != sent[0].ID {
+		t.Fatalf("listed %d deliveries, want 5 newest first", len(got))
+	}
+	failed := got[1]
+	if failed.GetGUID() != sent[3].ID || failed.GetStatusCode() != 0 || failed.GetStatus() == "OK" || failed.GetAction() != "created" || failed.GetInstallationID() != 1 {
+		t.Errorf("the failed delivery is listed as %+v", failed)
+	}
+	if got[0].GetStatus() != "OK" || got[0].GetStatusCode() != http.StatusAccepted {
+		t.Errorf("an answered delivery is listed as %s %d", got[0].GetStatus(), got[0].GetStatusCode())
+	}
+	checkRedeliveries(t, f, c, failed.GetID(), sent[3])
+}
+
+// recordFiveDeliveries records five comment deliveries a minute apart, all answered 202
+// but the fourth, which the app never answered.
+func recordFiveDeliveries(t *testing.T, f *fixture) []Delivery {
+	t.Helper()
 	var sent []Delivery
 	for i := 0; i < 5; i++ {
 		d, _ := f.s.Comment(testRepo, 42, "alice", "comment "+strconv.Itoa(i))
@@ -38,8 +58,13 @@ func TestHookDeliveriesListNewestFirstByCursorAndRedeliverWithTheSameGUID(t *tes
 		sent = append(sent, d)
 		f.s.Advance(time.Minute)
 	}
-	c := appClient(t, f)
+	return sent
+}
 
+// listAllHookDeliveries walks the App's deliveries two at a time by cursor, as go-github
+// does; it gives up after a few pages so a cursor that never ends cannot hang the test.
+func listAllHookDeliveries(t *testing.T, f *fixture, c *github.Client) []*github.HookDelivery {
+	t.Helper()
 	var got []*github.HookDelivery
 	opts := &github.ListCursorOptions{PerPage: 2}
 	for pages := 0; ; pages++ {
@@ -53,24 +78,20 @@ func TestHookDeliveriesListNewestFirstByCursorAndRedeliverWithTheSameGUID(t *tes
 		}
 		opts.Cursor = resp.Cursor
 	}
-	if len(got) != 5 || got[0].GetGUID() != sent[4].ID || got[4].GetGUID() != sent[0].ID {
-		t.Fatalf("listed %d deliveries, want 5 newest first", len(got))
-	}
-	failed := got[1]
-	if failed.GetGUID() != sent[3].ID || failed.GetStatusCode() != 0 || failed.GetStatus() == "OK" || failed.GetAction() != "created" || failed.GetInstallationID() != 1 {
-		t.Errorf("the failed delivery is listed as %+v", failed)
-	}
-	if got[0].GetStatus() != "OK" || got[0].GetStatusCode() != http.StatusAccepted {
-		t.Errorf("an answered delivery is listed as %s %d", got[0].GetStatus(), got[0].GetStatusCode())
-	}
+	return got
+}
 
+// checkRedeliveries redelivers the delivery listed as id and wants failed queued again with
+// its GUID and body; an unknown id and an installation token are refused.
+func checkRedeliveries(t *testing.T, f *fixture, c *github.Client, id int64, failed Delivery) {
+	t.Helper()
 	// GitHub answers 202, which go-github reports as an AcceptedError.
 	var accepted *github.AcceptedError
-	if _, _, err := c.Apps.RedeliverHookDelivery(f.ctx, failed.GetID()); !errors.As(err, &accepted) {
+	if _, _, err := c.Apps.RedeliverHookDelivery(f.ctx, id); !errors.As(err, &accepted) {
 		t.Fatalf("redeliver: %v, want GitHub's 202 Accepted", err)
 	}
 	again := f.s.TakeRedeliveries()
-	if len(again) != 1 || again[0].ID != sent[3].ID || string(again[0].Body) != string(sent[3].Body) {
+	if len(again) != 1 || again[0].ID != failed.ID || string(again[0].Body) != string(failed.Body) {
 		t.Fatalf("redelivery queued %+v, want the failed delivery with its GUID", again)
 	}
 	if _, _, err := c.Apps.RedeliverHookDelivery(f.ctx, 12345); err == nil || errors.As(err, &accepted) {
