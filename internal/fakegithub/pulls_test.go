@@ -10,20 +10,33 @@ import (
 
 func TestPullRequestsAndTheirCheckRuns(t *testing.T) {
 	f := newFixture(t)
+	checkOpenedPull(t, f)
+	sha := f.s.PullHead(testRepo, 7)
+	checkCheckRunsOn(t, f, sha)
+	checkPushAndBodyEdit(t, f, sha)
+}
+
+// checkOpenedPull opens #7 "Fixes #42" and wants its opened delivery and the open pulls
+// list to carry the head, the body and the base branch.
+func checkOpenedPull(t *testing.T, f *fixture) {
+	t.Helper()
 	d := f.s.OpenPullRequestWithBody(testRepo, 7, "Use UTC", "alice", "Fixes #42")
 	var opened github.PullRequestEvent
 	if err := json.Unmarshal(d.Body, &opened); err != nil || d.Event != "pull_request" || opened.GetAction() != "opened" ||
 		opened.GetPullRequest().GetHead().GetSHA() != f.s.PullHead(testRepo, 7) || opened.GetPullRequest().GetBody() != "Fixes #42" {
 		t.Fatalf("opened delivery: %s %v %s", d.Event, err, d.Body)
 	}
-
 	pulls, _, err := f.client.PullRequests.List(f.ctx, "octo", "widgets", &github.PullRequestListOptions{State: "open"})
 	if err != nil || len(pulls) != 1 || pulls[0].GetNumber() != 7 || pulls[0].GetBase().GetRef() != "main" ||
 		pulls[0].GetBase().GetRepo().GetDefaultBranch() != "main" {
 		t.Fatalf("open pulls: %v %+v", err, pulls)
 	}
+}
 
-	sha := f.s.PullHead(testRepo, 7)
+// checkCheckRunsOn creates a failing "Clarify: #42" check run on sha, wants the 422s GitHub
+// gives for an unknown commit and a missing conclusion, then turns it to success and lists it.
+func checkCheckRunsOn(t *testing.T, f *fixture, sha string) {
+	t.Helper()
 	failure, title, summary := "failure", "Waiting", "CLR-42-001"
 	run, _, err := f.client.Checks.CreateCheckRun(f.ctx, "octo", "widgets", github.CreateCheckRunOptions{Name: "Clarify: #42", HeadSHA: sha,
 		Status: github.String("completed"), Conclusion: &failure, Output: &github.CheckRunOutput{Title: &title, Summary: &summary}})
@@ -48,7 +61,12 @@ func TestPullRequestsAndTheirCheckRuns(t *testing.T) {
 	if err != nil || list.GetTotal() != 1 || list.CheckRuns[0].GetConclusion() != "success" || list.CheckRuns[0].GetOutput().GetTitle() != "Waiting" {
 		t.Fatalf("list: %v %+v", err, list)
 	}
+}
 
+// checkPushAndBodyEdit pushes to #7 (headed at sha) and edits its body, wanting a
+// synchronize delivery from sha to the new head and an edited one with the old body.
+func checkPushAndBodyEdit(t *testing.T, f *fixture, sha string) {
+	t.Helper()
 	push := f.s.PushToPullRequest(testRepo, 7, "alice")
 	var pushed github.PullRequestEvent
 	if err := json.Unmarshal(push.Body, &pushed); err != nil || pushed.GetAction() != "synchronize" || pushed.GetBefore() != sha ||
