@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -57,40 +58,61 @@ func TestParseScenario(t *testing.T) {
 	for _, s := range steps {
 		byLine[s.Line] = s
 	}
-	if s := byLine[4]; s.Login != "bob" || s.Permission != "maintain" {
-		t.Errorf("user line: %+v", s)
+	for _, c := range demoScriptLineChecks {
+		if msg := c.check(byLine[c.line]); msg != "" {
+			t.Errorf("line %d: %s", c.line, msg)
+		}
 	}
-	if s := byLine[5]; s.Login != "drive-by" || s.Permission != "" {
-		t.Errorf("user without permission: %+v", s)
+}
+
+// demoScriptLineChecks are what demoScript's lines parse to: each check returns what is
+// wrong with its line's step, or "" when it is right.
+var demoScriptLineChecks = []struct {
+	line  int
+	check func(Step) string
+}{
+	{4, func(s Step) string {
+		return unless(s.Login == "bob" && s.Permission == "maintain", "user line: %+v", s)
+	}},
+	{5, func(s Step) string {
+		return unless(s.Login == "drive-by" && s.Permission == "", "user without permission: %+v", s)
+	}},
+	{7, func(s Step) string {
+		return unless(s.Team == "octo/maintainers" && strings.Join(s.Members, ",") == "bob", "team line: %+v", s)
+	}},
+	{8, func(s Step) string {
+		return unless(s.Path == ".github/clarify.yml" && s.Body == "sla: 30m\nmax_per_issue: 1", "file line: %+v", s)
+	}},
+	{12, func(s Step) string {
+		return unless(s.Issue == 42 && s.Title == "Pick a timezone" && s.Login == "alice", "issue line: %+v", s)
+	}},
+	{13, func(s Step) string {
+		wantBody := "/clarify @bob --non-blocking Which timezone?\nOptions:\n\na) UTC\nb) local # not a comment"
+		return unless(s.Login == "coder-agent" && s.Body == wantBody, "multi-line comment body = %q, want %q", s.Body, wantBody)
+	}},
+	{20, func(s Step) string {
+		return unless(s.Body == "Which timezone? # part of the body", "one-line comment body = %q", s.Body)
+	}},
+	{21, func(s Step) string {
+		return unless(s.Wait == 31*time.Minute, "wait = %v", s.Wait)
+	}},
+	{22, func(s Step) string {
+		return unless(s.Action == ActionEdit && s.Body == "new text", "edit = %+v", s)
+	}},
+	{26, func(s Step) string {
+		return unless(s.Subject == "#42" && s.Issue == 42 && s.Check == `bot says "Still waiting" once # all of it is the check`, "expect about an issue = %+v", s)
+	}},
+	{27, func(s Step) string {
+		return unless(s.Subject == "CLR-42-001" && s.Issue == 42 && s.Check == "stale", "expect about a clarification = %+v", s)
+	}},
+}
+
+// unless is "" when ok holds, and the formatted complaint when it does not.
+func unless(ok bool, format string, args ...any) string {
+	if ok {
+		return ""
 	}
-	if s := byLine[7]; s.Team != "octo/maintainers" || strings.Join(s.Members, ",") != "bob" {
-		t.Errorf("team line: %+v", s)
-	}
-	if s := byLine[8]; s.Path != ".github/clarify.yml" || s.Body != "sla: 30m\nmax_per_issue: 1" {
-		t.Errorf("file line: %+v", s)
-	}
-	if s := byLine[12]; s.Issue != 42 || s.Title != "Pick a timezone" || s.Login != "alice" {
-		t.Errorf("issue line: %+v", s)
-	}
-	wantBody := "/clarify @bob --non-blocking Which timezone?\nOptions:\n\na) UTC\nb) local # not a comment"
-	if s := byLine[13]; s.Login != "coder-agent" || s.Body != wantBody {
-		t.Errorf("multi-line comment body = %q, want %q", s.Body, wantBody)
-	}
-	if s := byLine[20]; s.Body != "Which timezone? # part of the body" {
-		t.Errorf("one-line comment body = %q", s.Body)
-	}
-	if s := byLine[21]; s.Wait != 31*time.Minute {
-		t.Errorf("wait = %v", s.Wait)
-	}
-	if s := byLine[22]; s.Action != ActionEdit || s.Body != "new text" {
-		t.Errorf("edit = %+v", s)
-	}
-	if s := byLine[26]; s.Subject != "#42" || s.Issue != 42 || s.Check != `bot says "Still waiting" once # all of it is the check` {
-		t.Errorf("expect about an issue = %+v", s)
-	}
-	if s := byLine[27]; s.Subject != "CLR-42-001" || s.Issue != 42 || s.Check != "stale" {
-		t.Errorf("expect about a clarification = %+v", s)
-	}
+	return fmt.Sprintf(format, args...)
 }
 
 func TestParseScenarioErrors(t *testing.T) {
