@@ -96,15 +96,28 @@ func TestManifestFlowRedirectsWithCodeAndStateThenConvertsOnce(t *testing.T) {
 	if len(apps) != 1 {
 		t.Fatalf("registered %d apps, want 1", len(apps))
 	}
-	a := apps[0]
+	checkConversion(t, f, cfg, apps[0])
+	checkCodeConvertsOnce(t, f, q.Get("code"))
+}
+
+// checkConversion wants the conversion's answer cfg to be the app a the fake registered.
+func checkConversion(t *testing.T, f *manifestFixture, cfg *github.AppConfig, a RegisteredApp) {
+	t.Helper()
 	if cfg.GetID() != FirstManifestAppID || cfg.GetSlug() != "clarify-test" || cfg.GetName() != "Clarify Test" ||
 		cfg.GetOwner().GetLogin() != "alice" || cfg.GetWebhookSecret() != a.WebhookSecret || a.WebhookSecret == "" ||
 		cfg.GetClientID() == "" || cfg.GetClientSecret() == "" || cfg.GetHTMLURL() != f.web.URL+"/apps/clarify-test" {
 		t.Errorf("conversion answered %+v", cfg)
 	}
-	block, _ := pem.Decode([]byte(cfg.GetPEM()))
+	checkRegistered(t, cfg.GetPEM(), a)
+}
+
+// checkRegistered wants pemKey to be the key the registered app a remembers, and a to be
+// what testManifest asked for.
+func checkRegistered(t *testing.T, pemKey string, a RegisteredApp) {
+	t.Helper()
+	block, _ := pem.Decode([]byte(pemKey))
 	if block == nil {
-		t.Fatalf("pem %q does not decode", cfg.GetPEM())
+		t.Fatalf("pem %q does not decode", pemKey)
 	}
 	key, err := x509.ParsePKCS1PrivateKey(block.Bytes)
 	if err != nil || a.Key == nil || !key.Equal(a.Key) {
@@ -113,8 +126,13 @@ func TestManifestFlowRedirectsWithCodeAndStateThenConvertsOnce(t *testing.T) {
 	if a.Permissions["issues"] != "write" || len(a.Events) != 1 || a.HookURL != "https://hooks.example.org/api/github/hook" || a.Manifest != testManifest {
 		t.Errorf("registered %+v, not what the manifest asked", a)
 	}
+}
 
-	_, _, err = f.gh.Apps.CompleteAppManifest(context.Background(), q.Get("code"))
+// checkCodeConvertsOnce wants code, already converted, and an unknown code both refused
+// with 404, and all three conversion calls logged.
+func checkCodeConvertsOnce(t *testing.T, f *manifestFixture, code string) {
+	t.Helper()
+	_, _, err := f.gh.Apps.CompleteAppManifest(context.Background(), code)
 	var ghErr *github.ErrorResponse
 	if !errors.As(err, &ghErr) || ghErr.Response.StatusCode != http.StatusNotFound {
 		t.Errorf("second conversion of one code: %v, want 404", err)
