@@ -309,7 +309,23 @@ func TestIssues(t *testing.T) {
 func TestLabels(t *testing.T) {
 	f := newFixture(t)
 	f.s.SetLabel(testRepo, "bug", "d73a4a", "Something isn't working")
+	checkAddLabels(t, f)
+	checkRemoveLabels(t, f)
+	checkRepoLabels(t, f)
 
+	if _, _, err := f.client.Issues.ReplaceLabelsForIssue(f.ctx, "octo", "widgets", 42, []string{"bug"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(f.s.IssueLabels(testRepo, 42), ","); got != "bug" {
+		t.Errorf("after replace: %s", got)
+	}
+}
+
+// checkAddLabels adds clarification:active and the existing bug to #42, then
+// clarification:stale in GitHub's other body form: a new label gets GitHub's default
+// colour, an existing one keeps its own.
+func checkAddLabels(t *testing.T, f *fixture) {
+	t.Helper()
 	labels, _, err := f.client.Issues.AddLabelsToIssue(f.ctx, "octo", "widgets", 42, []string{"clarification:active", "bug"})
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +344,12 @@ func TestLabels(t *testing.T) {
 	if resp, body := f.do(t, "POST", "/repos/octo/widgets/issues/42/labels", `{"labels":["clarification:stale"]}`); resp.StatusCode != http.StatusOK || !strings.Contains(body, "clarification:stale") {
 		t.Errorf("{labels:[…]}: %d %s", resp.StatusCode, body)
 	}
+}
 
+// checkRemoveLabels removes clarification:stale and bug from #42 (each answer is the
+// labels left), puts bug back, and wants removing a label the issue lacks to be a 404.
+func checkRemoveLabels(t *testing.T, f *fixture) {
+	t.Helper()
 	resp, err := f.client.Issues.RemoveLabelForIssue(f.ctx, "octo", "widgets", 42, "clarification:stale")
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("remove: %v %v", resp, err)
@@ -346,7 +367,12 @@ func TestLabels(t *testing.T) {
 	if got := strings.Join(f.s.IssueLabels(testRepo, 42), ","); got != "bug,clarification:active" {
 		t.Errorf("issue labels = %s", got)
 	}
+}
 
+// checkRepoLabels gets, creates and re-creates clarification:escalated in the repository:
+// 404 before, 201 with the colour in lower case, 422 already_exists whatever the case.
+func checkRepoLabels(t *testing.T, f *fixture) {
+	t.Helper()
 	if _, _, err := f.client.Issues.GetLabel(f.ctx, "octo", "widgets", "clarification:escalated"); statusOf(err) != http.StatusNotFound {
 		t.Errorf("missing label: err = %v, want 404", err)
 	}
@@ -355,18 +381,12 @@ func TestLabels(t *testing.T) {
 		t.Errorf("create label: %v %v %v", l, resp, err)
 	}
 	_, _, err = f.client.Issues.CreateLabel(f.ctx, "octo", "widgets", &github.Label{Name: github.String("Clarification:Escalated")})
+	var er *github.ErrorResponse
 	if !errors.As(err, &er) || er.Response.StatusCode != http.StatusUnprocessableEntity || len(er.Errors) != 1 || er.Errors[0].Code != "already_exists" {
 		t.Errorf("duplicate label: %v, want 422 already_exists", err)
 	}
 	if got, _, err := f.client.Issues.GetLabel(f.ctx, "octo", "widgets", "clarification:escalated"); err != nil || got.GetDescription() != "Needs a maintainer" {
 		t.Errorf("get label: %v %v", got, err)
-	}
-
-	if _, _, err := f.client.Issues.ReplaceLabelsForIssue(f.ctx, "octo", "widgets", 42, []string{"bug"}); err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(f.s.IssueLabels(testRepo, 42), ","); got != "bug" {
-		t.Errorf("after replace: %s", got)
 	}
 }
 
