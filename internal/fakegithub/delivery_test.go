@@ -104,19 +104,7 @@ func TestIssueCommentPayload(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, c[0], c[1])
 		}
 	}
-	// GitHub does not HTML-escape payloads.
-	if !bytes.Contains(d.Body, []byte("<!-- hidden -->")) {
-		t.Error("the body was HTML-escaped")
-	}
-	var raw map[string]json.RawMessage
-	json.Unmarshal(d.Body, &raw)
-	var comment map[string]json.RawMessage
-	json.Unmarshal(raw["comment"], &comment)
-	for _, k := range []string{"url", "html_url", "issue_url", "node_id", "reactions", "performed_via_github_app"} {
-		if _, ok := comment[k]; !ok {
-			t.Errorf("comment has no %q", k)
-		}
-	}
+	checkRawCommentPayload(t, d.Body)
 
 	d = f.s.EditComment(testRepo, id, "alice", "Which timezone, UTC or local?")
 	ev = parseEvent(t, d).(*github.IssueCommentEvent)
@@ -127,6 +115,26 @@ func TestIssueCommentPayload(t *testing.T) {
 	ev = parseEvent(t, d).(*github.IssueCommentEvent)
 	if ev.GetAction() != "deleted" || ev.GetComment().GetID() != id || ev.GetIssue().GetComments() != 0 {
 		t.Errorf("deleted: %+v", ev)
+	}
+}
+
+// checkRawCommentPayload wants body, a comment delivery whose comment holds
+// "<!-- hidden -->", unescaped as GitHub sends it and with the comment's fields that
+// go-github's types do not show.
+func checkRawCommentPayload(t *testing.T, body []byte) {
+	t.Helper()
+	// GitHub does not HTML-escape payloads.
+	if !bytes.Contains(body, []byte("<!-- hidden -->")) {
+		t.Error("the body was HTML-escaped")
+	}
+	var raw map[string]json.RawMessage
+	json.Unmarshal(body, &raw)
+	var comment map[string]json.RawMessage
+	json.Unmarshal(raw["comment"], &comment)
+	for _, k := range []string{"url", "html_url", "issue_url", "node_id", "reactions", "performed_via_github_app"} {
+		if _, ok := comment[k]; !ok {
+			t.Errorf("comment has no %q", k)
+		}
 	}
 }
 
