@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,10 +50,33 @@ type tickCase struct {
 func TestTick(t *testing.T) {
 	p := DefaultPolicy()
 	due := tickStart.Add(DefaultSLA)
-	cases := map[string]tickCase{
-		"pendingBeforeDeadlineIsNotDue": {
-			c: tickClarification(Pending, ""), now: due.Add(-time.Second), wantStatus: Pending, wantAfter: due,
-		},
+	cases := dueTickCases(due)
+	maps.Copy(cases, idleTickCases(due))
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			in := tickLedger(tc.c)
+			r := Tick(in, p, tc.now)
+			c := r.Ledger.Clarifications[0]
+			if c.Status != tc.wantStatus {
+				t.Errorf("status %s, want %s", c.Status, tc.wantStatus)
+			}
+			if !c.StaleAfter.Equal(tc.wantAfter) {
+				t.Errorf("stale after %v, want %v", c.StaleAfter, tc.wantAfter)
+			}
+			checkTickEffect(t, r, tc.wantEffect)
+			added := c.Thread[len(tc.c.Thread):]
+			checkTickEntry(t, added, tc.wantEntry)
+			checkTickAssumption(t, r.Ledger, c, added, tc)
+			if !reflect.DeepEqual(in, tickLedger(tc.c)) {
+				t.Error("Tick modified the ledger it was given")
+			}
+		})
+	}
+}
+
+// dueTickCases are the ticks at or past a deadline: each moves the clarification on.
+func dueTickCases(due time.Time) map[string]tickCase {
+	return map[string]tickCase{
 		"pendingAtDeadlineGoesStaleAndPingsTarget": {
 			c: tickClarification(Pending, ""), now: due, wantStatus: Stale, wantAfter: due.Add(DefaultSLA),
 			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:target", ClarificationID: "CLR-7-001", Round: 1, Reason: SideTarget},
@@ -63,10 +87,6 @@ func TestTick(t *testing.T) {
 			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:asker", ClarificationID: "CLR-7-001", Round: 1, Reason: SideAsker,
 				Mention: []string{"coder-agent"}},
 			wantEntry: "stale: waiting on asker",
-		},
-		"staleBeforeSecondDeadlineIsNotDue": {
-			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA - time.Minute),
-			wantStatus: Stale, wantAfter: due.Add(DefaultSLA),
 		},
 		"staleTwiceWithFallbackResolvesAsAssumed": {
 			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
@@ -94,6 +114,20 @@ func TestTick(t *testing.T) {
 			wantStatus: Escalated, wantEntry: "no answer after two SLA periods",
 			wantEffect: Effect{Kind: EffectEscalate, Key: "escalate:CLR-7-001:1", ClarificationID: "CLR-7-001", Reason: "no answer after two SLA periods"},
 		},
+	}
+}
+
+// idleTickCases are the ticks before a deadline or of a clarification that has none or is
+// settled: each leaves it as it was.
+func idleTickCases(due time.Time) map[string]tickCase {
+	return map[string]tickCase{
+		"pendingBeforeDeadlineIsNotDue": {
+			c: tickClarification(Pending, ""), now: due.Add(-time.Second), wantStatus: Pending, wantAfter: due,
+		},
+		"staleBeforeSecondDeadlineIsNotDue": {
+			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA - time.Minute),
+			wantStatus: Stale, wantAfter: due.Add(DefaultSLA),
+		},
 		"escalatedIsUntouched": {
 			c: tickClarification(Escalated, "a"), now: due.Add(24 * time.Hour), wantStatus: Escalated, wantAfter: due,
 		},
@@ -108,26 +142,6 @@ func TestTick(t *testing.T) {
 			now:        due.Add(24 * time.Hour),
 			wantStatus: Pending,
 		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			in := tickLedger(tc.c)
-			r := Tick(in, p, tc.now)
-			c := r.Ledger.Clarifications[0]
-			if c.Status != tc.wantStatus {
-				t.Errorf("status %s, want %s", c.Status, tc.wantStatus)
-			}
-			if !c.StaleAfter.Equal(tc.wantAfter) {
-				t.Errorf("stale after %v, want %v", c.StaleAfter, tc.wantAfter)
-			}
-			checkTickEffect(t, r, tc.wantEffect)
-			added := c.Thread[len(tc.c.Thread):]
-			checkTickEntry(t, added, tc.wantEntry)
-			checkTickAssumption(t, r.Ledger, c, added, tc)
-			if !reflect.DeepEqual(in, tickLedger(tc.c)) {
-				t.Error("Tick modified the ledger it was given")
-			}
-		})
 	}
 }
 
