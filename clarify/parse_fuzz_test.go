@@ -54,18 +54,32 @@ func checkParse(t *testing.T, body string) {
 	t.Helper()
 	cmd, err := Parse(body)
 	if err != nil {
-		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Fatalf("Parse(%q) returned %T %v, want a *ParseError", body, err, err)
-		}
-		if pe.Problem == "" || pe.Try == "" || pe.Line == "" {
-			t.Fatalf("Parse(%q) = %#v: a refusal needs its Line, Problem and Try", body, pe)
-		}
-		if !strings.Contains(pe.Try, "`") {
-			t.Fatalf("Parse(%q): Try %q shows no example in backticks", body, pe.Try)
-		}
+		checkRefusal(t, body, err)
 		return
 	}
+	checkParsedFields(t, body, cmd)
+	checkParsedOptions(t, body, cmd)
+}
+
+// checkRefusal asserts that a refusal is a *ParseError that says what was wrong and what to try.
+func checkRefusal(t *testing.T, body string, err error) {
+	t.Helper()
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Parse(%q) returned %T %v, want a *ParseError", body, err, err)
+	}
+	if pe.Problem == "" || pe.Try == "" || pe.Line == "" {
+		t.Fatalf("Parse(%q) = %#v: a refusal needs its Line, Problem and Try", body, pe)
+	}
+	if !strings.Contains(pe.Try, "`") {
+		t.Fatalf("Parse(%q): Try %q shows no example in backticks", body, pe.Try)
+	}
+}
+
+// checkParsedFields asserts that every field is trimmed, the id is normalised and a
+// command that carries text has it.
+func checkParsedFields(t *testing.T, body string, cmd Command) {
+	t.Helper()
 	for name, v := range map[string]string{
 		"Text": cmd.Text, "Target": cmd.Target, "Topic": cmd.Topic, "Type": cmd.Type,
 		"Fallback": cmd.Fallback, "Confidence": cmd.Confidence, "Risk": cmd.Risk, "ID": cmd.ID,
@@ -79,6 +93,17 @@ func checkParse(t *testing.T, body string) {
 			t.Fatalf("Parse(%q).ID = %q is not a normalised id", body, cmd.ID)
 		}
 	}
+	switch cmd.Kind {
+	case CmdAsk, CmdFollowup, CmdRespond, CmdAssume:
+		if cmd.Text == "" {
+			t.Fatalf("Parse(%q) = %#v: a %s needs its text", body, cmd, cmd.Kind)
+		}
+	}
+}
+
+// checkParsedOptions asserts that options are keyed a, b, c… with text and the fallback names one.
+func checkParsedOptions(t *testing.T, body string, cmd Command) {
+	t.Helper()
 	for i, o := range cmd.Options {
 		if o.Key != string(rune('a'+i)) || o.Text == "" {
 			t.Fatalf("Parse(%q).Options[%d] = %#v", body, i, o)
@@ -86,12 +111,6 @@ func checkParse(t *testing.T, body string) {
 	}
 	if cmd.Fallback != "" && (len(cmd.Fallback) != 1 || int(cmd.Fallback[0]-'a') >= len(cmd.Options)) {
 		t.Fatalf("Parse(%q).Fallback = %q names no option of %v", body, cmd.Fallback, cmd.Options)
-	}
-	switch cmd.Kind {
-	case CmdAsk, CmdFollowup, CmdRespond, CmdAssume:
-		if cmd.Text == "" {
-			t.Fatalf("Parse(%q) = %#v: a %s needs its text", body, cmd, cmd.Kind)
-		}
 	}
 }
 

@@ -186,21 +186,27 @@ func TestEscalateInLedger(t *testing.T) {
 				}
 				return
 			}
-			got := out.Clarifications[0]
-			last := got.Thread[len(got.Thread)-1]
-			if got.Status != Escalated || !got.StaleAfter.IsZero() || !got.UpdatedAt.Equal(now) {
-				t.Errorf("clarification %+v, want escalated without a deadline", got)
-			}
-			if last.Kind != KindEscalation || last.Author != "maria" || last.CommentID != 77 || last.Round != 2 || last.Text == "" || last.Text != e.Reason {
-				t.Errorf("entry %+v for effect %+v", last, e)
-			}
-			want := Effect{Kind: EffectEscalate, Key: "escalate:CLR-42-001:2", ClarificationID: "CLR-42-001", CommentID: 77, Reason: last.Text}
-			if !reflect.DeepEqual(e, want) {
-				t.Errorf("effect %+v, want %+v", e, want)
-			}
+			checkEscalated(t, out.Clarifications[0], e, now)
 			if in.Clarifications[0].Status != tc.status || len(in.Clarifications[0].Thread) != 4 {
 				t.Error("EscalateInLedger modified the ledger it was given")
 			}
 		})
+	}
+}
+
+// checkEscalated asserts that maria's escalation (comment 77, round 2) landed in the
+// clarification's thread and in the effect that posts it.
+func checkEscalated(t *testing.T, got Clarification, e Effect, now time.Time) {
+	t.Helper()
+	last := got.Thread[len(got.Thread)-1]
+	if got.Status != Escalated || !got.StaleAfter.IsZero() || !got.UpdatedAt.Equal(now) {
+		t.Errorf("clarification %+v, want escalated without a deadline", got)
+	}
+	if last.Kind != KindEscalation || last.Author != "maria" || last.CommentID != 77 || last.Round != 2 || last.Text == "" || last.Text != e.Reason {
+		t.Errorf("entry %+v for effect %+v", last, e)
+	}
+	want := Effect{Kind: EffectEscalate, Key: "escalate:CLR-42-001:2", ClarificationID: "CLR-42-001", CommentID: 77, Reason: last.Text}
+	if !reflect.DeepEqual(e, want) {
+		t.Errorf("effect %+v, want %+v", e, want)
 	}
 }

@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,21 +36,47 @@ func staleOn(c Clarification, side string, due time.Time) Clarification {
 	return c
 }
 
+// tickCase is one clarification ticked at now and what the tick should leave behind.
+type tickCase struct {
+	c          Clarification
+	now        time.Time
+	wantStatus Status
+	wantEffect Effect // zero: no effect
+	wantAfter  time.Time
+	wantEntry  string // the text the last thread entry starts with, "" when none was added
+	wantAssume string // the decision logged as timeout_assumed, "" for none
+}
+
 func TestTick(t *testing.T) {
 	p := DefaultPolicy()
 	due := tickStart.Add(DefaultSLA)
-	cases := map[string]struct {
-		c          Clarification
-		now        time.Time
-		wantStatus Status
-		wantEffect Effect // zero: no effect
-		wantAfter  time.Time
-		wantEntry  string // the text the last thread entry starts with, "" when none was added
-		wantAssume string // the decision logged as timeout_assumed, "" for none
-	}{
-		"pendingBeforeDeadlineIsNotDue": {
-			c: tickClarification(Pending, ""), now: due.Add(-time.Second), wantStatus: Pending, wantAfter: due,
-		},
+	cases := dueTickCases(due)
+	maps.Copy(cases, idleTickCases(due))
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			in := tickLedger(tc.c)
+			r := Tick(in, p, tc.now)
+			c := r.Ledger.Clarifications[0]
+			if c.Status != tc.wantStatus {
+				t.Errorf("status %s, want %s", c.Status, tc.wantStatus)
+			}
+			if !c.StaleAfter.Equal(tc.wantAfter) {
+				t.Errorf("stale after %v, want %v", c.StaleAfter, tc.wantAfter)
+			}
+			checkTickEffect(t, r, tc.wantEffect)
+			added := c.Thread[len(tc.c.Thread):]
+			checkTickEntry(t, added, tc.wantEntry)
+			checkTickAssumption(t, r.Ledger, c, added, tc)
+			if !reflect.DeepEqual(in, tickLedger(tc.c)) {
+				t.Error("Tick modified the ledger it was given")
+			}
+		})
+	}
+}
+
+// dueTickCases are the ticks at or past a deadline: each moves the clarification on.
+func dueTickCases(due time.Time) map[string]tickCase {
+	return map[string]tickCase{
 		"pendingAtDeadlineGoesStaleAndPingsTarget": {
 			c: tickClarification(Pending, ""), now: due, wantStatus: Stale, wantAfter: due.Add(DefaultSLA),
 			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:target", ClarificationID: "CLR-7-001", Round: 1, Reason: SideTarget},
@@ -60,10 +87,6 @@ func TestTick(t *testing.T) {
 			wantEffect: Effect{Kind: EffectPing, Key: "stale:CLR-7-001:1:asker", ClarificationID: "CLR-7-001", Round: 1, Reason: SideAsker,
 				Mention: []string{"coder-agent"}},
 			wantEntry: "stale: waiting on asker",
-		},
-		"staleBeforeSecondDeadlineIsNotDue": {
-			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA - time.Minute),
-			wantStatus: Stale, wantAfter: due.Add(DefaultSLA),
 		},
 		"staleTwiceWithFallbackResolvesAsAssumed": {
 			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA),
@@ -91,6 +114,20 @@ func TestTick(t *testing.T) {
 			wantStatus: Escalated, wantEntry: "no answer after two SLA periods",
 			wantEffect: Effect{Kind: EffectEscalate, Key: "escalate:CLR-7-001:1", ClarificationID: "CLR-7-001", Reason: "no answer after two SLA periods"},
 		},
+	}
+}
+
+// idleTickCases are the ticks before a deadline or of a clarification that has none or is
+// settled: each leaves it as it was.
+func idleTickCases(due time.Time) map[string]tickCase {
+	return map[string]tickCase{
+		"pendingBeforeDeadlineIsNotDue": {
+			c: tickClarification(Pending, ""), now: due.Add(-time.Second), wantStatus: Pending, wantAfter: due,
+		},
+		"staleBeforeSecondDeadlineIsNotDue": {
+			c: staleOn(tickClarification(Pending, "a"), SideTarget, due.Add(DefaultSLA)), now: due.Add(DefaultSLA - time.Minute),
+			wantStatus: Stale, wantAfter: due.Add(DefaultSLA),
+		},
 		"escalatedIsUntouched": {
 			c: tickClarification(Escalated, "a"), now: due.Add(24 * time.Hour), wantStatus: Escalated, wantAfter: due,
 		},
@@ -106,53 +143,54 @@ func TestTick(t *testing.T) {
 			wantStatus: Pending,
 		},
 	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			in := tickLedger(tc.c)
-			r := Tick(in, p, tc.now)
-			c := r.Ledger.Clarifications[0]
-			if c.Status != tc.wantStatus {
-				t.Errorf("status %s, want %s", c.Status, tc.wantStatus)
-			}
-			if !c.StaleAfter.Equal(tc.wantAfter) {
-				t.Errorf("stale after %v, want %v", c.StaleAfter, tc.wantAfter)
-			}
-			var got Effect
-			if len(r.Effects) > 1 {
-				t.Fatalf("effects %+v, want at most one", r.Effects)
-			}
-			if len(r.Effects) == 1 {
-				got = r.Effects[0]
-			}
-			if !reflect.DeepEqual(got, tc.wantEffect) {
-				t.Errorf("effect %+v, want %+v", got, tc.wantEffect)
-			}
-			if (r.Ignored == "nothing due") != reflect.DeepEqual(tc.wantEffect, Effect{}) {
-				t.Errorf("ignored %q with effects %+v", r.Ignored, r.Effects)
-			}
-			added := c.Thread[len(tc.c.Thread):]
-			switch {
-			case tc.wantEntry == "" && len(added) > 0:
-				t.Errorf("thread gained %+v, want nothing", added)
-			case tc.wantEntry != "" && (len(added) != 1 || !strings.HasPrefix(added[0].Text, tc.wantEntry) || added[0].Author != "" || added[0].Round != 1):
-				t.Errorf("thread gained %+v, want one entry by the app starting %q", added, tc.wantEntry)
-			}
-			switch {
-			case tc.wantAssume == "" && len(r.Ledger.Assumptions) > 0:
-				t.Errorf("assumptions %+v, want none", r.Ledger.Assumptions)
-			case tc.wantAssume != "":
-				want := []Assumption{{Decision: tc.wantAssume, Author: "coder-agent", At: tc.now, Clarification: "CLR-7-001", Source: "timeout_assumed"}}
-				if !reflect.DeepEqual(r.Ledger.Assumptions, want) {
-					t.Errorf("assumptions %+v, want %+v", r.Ledger.Assumptions, want)
-				}
-				if c.Resolution != tc.wantAssume || !c.ResolvedAt.Equal(tc.now) || added[0].Kind != KindResolution {
-					t.Errorf("resolution %q at %v (%s), want %q at %v", c.Resolution, c.ResolvedAt, added[0].Kind, tc.wantAssume, tc.now)
-				}
-			}
-			if !reflect.DeepEqual(in, tickLedger(tc.c)) {
-				t.Error("Tick modified the ledger it was given")
-			}
-		})
+}
+
+// checkTickEffect asserts that the tick asked for want and nothing else, and said
+// "nothing due" exactly when it asked for nothing.
+func checkTickEffect(t *testing.T, r Result, want Effect) {
+	t.Helper()
+	var got Effect
+	if len(r.Effects) > 1 {
+		t.Fatalf("effects %+v, want at most one", r.Effects)
+	}
+	if len(r.Effects) == 1 {
+		got = r.Effects[0]
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("effect %+v, want %+v", got, want)
+	}
+	if (r.Ignored == "nothing due") != reflect.DeepEqual(want, Effect{}) {
+		t.Errorf("ignored %q with effects %+v", r.Ignored, r.Effects)
+	}
+}
+
+// checkTickEntry asserts that the thread gained one entry by the app starting with want,
+// or nothing when want is "".
+func checkTickEntry(t *testing.T, added []Entry, want string) {
+	t.Helper()
+	switch {
+	case want == "" && len(added) > 0:
+		t.Errorf("thread gained %+v, want nothing", added)
+	case want != "" && (len(added) != 1 || !strings.HasPrefix(added[0].Text, want) || added[0].Author != "" || added[0].Round != 1):
+		t.Errorf("thread gained %+v, want one entry by the app starting %q", added, want)
+	}
+}
+
+// checkTickAssumption asserts that a timeout logged tc.wantAssume as the asker's assumption
+// and resolved the clarification with it, and that no other tick logged any.
+func checkTickAssumption(t *testing.T, l Ledger, c Clarification, added []Entry, tc tickCase) {
+	t.Helper()
+	switch {
+	case tc.wantAssume == "" && len(l.Assumptions) > 0:
+		t.Errorf("assumptions %+v, want none", l.Assumptions)
+	case tc.wantAssume != "":
+		want := []Assumption{{Decision: tc.wantAssume, Author: "coder-agent", At: tc.now, Clarification: "CLR-7-001", Source: "timeout_assumed"}}
+		if !reflect.DeepEqual(l.Assumptions, want) {
+			t.Errorf("assumptions %+v, want %+v", l.Assumptions, want)
+		}
+		if c.Resolution != tc.wantAssume || !c.ResolvedAt.Equal(tc.now) || added[0].Kind != KindResolution {
+			t.Errorf("resolution %q at %v (%s), want %q at %v", c.Resolution, c.ResolvedAt, added[0].Kind, tc.wantAssume, tc.now)
+		}
 	}
 }
 

@@ -66,7 +66,6 @@ func TestParseDispatchReadsTheIssueLeniently(t *testing.T) {
 }
 
 func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
-	const mirrorOpen, mirrorClose = "<!-- clarify:dispatch ", " -->"
 	b := &Base{AppSlug: "clarify", LedgerKey: []byte("ledger key")}
 	ref := issueRef{Owner: "octo", Repo: "widgets", Number: 42}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: "g1", Login: "coder-agent", Type: "Bot", Command: "/clarify @maria Per key?"})
@@ -87,6 +86,16 @@ func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
 	if in, ok := b.mirrorInput(ref, edited); !ok || !in.event.Edited {
 		t.Errorf("an edited mirror must read as an edited comment, whose command never runs: %+v", in)
 	}
+	checkMirrorCopiesRefused(t, b, ref, block, mirror)
+	checkFoldTakesMirror(t, b, mirror, in)
+}
+
+// checkMirrorCopiesRefused asserts that the mirror stops standing for its sender once its
+// signed copy is changed, it is pasted into someone else's comment, or into another issue.
+func checkMirrorCopiesRefused(t *testing.T, b *Base, ref issueRef, block string, mirror *github.IssueComment) {
+	t.Helper()
+	const mirrorOpen, mirrorClose = "<!-- clarify:dispatch ", " -->"
+	body := mirror.GetBody()
 	// The same signature over a payload that names another sender.
 	other, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: "g1", Login: "maria", Type: "User", Command: "/clarify @maria Per key?"})
 	if err != nil {
@@ -107,9 +116,12 @@ func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
 	if _, ok := b.mirrorInput(issueRef{Owner: "octo", Repo: "widgets", Number: 43}, mirror); ok {
 		t.Error("a mirror pasted into another issue must not verify")
 	}
+}
 
-	// The fold takes the mirror as the sender's comment, and every other comment of the
-	// app's as none.
+// checkFoldTakesMirror asserts that the fold takes the mirror read as in for the sender's
+// comment, and every other comment of the app's as none.
+func checkFoldTakesMirror(t *testing.T, b *Base, mirror *github.IssueComment, in input) {
+	t.Helper()
 	snap := &snapshot{comments: []*github.IssueComment{mirror, comment(1002, "clarify[bot]", foldT0, "a round")},
 		mirrors: map[int64]input{1001: in}}
 	ins := b.events(snap, trigger{Kind: triggerTick, At: foldT0})

@@ -35,6 +35,38 @@ func TestAgentAsksAndResolvesThroughDispatch(t *testing.T) {
 		Question: "Should the limit apply per API key or per client IP?", Topic: "rate-limit scope",
 		Options: []string{"per API key", "per client IP"}, Fallback: "a"})
 
+	w.wantDispatchedAskMirrored()
+	if got := w.labels(); got != "clarification:active" {
+		t.Errorf("labels = %q, want clarification:active", got)
+	}
+
+	w.comment("maria", "Per API key: anonymous calls are blocked at the gateway.")
+	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
+		t.Fatalf("after maria's answer: %s", c.Status)
+	}
+
+	w.dispatch("coder-agent", map[string]any{"issue": "42", "action": "resolve", "id": "CLR-42-001", "decision": "Per API key."})
+	c, _ := w.ledger().Find("CLR-42-001")
+	if c.Status != clarify.Resolved || c.Resolution != "Per API key." {
+		t.Fatalf("after the dispatched resolve: %s %q", c.Status, c.Resolution)
+	}
+	if got := w.labels(); got != "" {
+		t.Errorf("labels after resolve = %q, want none", got)
+	}
+	if n := len(w.mirrors()); n != 2 {
+		t.Errorf("%d mirrors, want 2 (ask and resolve)", n)
+	}
+	w.noUnhandledRequests()
+	// GitHub redelivers with the same GUID: nothing is posted or applied twice.
+	w.replayAll()
+}
+
+// wantDispatchedAskMirrored asserts that coder-agent's dispatched ask was mirrored once as
+// a comment naming the sender and notifying maria, went out as round 1, and was recorded
+// as CLR-42-001 with its topic, options and fallback and the mirror as its comment.
+func (w *world) wantDispatchedAskMirrored() {
+	t := w.t
+	t.Helper()
 	mirrors := w.mirrors()
 	if len(mirrors) != 1 {
 		t.Fatalf("%d mirrors of the ask, want 1", len(mirrors))
@@ -53,33 +85,6 @@ func TestAgentAsksAndResolvesThroughDispatch(t *testing.T) {
 	if c.Thread[0].CommentID != mirrors[0].ID {
 		t.Errorf("the question records comment %d, want the mirror %d", c.Thread[0].CommentID, mirrors[0].ID)
 	}
-	if got := w.labels(); got != "clarification:active" {
-		t.Errorf("labels = %q, want clarification:active", got)
-	}
-
-	w.comment("maria", "Per API key: anonymous calls are blocked at the gateway.")
-	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
-		t.Fatalf("after maria's answer: %s", c.Status)
-	}
-
-	w.dispatch("coder-agent", map[string]any{"issue": "42", "action": "resolve", "id": "CLR-42-001", "decision": "Per API key."})
-	c, _ = w.ledger().Find("CLR-42-001")
-	if c.Status != clarify.Resolved || c.Resolution != "Per API key." {
-		t.Fatalf("after the dispatched resolve: %s %q", c.Status, c.Resolution)
-	}
-	if got := w.labels(); got != "" {
-		t.Errorf("labels after resolve = %q, want none", got)
-	}
-	if n := len(w.mirrors()); n != 2 {
-		t.Errorf("%d mirrors, want 2 (ask and resolve)", n)
-	}
-	for _, r := range w.h.Fake.Requests() {
-		if r.Unhandled {
-			t.Errorf("unhandled request %s %s", r.Method, r.Path)
-		}
-	}
-	// GitHub redelivers with the same GUID: nothing is posted or applied twice.
-	w.replayAll()
 }
 
 func TestDispatchIsHeldToTheChecksOfAComment(t *testing.T) {

@@ -19,26 +19,49 @@ import (
 func TestAskAnswerFollowupResolve(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	ask := w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?\nOptions:\na) per API key\nb) per client IP\nFallback: a")
-
-	if got := w.botComments("Clarification needed · CLR-42-001 · round 1/5 · blocking"); got != 1 {
-		t.Fatalf("round 1 mirrored %d times, want once", got)
-	}
+	w.wantAskedOnce(ask)
 	if got := w.labels(); got != "clarification:active" {
 		t.Errorf("labels after ask = %q, want clarification:active", got)
 	}
 	if color, desc, ok := w.h.Fake.RepoLabel(repo, "clarification:active"); !ok || color != "1d76db" || desc == "" {
 		t.Errorf("repository label = %q %q %v, want it created with our colour and a description", color, desc, ok)
 	}
-	l := w.ledger()
-	c, ok := l.Find("CLR-42-001")
+
+	w.wantReplyTakenAsAnswer(w.comment("maria", "Per API key: anonymous calls are blocked at the gateway."))
+
+	w.comment("coder-agent", "/clarify followup CLR-42-001 Which limit per key: 100 or 1000 a minute?")
+	if got := w.botComments("CLR-42-001 · round 2/5"); got != 1 {
+		t.Fatalf("round 2 mirrored %d times, want once", got)
+	}
+	w.comment("maria", "1000 a minute, bursts of 100.")
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per key, 1000/min, bursts of 100.")
+	w.wantResolvedAfterTwoRounds()
+	w.noUnhandledRequests()
+	w.replayAll()
+}
+
+// wantAskedOnce asserts that the ask in comment ask was mirrored once as round 1 and
+// recorded as CLR-42-001, pending on maria with its options and fallback.
+func (w *world) wantAskedOnce(ask int64) {
+	t := w.t
+	t.Helper()
+	if got := w.botComments("Clarification needed · CLR-42-001 · round 1/5 · blocking"); got != 1 {
+		t.Fatalf("round 1 mirrored %d times, want once", got)
+	}
+	c, ok := w.ledger().Find("CLR-42-001")
 	if !ok || c.Status != clarify.Pending || c.Round != 1 || c.Asker.Login != "coder-agent" || c.Target.Name != "maria" || len(c.Options) != 2 || c.Fallback != "a" {
 		t.Fatalf("after ask: %+v", c)
 	}
 	if c.Thread[0].CommentID != ask {
 		t.Errorf("question entry records comment %d, want %d", c.Thread[0].CommentID, ask)
 	}
+}
 
-	answer := w.comment("maria", "Per API key: anonymous calls are blocked at the gateway.")
+// wantReplyTakenAsAnswer asserts that maria's plain reply in comment answer answered
+// CLR-42-001, got the app's +1 and was not copied into a comment of the app's.
+func (w *world) wantReplyTakenAsAnswer(answer int64) {
+	t := w.t
+	t.Helper()
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered || c.Thread[1].Kind != clarify.KindAnswer || c.Thread[1].CommentID != answer {
 		t.Fatalf("after answer: %+v", c)
 	}
@@ -48,15 +71,14 @@ func TestAskAnswerFollowupResolve(t *testing.T) {
 	if w.botComments("Clarification needed") != 1 {
 		t.Error("an answer typed as a reply must not be copied into a comment")
 	}
+}
 
-	w.comment("coder-agent", "/clarify followup CLR-42-001 Which limit per key: 100 or 1000 a minute?")
-	if got := w.botComments("CLR-42-001 · round 2/5"); got != 1 {
-		t.Fatalf("round 2 mirrored %d times, want once", got)
-	}
-	w.comment("maria", "1000 a minute, bursts of 100.")
-	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per key, 1000/min, bursts of 100.")
-
-	c, _ = w.ledger().Find("CLR-42-001")
+// wantResolvedAfterTwoRounds asserts that CLR-42-001 ended resolved in round 2 with the
+// whole thread, its label gone and one status comment edited in place.
+func (w *world) wantResolvedAfterTwoRounds() {
+	t := w.t
+	t.Helper()
+	c, _ := w.ledger().Find("CLR-42-001")
 	if c.Status != clarify.Resolved || c.Round != 2 || c.Resolution != "Per key, 1000/min, bursts of 100." {
 		t.Fatalf("after resolve: %+v", c)
 	}
@@ -73,12 +95,6 @@ func TestAskAnswerFollowupResolve(t *testing.T) {
 	if n := w.botComments("<!-- clarify:status "); n != 1 {
 		t.Errorf("%d status comments, want 1 edited in place", n)
 	}
-	for _, r := range w.h.Fake.Requests() {
-		if r.Unhandled {
-			t.Errorf("the app called a route the in-memory GitHub does not serve: %s %s", r.Method, r.Path)
-		}
-	}
-	w.replayAll()
 }
 
 func reactionsOn(h *replay.Harness, id int64) string {

@@ -122,15 +122,32 @@ const noRoom = "settle some first"
 func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	r := rand.New(rand.NewSource(12))
-	const asks = 7
 	var questions []string
-	for i := 0; i < asks; i++ {
+	for i := 0; i < 7; i++ {
 		q := cjk(r, 4000)
 		questions = append(questions, q)
 		w.h.Fake.Advance(time.Minute) // GitHub's since is in whole seconds: keep comments apart
 		w.comment("coder-agent", "/clarify @maria "+q)
 	}
+	w.wantEachTakenWholeOrRefused(questions)
+	checkRoundsInLedger(w, 42)
 
+	w.wantIssueStillWorks()
+	checkRoundsInLedger(w, 42)
+
+	w.wantOtherIssueTimesOut()
+	checkRoundsInLedger(w, 42)
+
+	w.wantGitHubTookEveryWrite(42, 50)
+	w.replayAll()
+}
+
+// wantEachTakenWholeOrRefused asserts that each of the questions asked in #42 is either in
+// the ledger whole or refused with a comment saying what to type, and that the ledger holds
+// nothing else.
+func (w *world) wantEachTakenWholeOrRefused(questions []string) {
+	t := w.t
+	t.Helper()
 	l := w.fullLedgerOn(42)
 	taken := 0
 	for _, q := range questions {
@@ -147,7 +164,7 @@ func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 	if len(l.Clarifications) != taken {
 		t.Errorf("%d clarifications in the ledger, but only %d hold their question whole", len(l.Clarifications), taken)
 	}
-	if taken+refusals != asks {
+	if asks := len(questions); taken+refusals != asks {
 		t.Errorf("%d asks taken and %d refusal comments: %d ask(s) neither taken nor refused", taken, refusals, asks-taken-refusals)
 	}
 	if refusals == 0 {
@@ -158,9 +175,13 @@ func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 			t.Errorf("refusal %d does not say what to type:\n%s", c.ID, c.Body)
 		}
 	}
-	checkRoundsInLedger(w, 42)
+}
 
-	// The issue still works: an answer, a resolve, then a new ask in the room it made.
+// wantIssueStillWorks asserts that the full issue #42 still works: an answer, a resolve,
+// then a new ask in the room it made.
+func (w *world) wantIssueStillWorks() {
+	t := w.t
+	t.Helper()
 	w.h.Fake.Advance(time.Minute)
 	w.comment("maria", "Per key.")
 	if c, ok := w.fullLedgerOn(42).Find("CLR-42-001"); !ok || c.Status != clarify.Answered {
@@ -177,9 +198,13 @@ func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 	if got := len(w.fullLedgerOn(42).Clarifications); got != before+1 {
 		t.Errorf("a short ask after a resolve was not taken: %d clarifications, want %d", got, before+1)
 	}
-	checkRoundsInLedger(w, 42)
+}
 
-	// Another issue with the default 30-minute SLA still times out while the huge one is open.
+// wantOtherIssueTimesOut asserts that another issue, #50, with the default 30-minute SLA
+// still times out while the huge #42 is open, and that #42's CLR-42-002 does too.
+func (w *world) wantOtherIssueTimesOut() {
+	t := w.t
+	t.Helper()
 	w.h.Fake.OpenIssue(repo, 50, "Pick a cache", "maria")
 	w.commentOn(50, "coder-agent", "/clarify @maria Redis or Memcached?")
 	w.h.Fake.Advance(31 * time.Minute)
@@ -202,10 +227,14 @@ func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 	if c, _ := w.fullLedgerOn(42).Find("CLR-42-002"); c.Status != clarify.Stale {
 		t.Errorf("#42's CLR-42-002 is %s after the sweep, want stale", c.Status)
 	}
-	checkRoundsInLedger(w, 42)
+}
 
-	// Whatever the app wrote, GitHub took: nothing over the limit, no 422.
-	for _, n := range []int{42, 50} {
+// wantGitHubTookEveryWrite asserts that whatever the app wrote in the issues, GitHub took:
+// no comment over the limit, no 422.
+func (w *world) wantGitHubTookEveryWrite(issues ...int) {
+	t := w.t
+	t.Helper()
+	for _, n := range issues {
 		for _, c := range w.h.Fake.Comments(repo, n) {
 			if c.User == w.h.Fake.BotLogin() && utf8.RuneCountInString(c.Body) > fakegithub.MaxCommentBody {
 				t.Errorf("#%d: comment %d is %d characters", n, c.ID, utf8.RuneCountInString(c.Body))
@@ -217,7 +246,6 @@ func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 			t.Errorf("GitHub refused %s %s with 422", q.Method, q.Path)
 		}
 	}
-	w.replayAll()
 }
 
 // checkRoundsInLedger insists that every round comment on issue n names a clarification

@@ -137,6 +137,16 @@ func (w *world) replayAll() {
 	}
 }
 
+// noUnhandledRequests asserts that the app called only routes the in-memory GitHub serves.
+func (w *world) noUnhandledRequests() {
+	w.t.Helper()
+	for _, r := range w.h.Fake.Requests() {
+		if r.Unhandled {
+			w.t.Errorf("the app called a route the in-memory GitHub does not serve: %s %s", r.Method, r.Path)
+		}
+	}
+}
+
 // writes lists the app's writes since the request log was last reset.
 func writes(h *replay.Harness) []string {
 	var out []string

@@ -79,6 +79,24 @@ func TestRedeliverKeepsAskingForEachDeliveryThatNeverGotThroughWhileGitHubKeepsI
 	for _, d := range fake.TakeRedeliveries() {
 		fake.RecordDelivery(d, http.StatusServiceUnavailable, true)
 	}
+	checkAsksGrowUntilGitHubForgets(t, keepFailing(t, fake, r, failed, down))
+
+	// Once a redelivery gets through, it is asked for no more.
+	fake.RecordDelivery(failed, http.StatusAccepted, true)
+	fake.Advance(time.Minute)
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := fake.TakeRedeliveries(); len(got) != 0 {
+		t.Errorf("asked again for %d deliveries that got through or are past GitHub's log", len(got))
+	}
+}
+
+// keepFailing runs r every ten minutes for 80 hours, answering every redelivery 503, and
+// returns how long after the start failed was asked for each time; only failed and down
+// may be asked for.
+func keepFailing(t *testing.T, fake *fakegithub.Server, r *Redeliver, failed, down fakegithub.Delivery) []time.Duration {
+	t.Helper()
 	first := fake.Now()
 	var at []time.Duration
 	for fake.Now().Sub(first) < 80*time.Hour {
@@ -97,6 +115,13 @@ func TestRedeliverKeepsAskingForEachDeliveryThatNeverGotThroughWhileGitHubKeepsI
 		}
 	}
 	t.Logf("a delivery answered 503 for 80 hours was asked for again %d times, at %v", len(at), at)
+	return at
+}
+
+// checkAsksGrowUntilGitHubForgets asserts that a delivery was asked for again until near
+// GitHub's three days, none past them, with waits that never shrink.
+func checkAsksGrowUntilGitHubForgets(t *testing.T, at []time.Duration) {
+	t.Helper()
 	if len(at) < 8 || at[len(at)-1] < 48*time.Hour || at[len(at)-1] > redeliverWindow {
 		t.Fatalf("asked again at %v: want asks until near GitHub's three days, none past them", at)
 	}
@@ -104,16 +129,6 @@ func TestRedeliverKeepsAskingForEachDeliveryThatNeverGotThroughWhileGitHubKeepsI
 		if at[i]-at[i-1] < at[i-1]-at[i-2] {
 			t.Errorf("the wait before ask %d (%v) is shorter than the one before it (%v)", i+1, at[i]-at[i-1], at[i-1]-at[i-2])
 		}
-	}
-
-	// Once a redelivery gets through, it is asked for no more.
-	fake.RecordDelivery(failed, http.StatusAccepted, true)
-	fake.Advance(time.Minute)
-	if _, err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if got := fake.TakeRedeliveries(); len(got) != 0 {
-		t.Errorf("asked again for %d deliveries that got through or are past GitHub's log", len(got))
 	}
 }
 

@@ -79,8 +79,16 @@ func checkError(t *testing.T, in string, cfg Config, err error) {
 // checkSensible asserts the ranges and forms the package documents.
 func checkSensible(t *testing.T, in string, cfg Config) {
 	t.Helper()
-	p := cfg.Policy
 	fail := func(what string) { t.Fatalf("Parse(%q) accepted %s: %+v", in, what, cfg) }
+	checkSensibleLimits(cfg.Policy, fail)
+	checkSensibleLabels(cfg.Labels, fail)
+	checkSensibleRoles(cfg.Policy, fail)
+	checkSensibleRoutes(cfg.Policy, fail)
+}
+
+// checkSensibleLimits fails for rounds, an SLA or a quota out of range, or an unknown
+// answer_from or required field.
+func checkSensibleLimits(p clarify.Policy, fail func(string)) {
 	if p.MaxRoundsBlocking < minRounds || p.MaxRoundsBlocking > maxRounds ||
 		p.MaxRoundsNonBlocking < minRounds || p.MaxRoundsNonBlocking > maxRounds {
 		fail("rounds out of range")
@@ -99,7 +107,10 @@ func checkSensible(t *testing.T, in string, cfg Config) {
 			fail("an unknown required field")
 		}
 	}
-	l := cfg.Labels
+}
+
+// checkSensibleLabels fails for a label name GitHub refuses or two labels of one name.
+func checkSensibleLabels(l Labels, fail func(string)) {
 	for _, s := range []string{l.Active, l.Stale, l.Escalated} {
 		if s == "" || utf8.RuneCountInString(s) > maxLabelLen {
 			fail("a label name that GitHub refuses")
@@ -108,6 +119,10 @@ func checkSensible(t *testing.T, in string, cfg Config) {
 	if strings.EqualFold(l.Active, l.Stale) || strings.EqualFold(l.Active, l.Escalated) || strings.EqualFold(l.Stale, l.Escalated) {
 		fail("two labels of one name")
 	}
+}
+
+// checkSensibleRoles fails for a bad role name, role member or escalation mention.
+func checkSensibleRoles(p clarify.Policy, fail func(string)) {
 	for role, members := range p.Roles {
 		if roleNameProblem(role) != "" {
 			fail("a bad role name")
@@ -123,6 +138,11 @@ func checkSensible(t *testing.T, in string, cfg Config) {
 			fail("a mention that is not a login or org/team without @")
 		}
 	}
+}
+
+// checkSensibleRoutes fails for a route from an unknown role or to a bad target, or a
+// priority naming a role that is not configured.
+func checkSensibleRoutes(p clarify.Policy, fail func(string)) {
 	for asker, targets := range p.Routes {
 		if _, ok := p.Roles[asker]; p.Roles != nil && !ok {
 			fail("a route from an unknown role")

@@ -49,6 +49,26 @@ func counted(route string) bool { return !strings.Contains(route, "access_tokens
 // lifecycle after another. It returns the requests by route.
 func playBurst(t *testing.T, together bool) burstCost {
 	t.Helper()
+	h := newBurstHarness(t)
+	defer h.Close()
+	playBurstSteps(t, h, together)
+	checkBurstEnd(t, h)
+	cost := burstCost{lifecycles: burstIssues, requests: map[string]int{}, notModified: map[string]int{}}
+	for _, r := range h.Fake.Requests() {
+		route := r.Method + " " + strings.TrimPrefix(r.Route, r.Method+" ")
+		if r.Status == http.StatusNotModified {
+			cost.notModified[route]++
+			continue
+		}
+		cost.requests[route]++
+	}
+	return cost
+}
+
+// newBurstHarness is a paced app and a fake GitHub holding burstIssues open issues in one
+// repository with a config file and the content limit on, its request log empty.
+func newBurstHarness(t *testing.T) *replay.Harness {
+	t.Helper()
 	h, err := replay.NewHarnessWith(io.Discard, func(c *app.Config) {
 		c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour = 80, 500
 		c.PaceMinute = burstMinute
@@ -56,7 +76,6 @@ func playBurst(t *testing.T, together bool) burstCost {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
 	h.Fake.AddInstallation(1, "octo", chaosRepo)
 	h.Fake.AddUser("maria", "User")
 	h.Fake.SetPermission(chaosRepo, "maria", "write")
@@ -67,7 +86,13 @@ func playBurst(t *testing.T, together bool) burstCost {
 	}
 	h.Fake.SetContentLimit(fakegithub.ContentLimit{PerMinute: 80, PerHour: 500, Minute: burstMinute})
 	h.Fake.ResetRequests()
+	return h
+}
 
+// playBurstSteps sends the asks, answers and resolutions of every issue, each step to all
+// issues at once when together is set, else one lifecycle after another.
+func playBurstSteps(t *testing.T, h *replay.Harness, together bool) {
+	t.Helper()
 	steps := []func(i int) fakegithub.Delivery{
 		func(i int) fakegithub.Delivery {
 			d, _ := h.Fake.Comment(chaosRepo, i, "coder-agent", "/clarify @maria Per key or per IP?")
@@ -91,13 +116,19 @@ func playBurst(t *testing.T, together bool) burstCost {
 			}
 			send(ds)
 		}
-	} else {
-		for i := 1; i <= burstIssues; i++ {
-			for _, step := range steps {
-				send([]fakegithub.Delivery{step(i)})
-			}
+		return
+	}
+	for i := 1; i <= burstIssues; i++ {
+		for _, step := range steps {
+			send([]fakegithub.Delivery{step(i)})
 		}
 	}
+}
+
+// checkBurstEnd asserts that every issue ended with one resolved clarification, that the
+// sweep after the runs remembered every decision, and that GitHub refused no write.
+func checkBurstEnd(t *testing.T, h *replay.Harness) {
+	t.Helper()
 	for i := 1; i <= burstIssues; i++ {
 		l, err := h.Ledger(chaosRepo, i)
 		if err != nil {
@@ -118,16 +149,6 @@ func playBurst(t *testing.T, together bool) burstCost {
 	if n := h.Fake.ContentRefusals(); n != 0 {
 		t.Errorf("GitHub refused %d writes", n)
 	}
-	cost := burstCost{lifecycles: burstIssues, requests: map[string]int{}, notModified: map[string]int{}}
-	for _, r := range h.Fake.Requests() {
-		route := r.Method + " " + strings.TrimPrefix(r.Route, r.Method+" ")
-		if r.Status == http.StatusNotModified {
-			cost.notModified[route]++
-			continue
-		}
-		cost.requests[route]++
-	}
-	return cost
 }
 
 // rememberedDecisions counts the decisions in the repository's memory, each part verified.
@@ -166,18 +187,23 @@ func rememberedDecisions(t *testing.T, h *replay.Harness) int {
 // ./internal/replay -run TestThirtyAsks -v` prints the table by route, 304s apart.
 func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
 	one, many := playBurst(t, false), playBurst(t, true)
+	logBurstTable(t, one, many)
+	checkBurstBudget(t, one, many)
+	checkBurstShared(t, one, many)
+}
+
+// countedWrite keeps the writes that count against GitHub's limits.
+func countedWrite(r string) bool { return counted(r) && isWrite(r) }
+
+// logBurstTable prints, per lifecycle, the requests of each route one at a time and 30 at
+// once, the 304s apart.
+func logBurstTable(t *testing.T, one, many burstCost) {
+	t.Helper()
 	routes := map[string]bool{}
-	for r := range one.requests {
-		routes[r] = true
-	}
-	for r := range many.requests {
-		routes[r] = true
-	}
-	for r := range one.notModified {
-		routes[r] = true
-	}
-	for r := range many.notModified {
-		routes[r] = true
+	for _, m := range []map[string]int{one.requests, many.requests, one.notModified, many.notModified} {
+		for r := range m {
+			routes[r] = true
+		}
 	}
 	var names []string
 	for r := range routes {
@@ -189,8 +215,7 @@ func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
 	t.Logf("%-80s %14s %14s", "per lifecycle", "one at a time", "30 at once")
 	row := func(name string, a, b float64) { t.Logf("%-80s %14.2f %14.2f", name, a, b) }
 	row("requests in all", one.per(one.total(counted)), many.per(many.total(counted)))
-	row("writes", one.per(one.total(func(r string) bool { return counted(r) && isWrite(r) })),
-		many.per(many.total(func(r string) bool { return counted(r) && isWrite(r) })))
+	row("writes", one.per(one.total(countedWrite)), many.per(many.total(countedWrite)))
 	for _, r := range names {
 		row(r, one.per(one.requests[r]), many.per(many.requests[r]))
 	}
@@ -201,9 +226,13 @@ func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
 			row("  304 "+r, one.per(one.notModified[r]), many.per(many.notModified[r]))
 		}
 	}
+}
 
-	// Issue 27's budget, the memory and its offers on: what counts against the hourly
-	// limit (304s do not), and the writes, per lifecycle.
+// checkBurstBudget asserts issue 27's budget, the memory and its offers on: what counts
+// against the hourly limit (304s do not), and the writes, per lifecycle; and that 30 at
+// once writes and asks no more than one at a time.
+func checkBurstBudget(t *testing.T, one, many burstCost) {
+	t.Helper()
 	for _, c := range []struct {
 		name string
 		cost burstCost
@@ -211,18 +240,24 @@ func TestThirtyAsksAtOnceCostWhatOneAtATimeCosts(t *testing.T) {
 		if n := c.cost.per(c.cost.total(counted)); n > 13 {
 			t.Errorf("%s: %.2f requests per lifecycle, want at most 13", c.name, n)
 		}
-		if n := c.cost.per(c.cost.total(func(r string) bool { return counted(r) && isWrite(r) })); n > 6.5 {
+		if n := c.cost.per(c.cost.total(countedWrite)); n > 6.5 {
 			t.Errorf("%s: %.2f writes per lifecycle, want at most 6.5", c.name, n)
 		}
 	}
-	writesOne := one.total(func(r string) bool { return counted(r) && isWrite(r) })
-	writesMany := many.total(func(r string) bool { return counted(r) && isWrite(r) })
+	writesOne := one.total(countedWrite)
+	writesMany := many.total(countedWrite)
 	if writesMany > writesOne {
 		t.Errorf("30 at once wrote %d times, one at a time %d: parallel runs repeat each other's writes", writesMany, writesOne)
 	}
 	if all1, allN := one.total(counted), many.total(counted); float64(allN) > float64(all1)*1.02 {
 		t.Errorf("30 at once made %d requests, one at a time %d", allN, all1)
 	}
+}
+
+// checkBurstShared asserts that the parallel runs shared the config read, the label check
+// and the label's creation, and removed each issue's label once.
+func checkBurstShared(t *testing.T, one, many burstCost) {
+	t.Helper()
 	for _, r := range []string{
 		"GET /repos/{owner}/{repo}/contents/{path}",
 		"GET /repos/{owner}/{repo}/labels/{name}",
