@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/cli"
 )
@@ -27,7 +28,7 @@ func configCheck(args []string, stdout io.Writer) error {
 	cmd := cli.New("config check", "Check a repository's .github/clarify.yml before committing it.",
 		"bot config check [flags] FILE", configCheckDetails)
 	repo := cmd.Flags.String("repo", "", "OWNER/REPO: also look up whether the file's label names are already on its issues")
-	api := cmd.Flags.String("api", envOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL, for -repo; GITHUB_V3_API_URL sets the default")
+	api := cmd.Flags.String("api", cli.EnvOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL, for -repo; GITHUB_V3_API_URL sets the default")
 	pos, err := cmd.Parse(args, stdout)
 	if err != nil {
 		return err
@@ -35,7 +36,7 @@ func configCheck(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return cmd.Usagef("give one FILE, the config to check")
 	}
-	if *repo != "" && !looksLikeRepo(*repo) {
+	if _, _, ok := clarify.ParseRepo(*repo); *repo != "" && !ok {
 		return cmd.Usagef("-repo %q: give the repository as OWNER/REPO", *repo)
 	}
 	cfg, err := app.CheckRepoConfig(stdout, pos[0])
@@ -43,12 +44,4 @@ func configCheck(args []string, stdout io.Writer) error {
 		return err
 	}
 	return app.CheckLabels(stdout, cfg.Labels, *repo, *api, os.Getenv("GITHUB_TOKEN"))
-}
-
-// envOr returns the environment variable key, or def when it is unset or empty.
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
 }

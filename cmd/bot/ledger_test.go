@@ -20,6 +20,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/internal/readcmd"
 	"github.com/clarify-app/clarify/internal/replay"
 	"github.com/clarify-app/clarify/render"
 )
@@ -38,7 +39,7 @@ func ledgerEnv(t *testing.T, set map[string]string) {
 func runLedger(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errs bytes.Buffer
-	err := ledgerRun(args, strings.NewReader(stdin), &out, &errs)
+	err := readcmd.Ledger(args, strings.NewReader(stdin), &out, &errs)
 	return out.String(), errs.String(), err
 }
 
@@ -346,7 +347,7 @@ func TestLedgerFileFormStillReadsAStatusBody(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ledgerEnv(t, tc.env)
 			out, errs, err := runLedger(t, tc.stdin, tc.args...)
-			if strings.Contains(errs, ledgerUncheckedNote) != tc.note {
+			if strings.Contains(errs, handlers.UncheckedNote) != tc.note {
 				t.Errorf("stderr %q: the MAC note should show: %v", errs, tc.note)
 			}
 			if tc.wantErr != "" {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/cli"
+	"github.com/clarify-app/clarify/internal/readcmd"
 )
 
 func main() {
@@ -74,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "replay":
 		err = replayCmd(args[1:], stdout, stderr)
 	case "ledger":
-		err = ledgerRun(args[1:], os.Stdin, stdout, stderr)
+		err = readcmd.Ledger(args[1:], os.Stdin, stdout, stderr)
 	case "config":
 		err = configCmd(args[1:], stdout)
 	case "sweep":
@@ -82,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "action":
 		return actionCmd(args[1:], stdout, stderr)
 	case "stats":
-		err = statsCmd(args[1:], stdout, stderr)
+		err = readcmd.Stats(args[1:], stdout, stderr)
 	case "setup":
 		err = setupCmd(args[1:], stdout, stderr)
 	case "--version", "-version", "version":

@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/clarify-app/clarify/internal/readcmd"
 )
 
 func TestStatsDigestsARepositorysLedgers(t *testing.T) {
@@ -22,7 +24,7 @@ func TestStatsDigestsARepositorysLedgers(t *testing.T) {
 	})
 	var out, errs bytes.Buffer
 	// The in-memory GitHub's clock is in January 2026: look back far enough.
-	if err := statsCmd([]string{"octo/widgets", "-since", "100000h"}, &out, &errs); err != nil {
+	if err := readcmd.Stats([]string{"octo/widgets", "-since", "100000h"}, &out, &errs); err != nil {
 		t.Fatalf("bot stats: %v\n%s", err, errs.String())
 	}
 	for _, line := range []string{

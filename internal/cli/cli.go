@@ -30,6 +30,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 )
@@ -201,3 +202,12 @@ type subError struct {
 
 func (e *subError) Error() string { return e.err.Error() }
 func (e *subError) Unwrap() error { return e.err }
+
+// EnvOr returns the environment variable key, or def when it is unset or empty: a flag's
+// default that the environment may set.
+func EnvOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,4 +1,4 @@
-package main
+package readcmd
 
 import (
 	"context"
@@ -60,9 +60,9 @@ ledger older (by its revision) than the last one the app wrote is rebuilt from t
 comments instead. The issue is the file's "clarify.repository" and issueNumber (-repo
 when the file names no repository).`
 
-// ledgerRun runs `bot ledger`: read a ledger, or export it to or import it from an AgentX
+// Ledger runs `bot ledger`: read a ledger, or export it to or import it from an AgentX
 // ledger file.
-func ledgerRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func Ledger(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "export":
@@ -86,8 +86,8 @@ func newLedgerFlags(cmd *cli.Command, online bool) ledgerFlags {
 	lf := ledgerFlags{Command: cmd}
 	lf.key = fs.String("key", "", "ledger MAC key (default: CLARIFY_LEDGER_KEY, else drawn from GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE)")
 	if online {
-		lf.api = fs.String("api", envOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL; GITHUB_V3_API_URL sets the default")
-		lf.app = fs.String("app", envOr("CLARIFY_APP_SLUG", app.DefaultAppSlug), "the app's slug: only comments by SLUG[bot] are its own; CLARIFY_APP_SLUG sets the default")
+		lf.api = fs.String("api", cli.EnvOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL; GITHUB_V3_API_URL sets the default")
+		lf.app = fs.String("app", cli.EnvOr("CLARIFY_APP_SLUG", app.DefaultAppSlug), "the app's slug: only comments by SLUG[bot] are its own; CLARIFY_APP_SLUG sets the default")
 	}
 	return lf
 }
@@ -222,9 +222,6 @@ func fileExists(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
 }
-
-// ledgerUncheckedNote is what stderr says when no key was given.
-const ledgerUncheckedNote = handlers.UncheckedNote
 
 // fetchLedger reads an issue's whole ledger through the API as the app does (handlers.PeopleReader).
 func fetchLedger(lf ledgerFlags, ref clarify.IssueRef, stderr io.Writer) (clarify.Ledger, error) {

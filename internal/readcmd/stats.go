@@ -1,4 +1,4 @@
-package main
+package readcmd
 
 import (
 	"context"
@@ -18,8 +18,8 @@ issues of over 100 comments).`
 // defaultStatsSince is how far back a digest looks by default: a month of activity.
 const defaultStatsSince = 30 * 24 * time.Hour
 
-// statsCmd prints a repository's digest.
-func statsCmd(args []string, stdout, stderr io.Writer) error {
+// Stats runs `bot stats`: a repository's digest.
+func Stats(args []string, stdout, stderr io.Writer) error {
 	lf := newLedgerFlags(cli.New("stats", "Print a digest of a repository's clarifications.", "bot stats [flags] OWNER/REPO", statsDetails), true)
 	since := lf.Flags.Duration("since", defaultStatsSince, "read the issues updated within this long (a Go duration: 720h is 30 days)")
 	pos, err := lf.Parse(args, stdout)
