@@ -192,14 +192,7 @@ func (s *Server) createAccessToken(c *call) reply {
 // listInstallations: GET /app/installations.
 func (s *Server) listInstallations(c *call) reply {
 	ids := s.installationIDsLocked()
-	rep := reply{status: http.StatusOK}
-	start, end := paginate(c, len(ids), &rep)
-	out := make([]installationJSON, 0, end-start)
-	for _, id := range ids[start:end] {
-		out = append(out, s.installationJSONLocked(s.installations[id]))
-	}
-	rep.body = out
-	return rep
+	return pageReply(c, ids, func(id int64) installationJSON { return s.installationJSONLocked(s.installations[id]) })
 }
 
 // getInstallation: GET /app/installations/{installation_id}.

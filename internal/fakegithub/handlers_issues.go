@@ -75,14 +75,7 @@ func (s *Server) listIssues(c *call) reply {
 	q := c.r.URL.Query()
 	list := filterIssues(r, q, since(c))
 	sortIssues(list, q)
-	out := reply{status: http.StatusOK}
-	start, end := paginate(c, len(list), &out)
-	body := make([]issueJSON, 0, end-start)
-	for _, is := range list[start:end] {
-		body = append(body, s.issueJSONLocked(r, is))
-	}
-	out.body = body
-	return out
+	return pageReply(c, list, func(is *issue) issueJSON { return s.issueJSONLocked(r, is) })
 }
 
 // filterIssues keeps the repository's issues in the query's state (open by
@@ -179,14 +172,7 @@ func (s *Server) commentPage(c *call, list []*comment) reply {
 			filtered = append(filtered, cm)
 		}
 	}
-	rep := reply{status: http.StatusOK}
-	start, end := paginate(c, len(filtered), &rep)
-	body := make([]commentJSON, 0, end-start)
-	for _, cm := range filtered[start:end] {
-		body = append(body, s.commentJSONLocked(cm))
-	}
-	rep.body = body
-	return rep
+	return pageReply(c, filtered, s.commentJSONLocked)
 }
 
 // commentBody reads {"body": …} and applies GitHub's validation: present,
@@ -287,14 +273,7 @@ func (s *Server) listReactions(c *call) reply {
 			list = append(list, r)
 		}
 	}
-	out := reply{status: http.StatusOK}
-	start, end := paginate(c, len(list), &out)
-	body := make([]reactionJSON, 0, end-start)
-	for _, r := range list[start:end] {
-		body = append(body, s.reactionJSONLocked(r))
-	}
-	out.body = body
-	return out
+	return pageReply(c, list, s.reactionJSONLocked)
 }
 
 // createReaction: POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions;

@@ -415,14 +415,7 @@ func (s *Server) listPulls(c *call) reply {
 		}
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].number > list[j].number })
-	out := reply{status: http.StatusOK}
-	start, end := paginate(c, len(list), &out)
-	body := make([]pullJSON, 0, end-start)
-	for _, is := range list[start:end] {
-		body = append(body, s.pullJSONLocked(r, is))
-	}
-	out.body = body
-	return out
+	return pageReply(c, list, func(is *issue) pullJSON { return s.pullJSONLocked(r, is) })
 }
 
 // checkRunRequest is the body of a check run's creation or update.

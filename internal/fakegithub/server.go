@@ -586,6 +586,19 @@ func encodeJSON(v any) []byte {
 
 // --- pagination ---
 
+// pageReply answers 200 with the requested page of list, each item as toJSON
+// renders it, and GitHub's Link header (paginate).
+func pageReply[E, J any](c *call, list []E, toJSON func(E) J) reply {
+	out := reply{status: http.StatusOK}
+	start, end := paginate(c, len(list), &out)
+	body := make([]J, 0, end-start)
+	for _, e := range list[start:end] {
+		body = append(body, toJSON(e))
+	}
+	out.body = body
+	return out
+}
+
 // paginate returns the requested page of n items as [start, end) and sets
 // GitHub's Link header (rel prev, next, last, first, in GitHub's order).
 func paginate(c *call, n int, rep *reply) (start, end int) {
