@@ -278,7 +278,7 @@ func (a *applier) resolve() {
 	}
 	decision := a.cmd.Text
 	if decision == "" {
-		decision = lastAnswer(*c)
+		decision = LastAnswer(*c)
 	}
 	// No reaction: the status table and the labels show a settled clarification, and a
 	// reaction would be a write of its own in every lifecycle.
@@ -525,15 +525,6 @@ func topicOf(question string) string {
 		return strings.TrimSpace(string(r[:max-1])) + "…"
 	}
 	return first
-}
-
-func lastAnswer(c Clarification) string {
-	for i := len(c.Thread) - 1; i >= 0; i-- {
-		if c.Thread[i].Kind == KindAnswer {
-			return c.Thread[i].Text
-		}
-	}
-	return ""
 }
 
 func idList(cs []*Clarification) string {

@@ -129,4 +129,7 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 }
 
 // LastAnswer is the newest answer in c's thread, "" when none was given.
-func LastAnswer(c Clarification) string { return lastAnswer(c) }
+func LastAnswer(c Clarification) string {
+	e, _ := lastAnswerEntry(c)
+	return e.Text
+}

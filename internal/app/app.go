@@ -241,10 +241,7 @@ func apiPath(v3URL string) string {
 // NewLogger returns the app's JSON logger at level (info when empty or unknown); the
 // dispatcher puts it in every request's context, without which go-githubapp logs nothing.
 func NewLogger(w io.Writer, level string) zerolog.Logger {
-	lvl, ok := LogLevel(level)
-	if !ok {
-		lvl = zerolog.InfoLevel
-	}
+	lvl, _ := LogLevel(level) // info when unknown
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
 }
 

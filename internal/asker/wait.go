@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/cli"
 )
 
 // ErrStillOpen says a wait's time passed with the clarification still open; the record
@@ -49,11 +50,12 @@ func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, ti
 	}
 }
 
-// Exit codes of a wait, one per outcome (bot wait, gh clarify wait).
+// Exit codes of a wait, one per outcome (bot wait, gh clarify wait); an error and a usage
+// mistake exit as every bot command does (internal/cli).
 const (
-	ExitAnswered  = 0
-	ExitError     = 1
-	ExitUsage     = 2
+	ExitAnswered  = cli.ExitOK
+	ExitError     = cli.ExitError
+	ExitUsage     = cli.ExitUsage
 	ExitFallback  = 3
 	ExitAbandoned = 4
 	// ExitStillOpen is timeout(1)'s code for a time-out.
