@@ -2,6 +2,7 @@ package ghexpr
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -124,7 +125,7 @@ func (p *parser) binaries(operand func() (node, error), ops ...string) (node, er
 	}
 	for {
 		t := p.peek()
-		if t.kind != tokOp || !contains(ops, t.text) {
+		if t.kind != tokOp || !slices.Contains(ops, t.text) {
 			return l, nil
 		}
 		p.next()
@@ -236,13 +237,4 @@ func (p *parser) ident(t token) (node, error) {
 		return nil, fmt.Errorf("ghexpr: at %d: %s takes %d to %d arguments, not %d", t.pos, t.text, fn.min, fn.max, len(args))
 	}
 	return call{fn: fn, args: args}, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

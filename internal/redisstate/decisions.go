@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -27,6 +28,9 @@ func (d *Decisions) key(repo string) string { return d.s.key("decisions", repo) 
 // Add records ds as made now. With Redis unreachable they are not shared: the memory's
 // write keeps them, and offers see them once it is read.
 func (d *Decisions) Add(ctx context.Context, repo string, ds []clarify.Decision) error {
+	if len(ds) == 0 {
+		return nil // ZADD takes at least one member; a MULTI holding a bare one fails whole
+	}
 	now := d.s.now()
 	members := make([]redis.Z, 0, len(ds))
 	for _, x := range ds {
@@ -36,7 +40,7 @@ func (d *Decisions) Add(ctx context.Context, repo string, ds []clarify.Decision)
 		}
 		members = append(members, redis.Z{Score: float64(now.UnixMilli()), Member: b})
 	}
-	old := strconv.FormatInt(now.Add(-handlers.RecentDecisionsFor).UnixMilli(), 10)
+	old := recentSince(now)
 	_, err := d.s.try(ctx, "decisions add", func(ctx context.Context) error {
 		_, err := d.s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.ZAdd(ctx, d.key(repo), members...)
@@ -52,7 +56,7 @@ func (d *Decisions) Add(ctx context.Context, repo string, ds []clarify.Decision)
 // Recent returns the repository's decisions added less than handlers.RecentDecisionsFor
 // ago, oldest first; none while Redis is unreachable.
 func (d *Decisions) Recent(ctx context.Context, repo string) ([]clarify.Decision, error) {
-	since := strconv.FormatInt(d.s.now().Add(-handlers.RecentDecisionsFor).UnixMilli(), 10)
+	since := recentSince(d.s.now())
 	var raw []string
 	_, err := d.s.try(ctx, "decisions recent", func(ctx context.Context) error {
 		var err error
@@ -71,4 +75,10 @@ func (d *Decisions) Recent(ctx context.Context, repo string) ([]clarify.Decision
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// recentSince is the score (ms since the epoch) from which a decision added before now is
+// still recent: handlers.RecentDecisionsFor earlier.
+func recentSince(now time.Time) string {
+	return strconv.FormatInt(now.Add(-handlers.RecentDecisionsFor).UnixMilli(), 10)
 }
