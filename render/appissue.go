@@ -75,7 +75,9 @@ func (k IssueKeys) DecodeDecisionsIndex(body string) (DecisionsIndex, error) {
 	for _, key := range k.bound {
 		js, err := openJSON(decisionsIndexOpen, body, key)
 		if err != nil {
-			first = cmpErr(first, err)
+			if first == nil {
+				first = err // the current key's, the one that matters
+			}
 			continue
 		}
 		var ix DecisionsIndex
@@ -91,12 +93,4 @@ func (k IssueKeys) DecodeDecisionsIndex(body string) (DecisionsIndex, error) {
 		first = errNoKey
 	}
 	return DecisionsIndex{}, first
-}
-
-// cmpErr keeps the first error: the current key's, the one that matters.
-func cmpErr(first, err error) error {
-	if first != nil {
-		return first
-	}
-	return err
 }
