@@ -81,23 +81,22 @@ func (b *Base) owedIn(ctx context.Context, client *github.Client, ref issueRef, 
 	if err != nil {
 		return nil, err
 	}
+	// One look-up of each login for the repository, whichever issues they settled in.
+	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
+	who := func(login string) (clarify.Actor, error) { return lookups.now(ctx, login) }
 	var owed []clarify.Decision
 	for _, is := range issues {
 		if is.GetNumber() == book.issue {
 			continue
 		}
-		iref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: is.GetNumber()}
-		got, err := b.reader().Read(ctx, client, ref.Owner, ref.Repo, iref.Number)
+		got, err := b.reader().Read(ctx, client, ref.Owner, ref.Repo, is.GetNumber())
 		if errors.Is(err, ErrNoStatus) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		lookups := newActorLookups(client, iref, &b.memories, b.BotLogin())
-		ds, err := clarify.SettledByPeople(clarify.Ledger{}, got.Ledger, cfg.Policy, func(login string) (clarify.Actor, error) {
-			return lookups.now(ctx, login)
-		})
+		ds, err := clarify.SettledByPeople(clarify.Ledger{}, got.Ledger, cfg.Policy, who)
 		if err != nil {
 			return nil, err
 		}
