@@ -137,16 +137,14 @@ func links(pr *github.PullRequest, ref issueRef) bool {
 // commit" (GET /repos/{owner}/{repo}/commits/{sha}/pulls) answers nothing for a commit that
 // is only in a fork (github.com/google/go-github/issues/2241, and the fixes of
 // quarkusio/pt.quarkus.io#389 and nerva-project/nerva#79), and the list's head filter takes
-// a branch, not a commit: so the open ones are listed (one request per 100) and filtered.
-func openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
-	pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
-		return client.PullRequests.List(ctx, owner, repo,
-			&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
-	})
+// a branch, not a commit: so the open ones are listed (openPulls) and filtered.
+func (b *Base) openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
+	pulls, err := b.openPulls(ctx, client, issueRef{Owner: owner, Repo: repo})
 	if err != nil {
 		return nil, fmt.Errorf("list open pull requests of %s/%s: %w", owner, repo, err)
 	}
-	return slices.DeleteFunc(pulls, func(pr *github.PullRequest) bool { return pr.GetHead().GetSHA() != sha }), nil
+	// A copy: the listing may be shared with other runs (openPulls).
+	return slices.DeleteFunc(slices.Clone(pulls), func(pr *github.PullRequest) bool { return pr.GetHead().GetSHA() != sha }), nil
 }
 
 // putCheck is writeCheck for a pull request's own event: a write deferred near GitHub's

@@ -153,7 +153,7 @@ func (b *Base) linksNow(pr *github.PullRequest, owner, repo string) []int {
 // decided from the issue as before; only once none does, it passes.
 func (h *PullRequest) unlinked(ctx context.Context, client *github.Client, owner, repo string, pr *github.PullRequest, issues []int) error {
 	sha := pr.GetHead().GetSHA()
-	others, err := openPullsAt(ctx, client, owner, repo, sha)
+	others, err := h.openPullsAt(ctx, client, owner, repo, sha)
 	if err != nil {
 		return err
 	}
