@@ -1,7 +1,5 @@
 package fakegithub
 
-import "net/http"
-
 // beforeHook is something people do on GitHub when the app's next request of a route
 // arrives.
 type beforeHook struct {
@@ -19,17 +17,14 @@ func (s *Server) BeforeNext(route string, fn func()) {
 	s.before = append(s.before, beforeHook{route: route, fn: fn})
 }
 
-// takeBefore removes and returns the first hook waiting for r's route, nil when none.
-func (s *Server) takeBefore(r *http.Request) func() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.before) == 0 {
-		return nil
-	}
-	rt, _ := s.match(r.Method, r.URL.EscapedPath())
+// takeBefore removes and returns the first hook waiting for the route rt, nil when none
+// (or rt is nil: an unhandled request).
+func (s *Server) takeBefore(rt *route) func() {
 	if rt == nil {
 		return nil
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for i, h := range s.before {
 		if h.route == rt.template {
 			s.before = append(s.before[:i], s.before[i+1:]...)

@@ -385,7 +385,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			t.Stop()
 		}
 	}
-	if fn := s.takeBefore(r); fn != nil {
+	// The routes never change once built, so matching needs no lock.
+	rt, params := s.match(r.Method, r.URL.EscapedPath())
+	if fn := s.takeBefore(rt); fn != nil {
 		fn()
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
@@ -397,7 +399,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, At: s.nowLocked()}
-	rt, params := s.match(r.Method, r.URL.EscapedPath())
 	var rep reply
 	if rt == nil {
 		rec.Unhandled = true
