@@ -24,13 +24,17 @@ const ActionsLogin = "github-actions[bot]"
 // sharedAccount reports whether others write as the app's login too.
 func sharedAccount(login string) bool { return strings.EqualFold(login, ActionsLogin) }
 
+// byAccount reports whether the account alone tells the app's comments: nobody else writes
+// as it, or the reader verifies nothing (Unchecked, given no key).
+func (r LedgerReader) byAccount() bool { return !sharedAccount(r.Bot) || r.Unchecked }
+
 // owns reports whether a comment by u with this body is the app's own in the issue: never
 // input, never someone else's to answer.
 func (r LedgerReader) owns(ref issueRef, u *github.User, body string) bool {
 	switch {
 	case !isLogin(u, r.Bot):
 		return false
-	case !sharedAccount(r.Bot) || r.Unchecked:
+	case r.byAccount():
 		return true
 	}
 	return len(r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).SealedMarks(body)) > 0
@@ -48,7 +52,7 @@ func (r LedgerReader) Owns(issue clarify.IssueRef, c *github.IssueComment) bool 
 // and writes over it; from the App's own account always (one that does not verify was
 // edited by hand, and is written right).
 func (r LedgerReader) ownBlock(c *github.IssueComment, verifies func(body string) bool) bool {
-	return isLogin(c.GetUser(), r.Bot) && (!sharedAccount(r.Bot) || r.Unchecked || verifies(c.GetBody()))
+	return isLogin(c.GetUser(), r.Bot) && (r.byAccount() || verifies(c.GetBody()))
 }
 
 // carriesMark reports whether c is the app's comment carrying mark (StatusMarker or a
@@ -62,7 +66,7 @@ func (r LedgerReader) carriesMark(ref issueRef, c *github.IssueComment, mark str
 	case r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).Sealed(body, mark):
 		return true
 	}
-	return (!sharedAccount(r.Bot) || r.Unchecked) && strings.Contains(body, mark)
+	return r.byAccount() && strings.Contains(body, mark)
 }
 
 // isStatus reports whether a comment by u with this body is the app's status comment in
@@ -74,7 +78,7 @@ func (r LedgerReader) isStatus(ref issueRef, u *github.User, body string) bool {
 	switch {
 	case !render.IsStatus(body) || !isLogin(u, r.Bot):
 		return false
-	case !sharedAccount(r.Bot) || r.Unchecked:
+	case r.byAccount():
 		return true
 	case r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).Sealed(body, render.StatusMarker):
 		return true
