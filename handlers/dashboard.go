@@ -127,7 +127,7 @@ func (b *Base) writeDashboard(ctx context.Context, p *dashPending) (int, error) 
 	if err != nil || stop {
 		return 0, err
 	}
-	key := IssueLedgerKey(b.LedgerKey, p.owner, p.repo, 0)
+	key := b.dashboardKey(p.owner, p.repo)
 	var state render.Dashboard
 	if is != nil {
 		// A body edited by hand no longer verifies: the state starts again from what
@@ -170,7 +170,7 @@ func (b *Base) dashboardKept(ctx context.Context, p *dashPending, n int) (bool, 
 		zerolog.Ctx(ctx).Warn().Err(err).Int("issue", n).Msg("Could not read the dashboard back; taking the write as standing")
 		return true, nil
 	}
-	state, err := render.DecodeDashboard(is.GetBody(), IssueLedgerKey(b.LedgerKey, p.owner, p.repo, 0))
+	state, err := render.DecodeDashboard(is.GetBody(), b.dashboardKey(p.owner, p.repo))
 	if err != nil {
 		return false, nil
 	}
@@ -221,12 +221,18 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 	return is, desc, false, nil
 }
 
+// dashboardKey is the key that signs a repository's dashboard state (the key of its issue 0:
+// the state is the repository's, whichever issue holds it).
+func (b *Base) dashboardKey(owner, repo string) []byte {
+	return IssueLedgerKey(b.LedgerKey, owner, repo, 0)
+}
+
 // ownDashboard reports whether is, named by the label's description desc, is provably the
 // app's dashboard (ownIssue): the label's mark, or a body the app signed.
 func (b *Base) ownDashboard(owner, repo string, is *github.Issue, desc string) bool {
 	signed := b.reader().marked(owner, repo, dashboardKind, is.GetNumber(), desc)
 	if !signed {
-		_, err := render.DecodeDashboard(is.GetBody(), IssueLedgerKey(b.LedgerKey, owner, repo, 0))
+		_, err := render.DecodeDashboard(is.GetBody(), b.dashboardKey(owner, repo))
 		signed = err == nil
 	}
 	return b.reader().ownIssue(is, signed)
