@@ -16,7 +16,7 @@ func (a *applier) ask() {
 		return
 	}
 	if problem := StateProblem(a.ev.State); problem != "" {
-		a.refuse(CodeTooLong, a.cmd.Line, problem, "keep the state under 8 KiB: a session id, or the name of a file or artifact that holds the rest.")
+		a.refuse(CodeTooLong, a.cmd.Line, problem, StateTry)
 		return
 	}
 	target := a.p.ResolveTarget(a.cmd.Target)

@@ -33,6 +33,9 @@ func RefProblem(ref string) (string, ErrorCode) {
 	return "", ""
 }
 
+// StateTry is what a refusal of a state past MaxStateBytes tells the asker to do instead.
+const StateTry = "keep the state under 8 KiB: a session id, or the name of a file or artifact that holds the rest."
+
 // StateProblem says what is wrong with a state, "" when nothing is.
 func StateProblem(state string) string {
 	if len(state) > MaxStateBytes {

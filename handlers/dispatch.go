@@ -387,7 +387,7 @@ func (p DispatchPayload) contextProblem(action string) *dispatchProblem {
 	}
 	if problem := clarify.StateProblem(p.Context.State); problem != "" {
 		return &dispatchProblem{Problem: "`context.state` is too long: " + problem, Code: clarify.CodeTooLong,
-			Try: "keep the state under 8 KiB: a session id, or the name of a file or artifact that holds the rest."}
+			Try: clarify.StateTry}
 	}
 	return nil
 }
