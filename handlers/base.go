@@ -48,6 +48,11 @@ type Base struct {
 	// reading its edit back after SettleDelay (zero: DefaultSettleDelay; negative: none).
 	Concurrent  bool
 	SettleDelay time.Duration
+	// IssueGroup says that, of the processes Concurrent speaks of, only the scheduled run
+	// may run this issue beside this one: bot action's event runs, which the workflow's
+	// concurrency group runs one at a time per issue. Such a run leaves the checks of the
+	// issue's status comment and posts to the scheduled run (guard.go).
+	IssueGroup bool
 	// Recent shares the decisions people made lately between replicas, for offers; nil
 	// for a lone process.
 	Recent RecentDecisions

@@ -111,8 +111,15 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref i
 	if !changed {
 		return nil
 	}
+	made := book.issue == 0
 	if err := b.writeMemory(ctx, client, ref, &book); err != nil {
 		return err
+	}
+	if made {
+		// No other run's write can drop what this one wrote into the memory it just made:
+		// another could only have read it before its first part was there, and then made
+		// a part of its own beside this one (bookOf reads both), not edited this one.
+		return nil
 	}
 	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.issue,
 		kept: func(m clarify.Memory) bool {

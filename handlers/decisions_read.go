@@ -181,10 +181,18 @@ func (r LedgerReader) bookOf(ctx context.Context, ref issueRef, comments []*gith
 			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Part of the decision memory not read")
 			continue
 		}
-		byPart[part] = ds
+		// Two comments with one part's number come from two runs that both found the
+		// memory just made and empty: each holds a decision of its own, and both stand.
+		byPart[part] = append(byPart[part], ds...)
 	}
+	seen := map[string]bool{}
 	for i := range book.parts {
-		book.memory.Decisions = append(book.memory.Decisions, byPart[i]...)
+		for _, d := range byPart[i] {
+			if !seen[d.ID] {
+				seen[d.ID] = true
+				book.memory.Decisions = append(book.memory.Decisions, d)
+			}
+		}
 	}
 	return book
 }

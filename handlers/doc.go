@@ -21,10 +21,11 @@
 //   - effects.go, post.go: what the fold asks for (round comments, pings, replies), each
 //     posted once, found again by its hidden marker.
 //   - save.go: the status comment, with the signed ledger, edited only when it changed;
-//     guard.go: with Base.Concurrent (bot action, no lock shared between runs), the save
-//     checks that the ledger did not move (read back after its edit, and read before it
-//     when the run's read is old), and the decisions a run wrote are read back and written
-//     again if another run's write dropped them.
+//     guard.go: in bot action's scheduled run (Base.Concurrent without IssueGroup: the one
+//     run that may share an issue with another), the save checks that the ledger did not
+//     move (read just before its edit, and the comments listed after it); in every bot
+//     action run, the decisions it wrote into a memory it did not just make are read back
+//     and written again if another run's write dropped them.
 //   - wake.go: with notify.dispatch, a repository_dispatch for each clarification the save
 //     settled, once, carrying the ask's ref and state, under GitHub's 64 KB.
 //   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull

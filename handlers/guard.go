@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -21,39 +22,39 @@ import (
 // the event again from a fresh read applies exactly what is missing. RunAgain does that.
 var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked on it")
 
-// GitHub's comment edit has no compare-and-swap (no If-Match on PATCH), so between two
-// processes the check is two reads around the write, when Base.Concurrent is set:
+// GitHub's comment edit has no compare-and-swap (no If-Match on PATCH), so a save that
+// another process may overwrite is checked by reads around its write. In bot action, the
+// workflow's concurrency group runs one issue's event runs one at a time, and the
+// scheduled run, in a group of its own, is the only run that may share an issue with
+// another (Base.IssueGroup, Base.sharesIssue). So the scheduled run alone checks, for both:
 //
-//   - SettleDelay after the edit, the status comment is read again; a body other than ours
-//     whose ledger is not newer than ours was written from the same old read, so one of
-//     the two saves was lost, and this run starts over (the other one, reading ours, does
-//     too, or wins);
-//   - just before the edit, it is read again too, but only when the run's own read is
-//     older than half of SettleDelay: a body other than the one the run loaded means
-//     someone saved meanwhile, and the run starts over.
+//   - just before its edit, it reads the status comment again: a body other than the one
+//     it loaded means an event's run saved meanwhile, and it starts over;
+//   - SettleDelay after its edit, it lists the issue's comments updated since its read:
+//     the status comment in that list is its edit read back, and a body other than ours
+//     whose ledger is not newer than ours was written from the same old read, so it starts
+//     over; a comment made after its read (a reply, a command, a dispatch's mirror) is
+//     what started an event's run, whose save its edit may have overwritten, so it starts
+//     over too, and applies that comment itself from a fresh read.
 //
-// The read before the edit is needed only for a competitor that edited and read back
-// between our read and our edit: its read-back then precedes our edit, and nobody would
-// see ours overwrite it. A competitor's read-back comes SettleDelay after its edit, so
-// when our read is younger than half of SettleDelay, any competitor edit since our read
-// is read back after our edit lands (the other half is the edit's own time), and the
-// competitor starts over from ours: the read-back alone catches it. In a workflow run
-// that reads, applies and edits at once, that saves a request per save.
-//
-// What remains is a window: a competitor whose last read precedes our edit, whose
-// edit lands after our read-after-edit, and who then reads its own body back. Waiting
-// SettleDelay before reading back makes that window the time a competitor takes between
-// its two requests beyond SettleDelay. The lost save is not lost for good either: the
-// comments it applied are past its cursor only in the overwritten body, so the next run
-// applies them again; only its posts' markers keep it from posting twice.
+// An event's run that saved between the scheduled run's two reads and lost its save to the
+// scheduled run's edit is thus repaired by the scheduled run. Its comments are not lost in
+// any case: they are past the cursor of the ledger that overwrote theirs, so the next run
+// applies them again, and its posts' markers keep it from posting twice. Time acts again
+// on every run, so a passed deadline lost the same way fires again.
 
 // DefaultSettleDelay is how long a guarded save waits before reading its edit back.
 const DefaultSettleDelay = 2 * time.Second
 
-// checkUnmoved reads the status comment again just before the run edits it, when the
-// run's read of it is too old for a competitor's read-back to catch the edit.
+// sharesIssue says another run may work on this issue at the same moment with no lock
+// shared: a scheduled run of bot action (an event's run is alone in its issue's
+// concurrency group, but for the scheduled run).
+func (b *Base) sharesIssue() bool { return b.Concurrent && !b.IssueGroup }
+
+// checkUnmoved reads the status comment again just before a run that shares its issue
+// edits it.
 func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot) error {
-	if !b.Concurrent || snap.status == nil || time.Since(snap.readAt) < b.settleDelay()/2 {
+	if !b.sharesIssue() || snap.status == nil {
 		return nil
 	}
 	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, snap.status.GetID())
@@ -69,33 +70,43 @@ func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref issu
 	return nil
 }
 
-// checkKept reads the status comment back after the run's edit of it wrote body at
-// revision rev, and reports ErrLedgerMoved when another save overwrote it from an equally
-// old read.
-func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRef, id int64, body string, rev int64) error {
-	if !b.Concurrent {
+// checkKept lists, SettleDelay after a run that shares its issue edited the status
+// comment to body at revision rev, the comments updated since its read, and reports
+// ErrLedgerMoved when another save overwrote the edit from an equally old read, or when a
+// comment came meanwhile whose own run may have saved in between.
+func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, body string, rev int64) error {
+	if !b.sharesIssue() {
 		return nil
 	}
 	if err := ghtransport.Sleep(ctx, b.settleDelay()); err != nil {
 		return err
 	}
-	now, err := readBack(ctx, client, ref, id)
+	id := snap.status.GetID()
+	since, err := listComments(ctx, client, ref, snap.readTo, 1)
 	switch {
-	case err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) && ctx.Err() == nil:
+	case err != nil && ctx.Err() == nil:
 		// The edit was taken; only whether another save overwrote it is unknown. Stopping
 		// here would lose what follows the save (the wake-up): the next run would find the
 		// state saved and send nothing. So the save stands; an overwrite, if any, is
-		// repaired by the next run, as below.
+		// repaired by the next run, as above.
 		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, id).Int64("rev", rev).
 			Msg("Could not read the saved status comment back; taking the save as standing")
 		return nil
 	case err != nil:
 		return fmt.Errorf("read status comment %d of %s back: %w", id, ref.key(), err)
 	}
-	if now.GetBody() == body {
+	if c := cameAfter(since, snap); c != nil {
+		zerolog.Ctx(ctx).Info().Int64(LogKeyComment, c.GetID()).Msg("A comment came while this run worked on the issue; running again")
+		return fmt.Errorf("comment %d of %s came after the run's read: %w", c.GetID(), ref.key(), ErrLedgerMoved)
+	}
+	i := slices.IndexFunc(since, func(c *github.IssueComment) bool { return c.GetID() == id })
+	if i < 0 {
+		return fmt.Errorf("status comment %d of %s gone after the save: %w", id, ref.key(), ErrLedgerMoved)
+	}
+	if since[i].GetBody() == body {
 		return nil
 	}
-	theirs, err := b.decodeLedger(ref, now.GetBody())
+	theirs, err := b.decodeLedger(ref, since[i].GetBody())
 	if err == nil && theirs.Rev > rev {
 		// A later save, which read ours first: ours stands inside it.
 		return nil
@@ -103,6 +114,20 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, id).Int64("rev", rev).Int64("their_rev", theirs.Rev).
 		Msg("Another run saved the ledger from the same read; running again")
 	return fmt.Errorf("status comment %d of %s overwritten: %w", id, ref.key(), ErrLedgerMoved)
+}
+
+// cameAfter returns a comment among listed made after the snapshot's read and not by this
+// run, or nil. A full page may hide newer ones past it: then its last stands for them.
+func cameAfter(listed []*github.IssueComment, snap *snapshot) *github.IssueComment {
+	for _, c := range listed {
+		if c.GetID() > snap.lastRead && !slices.ContainsFunc(snap.comments, func(o *github.IssueComment) bool { return o.GetID() == c.GetID() }) {
+			return c
+		}
+	}
+	if len(listed) >= commentsPage {
+		return listed[len(listed)-1]
+	}
+	return nil
 }
 
 // memoryWrite is a write of the repository's decisions that a run made, for its read-back.
@@ -158,17 +183,6 @@ func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref
 // sharedAttempts bounds how often one run writes again its change of an issue every run
 // shares (the decisions, the dashboard), when other runs' writes keep dropping it.
 const sharedAttempts = 4
-
-// readBack reads the saved status comment, and once more when GitHub's answer was a
-// failure that says nothing of the comment (a 404 does: it was deleted).
-func readBack(ctx context.Context, client *github.Client, ref issueRef, id int64) (*github.IssueComment, error) {
-	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
-	if err == nil || ghtransport.IsStatus(err, http.StatusNotFound) || ctx.Err() != nil {
-		return now, err
-	}
-	now, _, err = client.Issues.GetComment(ctx, ref.Owner, ref.Repo, id)
-	return now, err
-}
 
 func (b *Base) settleDelay() time.Duration {
 	if b.SettleDelay < 0 {

@@ -19,9 +19,11 @@ const raceWindow = 5 * time.Minute
 
 // postOnce posts one of the app's messages, identified by mark (its hidden marker, or the
 // status marker), unless the snapshot already holds it. GitHub has no compare-and-swap,
-// so two replicas can decide the same post at once: after posting, it looks for a twin
-// posted meanwhile and, if one is older, deletes its own. Both replicas keep the same
-// (oldest) one, so the issue ends up with exactly one.
+// so two processes can decide the same post at once: after posting, it looks for a twin
+// posted meanwhile. Two replicas both keep the oldest, so the issue ends up with exactly
+// one. In bot action only the scheduled run can post beside another run of the issue
+// (sharesIssue), and an event's run does not look (IssueGroup): the scheduled run gives
+// way to any twin, older or newer.
 func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
 	for _, c := range snap.comments {
 		if b.carries(ref, c, mark) {
@@ -36,6 +38,9 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 		return nil, fmt.Errorf("post on %s: %w", ref.key(), err)
 	}
 	snap.comments = append(snap.comments, c)
+	if b.IssueGroup {
+		return c, nil
+	}
 
 	since := c.GetCreatedAt().Time.Add(-raceWindow)
 	recent, err := listComments(ctx, client, ref, since, 1) // a twin is among the first 100 since
@@ -44,21 +49,21 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Could not look for a twin posted by another replica")
 		return c, nil
 	}
-	oldest := c
+	kept := c
 	for _, o := range recent {
-		if o.GetID() < oldest.GetID() && b.carries(ref, o, mark) {
-			oldest = o
+		if o.GetID() != c.GetID() && b.carries(ref, o, mark) && (o.GetID() < kept.GetID() || kept == c && b.sharesIssue()) {
+			kept = o
 		}
 	}
-	if oldest == c {
+	if kept == c {
 		return c, nil
 	}
-	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Int64("twin", oldest.GetID()).Msg("Another replica posted the same message; deleting ours")
+	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Int64("twin", kept.GetID()).Msg("Another run posted the same message; deleting ours")
 	if _, err := client.Issues.DeleteComment(ctx, ref.Owner, ref.Repo, c.GetID()); err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
 		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), ref.key(), err)
 	}
-	snap.comments = append(snap.comments, oldest)
-	return oldest, nil
+	snap.comments = append(snap.comments, kept)
+	return kept, nil
 }
 
 // postAttempts bounds how many times one message is sent when GitHub's answers are lost.

@@ -64,7 +64,7 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 		return l, fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.key(), err)
 	}
 	snap.status = edited
-	return l, b.checkKept(ctx, client, ref, edited.GetID(), body, l.Rev)
+	return l, b.checkKept(ctx, client, ref, snap, body, l.Rev)
 }
 
 // statusBody renders the status comment of l, first moving settled clarifications into an

@@ -49,9 +49,11 @@ type snapshot struct {
 	skipTo int64
 	// partial says comments holds only those since the ledger's cursor (loadRecent).
 	partial bool
-	// readAt is when this process began reading the comments (its own clock, not GitHub's):
-	// how old the read is that a guarded save would overwrite (guard.go).
-	readAt time.Time
+	// readTo is the newest update among the comments read (GitHub's clock), and lastRead
+	// the newest comment read: what a guarded save's read-back lists since, and how it
+	// tells a comment made after the read (guard.go).
+	readTo   time.Time
+	lastRead int64
 	// mirrors holds, by comment id, the commands that the app's mirrors of
 	// repository_dispatch stand for (dispatch.go).
 	mirrors map[int64]input
@@ -95,7 +97,6 @@ func (s *snapshot) hasRoundComment(b *Base, ref issueRef) bool {
 // revision is below floor is not trusted: it verifies, but the app has written a newer one
 // since (the status comment was put back to a body from its edit history).
 func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
-	start := time.Now()
 	snap, ok, err := b.loadRecent(ctx, client, ref, floor)
 	if err == nil && !ok {
 		snap, err = b.loadAll(ctx, client, ref, floor)
@@ -103,7 +104,13 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, fl
 	if err != nil {
 		return nil, err
 	}
-	snap.ref, snap.readAt = ref, start
+	snap.ref = ref
+	for _, c := range snap.comments {
+		if t := c.GetUpdatedAt().Time; t.After(snap.readTo) {
+			snap.readTo = t
+		}
+		snap.lastRead = max(snap.lastRead, c.GetID())
+	}
 	if !snap.damaged {
 		b.revs.raise(ref.key(), snap.ledger.Rev)
 	}

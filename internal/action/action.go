@@ -124,8 +124,7 @@ func run(ctx context.Context, env Env, opts Options) Outcome {
 		return Outcome{What: env.EventName, Err: err}
 	}
 	r := newRunner(env, opts)
-	switch env.EventName {
-	case "schedule", "workflow_dispatch":
+	if sweeps(env.EventName) {
 		return r.sweep(ctx, owner, repo)
 	}
 	h, ok := r.handlers[env.EventName]
@@ -175,9 +174,12 @@ func newRunner(env Env, opts Options) *runner {
 	if env.BotSlug == DefaultBotSlug {
 		base.Configs = handlers.NewRepoConfigLoader(handlers.DefaultConfigTTL, now)
 	}
-	// No lock is shared with the other runs of the issue (the scheduled run is in another
-	// concurrency group): each save checks that the ledger did not move.
+	// No lock is shared with other runs: runs of different issues write the repository's
+	// decisions and dashboard at once, and the scheduled run, in a concurrency group of its
+	// own, may run an issue while an event's run does; the workflow's group holds an issue's
+	// event runs to one at a time, so only the scheduled run checks the issue's saves.
 	base.Concurrent, base.SettleDelay = true, opts.SettleDelay
+	base.IssueGroup = !sweeps(env.EventName)
 	base.NoChecks = !env.Checks
 	return &runner{
 		env: env, base: base, clients: clients, count: count,
@@ -193,6 +195,10 @@ func newRunner(env Env, opts Options) *runner {
 		},
 	}
 }
+
+// sweeps says whether a run of event is the repository's sweep (a scheduled or manual run)
+// rather than an event's run of one issue.
+func sweeps(event string) bool { return event == "schedule" || event == "workflow_dispatch" }
 
 func (r *runner) ctx(ctx context.Context) context.Context { return r.logger.WithContext(ctx) }
 

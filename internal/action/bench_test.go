@@ -296,3 +296,26 @@ func closed(ch chan struct{}) bool {
 		return false
 	}
 }
+
+// statusID is the id of Clarify's status comment in issue n, or 0.
+func (b *bench) statusID(n int) int64 {
+	for _, c := range b.fake.Comments(repo, n) {
+		if c.User == fakegithub.ActionsBotLogin && strings.Contains(c.Body, "clarify:status") {
+			return c.ID
+		}
+	}
+	return 0
+}
+
+// runBoth runs two workflow runs at once, and fails the test unless both exit 0.
+func (b *bench) runBoth(a, c action.Env) {
+	b.t.Helper()
+	results := make(chan result, 2)
+	go func() { results <- b.runEnv(a) }()
+	go func() { results <- b.runEnv(c) }()
+	for range 2 {
+		if r := <-results; r.code != 0 {
+			b.t.Fatalf("a run exited %d: %s", r.code, r.stdout)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package action_test
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -92,28 +94,93 @@ func checkAnswerKeptOnce(t *testing.T, b *bench, answer int64) {
 	}
 }
 
-// TestAFreshReadIsNotReadAgainBeforeTheEdit: a run that reads the issue and edits its
-// status comment well within half the settle delay leaves the check of that edit to the
-// read-back (a competitor's edit since our read is read back after ours lands), so the
-// status comment is read once after the edit and not before it.
-func TestAFreshReadIsNotReadAgainBeforeTheEdit(t *testing.T) {
-	b := newBench(t)
-	b.settle = time.Second
-	b.comment("coder-agent", askWithFallback)
-	before := len(b.fake.Requests())
-	b.comment("maria", "Per API key.")
-	var reads, edits []int
-	for i, r := range b.fake.Requests()[before:] {
-		if strings.HasPrefix(r.Path, "/repos/octo/widgets/issues/comments/") && !strings.HasSuffix(r.Path, "/reactions") {
-			switch r.Method {
-			case http.MethodGet:
-				reads = append(reads, i)
-			case http.MethodPatch:
-				edits = append(edits, i)
-			}
+// statusTraffic is what a run did to the status comment (id status) and the issue's
+// comment list, in request order: "get", "edit", "list".
+func statusTraffic(b *bench, from int, status int64) []string {
+	var out []string
+	one := fmt.Sprintf("/repos/octo/widgets/issues/comments/%d", status)
+	for _, r := range b.fake.Requests()[from:] {
+		switch {
+		case r.Path == one && r.Method == http.MethodGet:
+			out = append(out, "get")
+		case r.Path == one && r.Method == http.MethodPatch:
+			out = append(out, "edit")
+		case r.Path == "/repos/octo/widgets/issues/42/comments" && r.Method == http.MethodGet:
+			out = append(out, "list")
 		}
 	}
-	if len(edits) != 1 || len(reads) != 1 || reads[0] < edits[0] {
-		t.Fatalf("status comment read at %v and edited at %v (request positions); want one edit and one read after it", reads, edits)
+	return out
+}
+
+// TestOnlyTheScheduledRunChecksAnIssuesSaves: the workflow's concurrency group runs an
+// issue's event runs one at a time, so an event's run lists the issue once and edits its
+// status comment without reading it again before or after (nor looks for a twin of its
+// first post); the scheduled run, the one run that may share the issue with another, reads
+// the status comment just before its edit and lists the comments again after it.
+func TestOnlyTheScheduledRunChecksAnIssuesSaves(t *testing.T) {
+	b := newBench(t)
+	b.settle = 50 * time.Millisecond
+	before := len(b.fake.Requests())
+	b.comment("coder-agent", askWithFallback)
+	if got := statusTraffic(b, before, 0); !slices.Equal(got, []string{"list"}) {
+		t.Errorf("the ask's run listed the comments %v; want once (no look for a twin of its post)", got)
+	}
+	status := b.statusID(42)
+	before = len(b.fake.Requests())
+	b.comment("maria", "Per API key.")
+	if got := statusTraffic(b, before, status); !slices.Equal(got, []string{"list", "edit"}) {
+		t.Errorf("the answer's run did %v to the status comment; want [list edit]", got)
+	}
+	b.fake.Advance(3 * time.Hour) // the answer's follow-up is due: the scheduled run edits
+	before = len(b.fake.Requests())
+	b.schedule()
+	got := statusTraffic(b, before, status)
+	if i := slices.Index(got, "edit"); i < 1 || got[i-1] != "get" || !slices.Contains(got[i:], "list") {
+		t.Errorf("the scheduled run did %v to the status comment; want a read just before its edit and a listing after it", got)
+	}
+}
+
+// TestTheScheduledRunGivesWayToAnEventRunsPost: an ask's own run, started late, reads the
+// issue before the scheduled run (which took the ask as missed) posts the status comment,
+// and posts its own after it. The event's run does not look for a twin; the scheduled
+// run, looking after its post, finds the newer one and deletes its own, so the issue keeps
+// one status comment.
+func TestTheScheduledRunGivesWayToAnEventRunsPost(t *testing.T) {
+	b := newBench(t)
+	b.settle = 50 * time.Millisecond
+	d := b.commentOnly("coder-agent", askWithFallback)
+	b.fake.Advance(5 * time.Minute)
+	sweepToken, eventToken := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
+	eventRead, sweepPosted, eventPosted := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var onceRead, oncePosted, onceEvent sync.Once
+	comments := "/repos/octo/widgets/issues/42/comments"
+	b.hooks.set(func(token string, r *http.Request) {
+		switch {
+		case token == sweepToken && r.Method == http.MethodPost && r.URL.Path == comments:
+			waitAtMost(eventRead)
+		case token == sweepToken && r.Method == http.MethodGet && r.URL.Path == comments && closed(sweepPosted):
+			waitAtMost(eventPosted)
+		case token == eventToken && r.Method == http.MethodPost && r.URL.Path == comments:
+			waitAtMost(sweepPosted)
+		}
+	}, func(token string, r *http.Request) {
+		switch {
+		case token == eventToken && r.Method == http.MethodGet && r.URL.Path == comments:
+			onceRead.Do(func() { close(eventRead) })
+		case token == sweepToken && r.Method == http.MethodPost && r.URL.Path == comments:
+			oncePosted.Do(func() { close(sweepPosted) })
+		case token == eventToken && r.Method == http.MethodPost && r.URL.Path == comments:
+			onceEvent.Do(func() { close(eventPosted) })
+		}
+	})
+	sweepEnv := b.env("schedule", b.writeEvent(map[string]string{"schedule": "*/15 * * * *"}))
+	eventEnv := b.env("issue_comment", b.eventFile(d))
+	sweepEnv.Token, eventEnv.Token = sweepToken, eventToken
+	b.runBoth(sweepEnv, eventEnv)
+	if n := b.botComments("clarify:status"); n != 1 {
+		t.Fatalf("%d status comments, want 1:\n%s", n, b.fake.Transcript(repo, 42))
+	}
+	if c, ok := b.ledger(42).Find("CLR-42-001"); !ok || c.Status != clarify.Pending {
+		t.Fatalf("the ask after both runs: %+v, want pending", c)
 	}
 }

@@ -1,13 +1,18 @@
 package action_test
 
 import (
+	"context"
 	"net/http"
+	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/action"
@@ -183,5 +188,56 @@ func TestARepositorysFirstDecisionMakesItsMemoryInFourWrites(t *testing.T) {
 	parts := b.fake.Comments(repo, issue)
 	if err != nil || len(parts) != 1 || len(ix.Parts) != 1 || ix.Parts[0] != parts[0].ID {
 		t.Errorf("the index in #%d's body is %+v (%v), want the one part %v", issue, ix, err, parts)
+	}
+}
+
+// TestTwoFirstPartsBothStand: run A makes the repository's decision memory, and run B,
+// resolving another issue at the same moment, finds it through the label before A's first
+// part is there, so B posts a first part of its own, after A's. A made the memory and does
+// not read it back; the memory as Clarify reads it must still hold both decisions.
+func TestTwoFirstPartsBothStand(t *testing.T) {
+	b := newBench(t)
+	b.settle = 100 * time.Millisecond
+	b.askAndAnswer(50, "Cache scope")
+	b.askAndAnswer(51, "Quota scope")
+	memory := "/repos/octo/widgets/issues/52/comments" // the next issue made: A's memory
+	tokenA, tokenB := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
+	aClaimed, bRead, aPosted := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var onceClaim, onceRead, oncePost sync.Once
+	b.hooks.set(func(token string, r *http.Request) {
+		switch {
+		case token == tokenB && r.URL.Path == "/repos/octo/widgets/labels/"+handlers.DecisionsLabel:
+			waitAtMost(aClaimed)
+		case token == tokenA && r.Method == http.MethodPost && r.URL.Path == memory:
+			waitAtMost(bRead)
+		case token == tokenB && r.Method == http.MethodPost && r.URL.Path == memory:
+			waitAtMost(aPosted)
+		}
+	}, func(token string, r *http.Request) {
+		switch {
+		case token == tokenA && r.Method == http.MethodPost && r.URL.Path == "/repos/octo/widgets/labels":
+			onceClaim.Do(func() { close(aClaimed) })
+		case token == tokenB && r.Method == http.MethodGet && r.URL.Path == memory:
+			onceRead.Do(func() { close(bRead) })
+		case token == tokenA && r.Method == http.MethodPost && r.URL.Path == memory:
+			oncePost.Do(func() { close(aPosted) })
+		}
+	})
+	dA, _ := b.fake.Comment(repo, 50, "coder-agent", "/clarify resolve CLR-50-001 Per key.")
+	dB, _ := b.fake.Comment(repo, 51, "coder-agent", "/clarify resolve CLR-51-001 Per key.")
+	envA, envB := b.env("issue_comment", b.eventFile(dA)), b.env("issue_comment", b.eventFile(dB))
+	envA.Token, envB.Token = tokenA, tokenB
+	b.runBoth(envA, envB)
+	client := github.NewClient(nil).WithAuthToken(b.token)
+	client.BaseURL, _ = url.Parse(b.url + "/")
+	reader := handlers.LedgerReader{Bot: fakegithub.ActionsBotLogin, Keys: render.Keyring{Current: []byte(ledgerKey)}}
+	m, err := reader.ReadDecisions(context.Background(), client, "octo", "widgets")
+	var ids []string
+	for _, d := range m.Decisions {
+		ids = append(ids, d.ID)
+	}
+	sort.Strings(ids)
+	if err != nil || strings.Join(ids, ",") != "CLR-50-001,CLR-51-001" {
+		t.Fatalf("the memory reads %v (%v), want both decisions:\n%s", ids, err, b.fake.Transcript(repo, 52))
 	}
 }
