@@ -319,3 +319,46 @@ func (b *bench) runBoth(a, c action.Env) {
 		}
 	}
 }
+
+// req matches a run's request: its token, method and path.
+type req struct{ token, method, path string }
+
+func (q req) is(token string, r *http.Request) bool {
+	return token == q.token && r.Method == q.method && r.URL.Path == q.path
+}
+
+// hold keeps a request back until the signal until is given, once the signal when (if any)
+// has been given; signal gives name when a request has been answered. Together they put
+// the requests of runs at once in the order a race needs, whatever the machine's speed.
+type (
+	hold struct {
+		req
+		until, when string
+	}
+	signal struct {
+		req
+		name string
+	}
+)
+
+// sequence installs holds and signals on the in-memory GitHub's hooks.
+func (b *bench) sequence(holds []hold, signals []signal) {
+	given := map[string]chan struct{}{}
+	once := map[string]*sync.Once{}
+	for _, s := range signals {
+		given[s.name], once[s.name] = make(chan struct{}), &sync.Once{}
+	}
+	b.hooks.set(func(token string, r *http.Request) {
+		for _, h := range holds {
+			if h.is(token, r) && (h.when == "" || closed(given[h.when])) {
+				waitAtMost(given[h.until])
+			}
+		}
+	}, func(token string, r *http.Request) {
+		for _, s := range signals {
+			if s.is(token, r) {
+				once[s.name].Do(func() { close(given[s.name]) })
+			}
+		}
+	})
+}

@@ -151,28 +151,14 @@ func TestTheScheduledRunGivesWayToAnEventRunsPost(t *testing.T) {
 	d := b.commentOnly("coder-agent", askWithFallback)
 	b.fake.Advance(5 * time.Minute)
 	sweepToken, eventToken := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
-	eventRead, sweepPosted, eventPosted := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	var onceRead, oncePosted, onceEvent sync.Once
 	comments := "/repos/octo/widgets/issues/42/comments"
-	b.hooks.set(func(token string, r *http.Request) {
-		switch {
-		case token == sweepToken && r.Method == http.MethodPost && r.URL.Path == comments:
-			waitAtMost(eventRead)
-		case token == sweepToken && r.Method == http.MethodGet && r.URL.Path == comments && closed(sweepPosted):
-			waitAtMost(eventPosted)
-		case token == eventToken && r.Method == http.MethodPost && r.URL.Path == comments:
-			waitAtMost(sweepPosted)
-		}
-	}, func(token string, r *http.Request) {
-		switch {
-		case token == eventToken && r.Method == http.MethodGet && r.URL.Path == comments:
-			onceRead.Do(func() { close(eventRead) })
-		case token == sweepToken && r.Method == http.MethodPost && r.URL.Path == comments:
-			oncePosted.Do(func() { close(sweepPosted) })
-		case token == eventToken && r.Method == http.MethodPost && r.URL.Path == comments:
-			onceEvent.Do(func() { close(eventPosted) })
-		}
-	})
+	sweepPost, sweepList := req{sweepToken, http.MethodPost, comments}, req{sweepToken, http.MethodGet, comments}
+	eventPost, eventList := req{eventToken, http.MethodPost, comments}, req{eventToken, http.MethodGet, comments}
+	b.sequence([]hold{
+		{req: sweepPost, until: "event read"},
+		{req: sweepList, until: "event posted", when: "sweep posted"},
+		{req: eventPost, until: "sweep posted"},
+	}, []signal{{eventList, "event read"}, {sweepPost, "sweep posted"}, {eventPost, "event posted"}})
 	sweepEnv := b.env("schedule", b.writeEvent(map[string]string{"schedule": "*/15 * * * *"}))
 	eventEnv := b.env("issue_comment", b.eventFile(d))
 	sweepEnv.Token, eventEnv.Token = sweepToken, eventToken

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -202,26 +201,15 @@ func TestTwoFirstPartsBothStand(t *testing.T) {
 	b.askAndAnswer(51, "Quota scope")
 	memory := "/repos/octo/widgets/issues/52/comments" // the next issue made: A's memory
 	tokenA, tokenB := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
-	aClaimed, bRead, aPosted := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	var onceClaim, onceRead, oncePost sync.Once
-	b.hooks.set(func(token string, r *http.Request) {
-		switch {
-		case token == tokenB && r.URL.Path == "/repos/octo/widgets/labels/"+handlers.DecisionsLabel:
-			waitAtMost(aClaimed)
-		case token == tokenA && r.Method == http.MethodPost && r.URL.Path == memory:
-			waitAtMost(bRead)
-		case token == tokenB && r.Method == http.MethodPost && r.URL.Path == memory:
-			waitAtMost(aPosted)
-		}
-	}, func(token string, r *http.Request) {
-		switch {
-		case token == tokenA && r.Method == http.MethodPost && r.URL.Path == "/repos/octo/widgets/labels":
-			onceClaim.Do(func() { close(aClaimed) })
-		case token == tokenB && r.Method == http.MethodGet && r.URL.Path == memory:
-			onceRead.Do(func() { close(bRead) })
-		case token == tokenA && r.Method == http.MethodPost && r.URL.Path == memory:
-			oncePost.Do(func() { close(aPosted) })
-		}
+	label := "/repos/octo/widgets/labels"
+	b.sequence([]hold{
+		{req: req{tokenB, http.MethodGet, label + "/" + handlers.DecisionsLabel}, until: "A claimed"},
+		{req: req{tokenA, http.MethodPost, memory}, until: "B read"},
+		{req: req{tokenB, http.MethodPost, memory}, until: "A posted"},
+	}, []signal{
+		{req{tokenA, http.MethodPost, label}, "A claimed"},
+		{req{tokenB, http.MethodGet, memory}, "B read"},
+		{req{tokenA, http.MethodPost, memory}, "A posted"},
 	})
 	dA, _ := b.fake.Comment(repo, 50, "coder-agent", "/clarify resolve CLR-50-001 Per key.")
 	dB, _ := b.fake.Comment(repo, 51, "coder-agent", "/clarify resolve CLR-51-001 Per key.")
