@@ -85,6 +85,11 @@ func (a *actorLookups) permission(ctx context.Context, login string) (string, er
 	if strings.EqualFold(login, a.self) {
 		return "none", nil
 	}
+	if strings.EqualFold(login, a.ref.Owner) {
+		// The account that owns a repository administers it (an organisation's name is no
+		// person's login), so its answer needs no look-up.
+		return "admin", nil
+	}
 	if p, ok := a.perms[login]; ok {
 		return p, nil
 	}
