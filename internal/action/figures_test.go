@@ -9,10 +9,9 @@ import (
 
 // TestScheduledRunCost prints what a scheduled run costs in requests with 10 and 100
 // active issues: the first, which reads every issue and writes the sweep index; the next
-// when nothing is due (the index vouches for every issue); and one when every question has
-// just gone stale; and what that gives against GITHUB_TOKEN's 1,000 requests an hour per
-// repository. Every question must be stale after the last: the index leaves out no issue
-// that is due.
+// when nothing is due (the index vouches for every issue), and what such runs of the
+// default schedule spend in a day; and one when every question has just gone stale. Every
+// question must be stale after the last: the index leaves out no issue that is due.
 func TestScheduledRunCost(t *testing.T) {
 	for _, n := range []int{10, 100} {
 		b := newBench(t)
@@ -38,8 +37,8 @@ func TestScheduledRunCost(t *testing.T) {
 				t.Fatalf("#%d not stale after the scheduled run: %s", 100+i, c.Status)
 			}
 		}
-		t.Logf("scheduled run, %3d active issues: %4d requests the first time, %4d when nothing is due (%d runs an hour at */15: %d of 1,000), %4d when all went stale at once",
-			n, first.requests, idle.requests, 4, 4*idle.requests, due.requests)
+		t.Logf("scheduled run, %3d active issues: %4d requests the first time, %4d when nothing is due (12 runs a day at the default schedule: %d a day), %4d when all went stale at once",
+			n, first.requests, idle.requests, 12*idle.requests, due.requests)
 	}
 }
 
