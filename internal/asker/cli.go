@@ -35,7 +35,7 @@ type Door struct {
 	Sleep     func(ctx context.Context, d time.Duration) error
 }
 
-// common are the flags every asker's command takes.
+// common are the flags every asker's command takes (json only those withJSON adds).
 type common struct {
 	*cli.Command
 	app  *string
@@ -53,8 +53,14 @@ func (d Door) flags(name, summary, form, details string) common {
 	return common{Command: cmd,
 		app: cmd.Flags.String("app", slug, "the slug of the app Clarify runs as: only comments by SLUG[bot] are believed; "+
 			"github-actions where Clarify runs as a workflow (then CLARIFY_LEDGER_KEY is needed); CLARIFY_APP_SLUG sets the default"),
-		json: cmd.Flags.Bool("json", false, "print the record as JSON"),
 	}
+}
+
+// withJSON adds --json, for the commands that print a record: the others (stats, mcp)
+// refuse it rather than take it and print the same.
+func (c common) withJSON() common {
+	c.json = c.Flags.Bool("json", false, "print the record as JSON")
+	return c
 }
 
 // client builds the client the flags say, and says whether its asks go as dispatches

@@ -27,7 +27,7 @@ with the --ref of an open clarification of yours is that one: nothing is asked t
 
 // Ask runs `ask`: 0 with the id printed, 1 refused or not taken, 2 usage.
 func (d Door) Ask(args []string) int {
-	c := d.flags("ask", askSummary, "ask [flags] OWNER/REPO#N TARGET QUESTION", askDetails)
+	c := d.flags("ask", askSummary, "ask [flags] OWNER/REPO#N TARGET QUESTION", askDetails).withJSON()
 	var a Ask
 	var options stringList
 	c.Flags.StringVar(&a.Topic, "topic", "", "the question's topic (what the repository's decisions are filed under)")
@@ -94,7 +94,7 @@ printed), 1 an error, 2 a usage error.`
 
 // Wait runs `wait`, with an exit code per outcome (ExitCode).
 func (d Door) Wait(args []string) int {
-	c := d.flags("wait", waitSummary, "wait [flags] OWNER/REPO#N CLR-…", waitDetails)
+	c := d.flags("wait", waitSummary, "wait [flags] OWNER/REPO#N CLR-…", waitDetails).withJSON()
 	timeout := c.Flags.Duration("timeout", 2*time.Hour, "how long to wait")
 	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && (len(pos) != 2 || !strings.HasPrefix(strings.ToUpper(pos[1]), "CLR-")) {
@@ -134,7 +134,7 @@ signed ledger: what a wake-up says can be checked here.`
 
 // Status runs `status`.
 func (d Door) Status(args []string) int {
-	c := d.flags("status", statusSummary, "status [flags] OWNER/REPO#N [CLR-…]", statusDetails)
+	c := d.flags("status", statusSummary, "status [flags] OWNER/REPO#N [CLR-…]", statusDetails).withJSON()
 	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && (len(pos) < 1 || len(pos) > 2) {
 		err = c.Usagef("give OWNER/REPO#N, and a CLR-… for one clarification")

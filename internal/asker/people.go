@@ -22,7 +22,7 @@ const ledgerSummary = "Print an issue's ledger, read through GitHub's API as the
 // Ledger runs `ledger` (gh clarify ledger): an issue's whole ledger for people, or with
 // --json as an AgentX ledger file, as bot ledger OWNER/REPO#N prints it.
 func (d Door) Ledger(args []string) int {
-	c := d.flags("ledger", ledgerSummary, "ledger [flags] OWNER/REPO#N", "")
+	c := d.flags("ledger", ledgerSummary, "ledger [flags] OWNER/REPO#N", "").withJSON()
 	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && len(pos) != 1 {
 		err = c.Usagef("give one issue, OWNER/REPO#N")
@@ -56,7 +56,7 @@ const statsSummary = "Print a digest of a repository's clarifications."
 // Stats runs `stats` (gh clarify stats): the digest bot stats prints.
 func (d Door) Stats(args []string) int {
 	c := d.flags("stats", statsSummary, "stats [flags] OWNER/REPO", "")
-	since := c.Flags.Duration("since", 30*24*time.Hour, "read the issues updated within this long (720h is 30 days)")
+	since := handlers.DigestSinceFlag(c.Flags)
 	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && len(pos) != 1 {
 		err = c.Usagef("give one repository, OWNER/REPO")
@@ -65,7 +65,7 @@ func (d Door) Stats(args []string) int {
 	if err == nil {
 		var ok bool
 		if owner, name, ok = clarify.ParseRepo(pos[0]); !ok {
-			err = c.Usagef("%q: write OWNER/REPO", pos[0])
+			err = c.Usagef("%q: give the repository as OWNER/REPO", pos[0])
 		}
 	}
 	var cl *Client

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/cli"
 )
 
@@ -15,13 +16,10 @@ taken. Read-only. GITHUB_TOKEN authenticates (any token that can read the reposi
 issues). It costs one request per 100 issues listed, and one per issue read (more for
 issues of over 100 comments).`
 
-// defaultStatsSince is how far back a digest looks by default: a month of activity.
-const defaultStatsSince = 30 * 24 * time.Hour
-
 // Stats runs `bot stats`: a repository's digest.
 func Stats(args []string, stdout, stderr io.Writer) error {
 	lf := newLedgerFlags(cli.New("stats", "Print a digest of a repository's clarifications.", "bot stats [flags] OWNER/REPO", statsDetails), true)
-	since := lf.Flags.Duration("since", defaultStatsSince, "read the issues updated within this long (a Go duration: 720h is 30 days)")
+	since := handlers.DigestSinceFlag(lf.Flags)
 	pos, err := lf.Parse(args, stdout)
 	if err != nil {
 		return err
@@ -32,9 +30,6 @@ func Stats(args []string, stdout, stderr io.Writer) error {
 	owner, name, ok := clarify.ParseRepo(pos[0])
 	if !ok {
 		return lf.Usagef("%q: give the repository as OWNER/REPO", pos[0])
-	}
-	if *since <= 0 {
-		return lf.Usagef("-since %s: give how far back to look, a positive duration such as 720h", *since)
 	}
 	reader, client, err := lf.online(stderr)
 	if err != nil {
