@@ -27,9 +27,6 @@ import (
 // decisionsKind names the decisions issue in its label's mark.
 const decisionsKind = "decisions"
 
-// commentsPage is how many comments one page of a list holds (listComments asks for 100).
-const commentsPage = 100
-
 // readMemory reads the repository's decisions as the app's reader does, from the issue
 // this process last found holding them (a read of its comments), or, the first time or
 // once that issue is gone, through the label that names it.

@@ -51,15 +51,19 @@ func ListComments(ctx context.Context, client *github.Client, owner, repo string
 	return listComments(ctx, client, issueRef{Owner: owner, Repo: repo, Number: number}, time.Time{}, 0)
 }
 
+// commentsPage is how many comments listComments asks for a page: GitHub's most. A
+// shorter page is the last.
+const commentsPage = 100
+
 // listComments is the one way an issue's comments are listed: those updated since a time
-// (zero: all of them), 100 a page, at most pages pages (0: every page), oldest first.
+// (zero: all of them), commentsPage a page, at most pages pages (0: every page), oldest first.
 func listComments(ctx context.Context, client *github.Client, ref issueRef, since time.Time, pages int) ([]*github.IssueComment, error) {
 	var opts github.IssueListCommentsOptions
 	if !since.IsZero() {
 		opts.Since = &since
 	}
 	comments, err := ghtransport.SomePages(pages, func(page int) ([]*github.IssueComment, *github.Response, error) {
-		opts.ListOptions = github.ListOptions{PerPage: 100, Page: page}
+		opts.ListOptions = github.ListOptions{PerPage: commentsPage, Page: page}
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number, &opts)
 	})
 	switch {
