@@ -14,18 +14,12 @@ import "slices"
 // askerSilent is the reason of the escalation of an answer its asker left unused.
 const askerSilent = "the asker did not act on the answer after two SLA periods"
 
-// firstInRound reports whether c's thread has no entry of kind in c's current round, other
-// than an escalation for askerSilent, which is counted on its own.
-func firstInRound(c Clarification, kind EntryKind) bool {
+// firstInRound reports whether c's thread has no entry of kind in c's current round. An
+// escalation for askerSilent is counted on its own: with silent, only those count, and
+// without, all other escalations (silent is false for any other kind).
+func firstInRound(c Clarification, kind EntryKind, silent bool) bool {
 	return !slices.ContainsFunc(c.Thread, func(e Entry) bool {
-		return e.Kind == kind && e.Round == c.Round && !(kind == KindEscalation && e.Text == askerSilent)
-	})
-}
-
-// askerSilentFirst reports whether c was not yet escalated for askerSilent in its round.
-func askerSilentFirst(c Clarification) bool {
-	return !slices.ContainsFunc(c.Thread, func(e Entry) bool {
-		return e.Kind == KindEscalation && e.Round == c.Round && e.Text == askerSilent
+		return e.Kind == kind && e.Round == c.Round && (kind != KindEscalation || (e.Text == askerSilent) == silent)
 	})
 }
 
@@ -42,5 +36,5 @@ func AnswerWakes(before Clarification, existed bool, after Clarification) bool {
 	}
 	probe := before
 	probe.Round = after.Round
-	return firstInRound(probe, KindAnswer)
+	return firstInRound(probe, KindAnswer, false)
 }

@@ -109,7 +109,7 @@ func timeOut(c *Clarification, l *Ledger, now time.Time) (e Effect, announce boo
 		// The target did answer: taking the fallback would overrule that answer, so a silent
 		// asker goes to the maintainers instead. Its own key, the one such escalations were
 		// always announced under.
-		announce = askerSilentFirst(*c)
+		announce = firstInRound(*c, KindEscalation, true)
 		e, _ = escalateClarification(c, askerSilent, "", 0, now)
 		e.Key += ":" + SideAsker
 		return e, announce
@@ -148,7 +148,7 @@ func fallbackDecision(c Clarification) string {
 // is recorded in its thread but calls nobody again (once.go).
 // Escalated clarifications have no deadline: they are with a human now.
 func escalateClarification(c *Clarification, reason, author string, commentID int64, now time.Time) (e Effect, announce bool) {
-	announce = firstInRound(*c, KindEscalation)
+	announce = firstInRound(*c, KindEscalation, false)
 	c.Status = Escalated
 	c.UpdatedAt = now
 	c.StaleAfter = time.Time{}
