@@ -3,8 +3,6 @@ package asker
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -82,23 +80,14 @@ func (d Door) client(c common) (*Client, bool, error) {
 // exit reports err and returns the exit code, as every bot command does (internal/cli),
 // under the door's name ("gh clarify ask: …").
 func (d Door) exit(name string, err error) int {
-	var ue *cli.UsageError
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return cli.ExitOK
-	case errors.As(err, &ue):
-		fmt.Fprintf(d.Stderr, "%s %s: %s (%s %s -h for help)\n", d.Prog, name, ue.Msg, d.Prog, name)
-		return cli.ExitUsage
-	}
-	fmt.Fprintf(d.Stderr, "%s %s: %v\n", d.Prog, name, err)
-	return cli.ExitError
+	return cli.ExitAs(d.Stderr, d.Prog, name, err)
 }
 
-// parseIssue reads OWNER/REPO#N.
-func parseIssue(s string) (clarify.IssueRef, error) {
+// parseIssue reads OWNER/REPO#N, the argument of c.
+func (c common) parseIssue(s string) (clarify.IssueRef, error) {
 	ref, ok := clarify.ParseIssueRef(s)
 	if !ok {
-		return ref, cli.Usagef("", "%q: write the issue as OWNER/REPO#N", s)
+		return ref, c.Usagef("%q: write the issue as OWNER/REPO#N", s)
 	}
 	return ref, nil
 }

@@ -43,7 +43,7 @@ func (d Door) Ask(args []string) int {
 		err = c.Usagef("give OWNER/REPO#N TARGET QUESTION (quote the question)")
 	}
 	if err == nil {
-		a.Issue, err = parseIssue(pos[0])
+		a.Issue, err = c.parseIssue(pos[0])
 	}
 	if err != nil {
 		return d.exit("ask", err)
@@ -103,7 +103,7 @@ func (d Door) Wait(args []string) int {
 	if err != nil {
 		return d.exit("wait", err)
 	}
-	issue, err := parseIssue(pos[0])
+	issue, err := c.parseIssue(pos[0])
 	if err != nil {
 		return d.exit("wait", err)
 	}
@@ -142,7 +142,7 @@ func (d Door) Status(args []string) int {
 	if err != nil {
 		return d.exit("status", err)
 	}
-	issue, err := parseIssue(pos[0])
+	issue, err := c.parseIssue(pos[0])
 	if err != nil {
 		return d.exit("status", err)
 	}

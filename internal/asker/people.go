@@ -29,7 +29,7 @@ func (d Door) Ledger(args []string) int {
 	}
 	var issue clarify.IssueRef
 	if err == nil {
-		issue, err = parseIssue(pos[0])
+		issue, err = c.parseIssue(pos[0])
 	}
 	var cl *Client
 	if err == nil {

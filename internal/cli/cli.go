@@ -140,9 +140,15 @@ func Usagef(cmd, format string, args ...any) error {
 	return &UsageError{Cmd: cmd, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Exit reports the error a command named name returned, on stderr, and returns the exit
-// code: 0 for nil and for help (already printed), 2 for a usage mistake, 1 otherwise.
+// Exit reports the error a bot command named name returned, on stderr, and returns the
+// exit code: 0 for nil and for help (already printed), 2 for a usage mistake, 1 otherwise.
 func Exit(stderr io.Writer, name string, err error) int {
+	return ExitAs(stderr, "bot", name, err)
+}
+
+// ExitAs is Exit for a program typed as prog ("gh clarify"): the same messages and exit
+// codes, under its name.
+func ExitAs(stderr io.Writer, prog, name string, err error) int {
 	var ue *UsageError
 	var sub *subError
 	if errors.As(err, &sub) {
@@ -152,20 +158,20 @@ func Exit(stderr io.Writer, name string, err error) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "%s: %s (%s -h for help)\n", prog(ue.Cmd), ue.Msg, prog(ue.Cmd))
+		fmt.Fprintf(stderr, "%s: %s (%s -h for help)\n", typed(prog, ue.Cmd), ue.Msg, typed(prog, ue.Cmd))
 		return ExitUsage
 	default:
-		fmt.Fprintf(stderr, "%s: %v\n", prog(name), err)
+		fmt.Fprintf(stderr, "%s: %v\n", typed(prog, name), err)
 		return ExitError
 	}
 }
 
-// prog names the command as typed: "bot", "bot ledger export".
-func prog(cmd string) string {
+// typed names the command as typed: "bot", "bot ledger export", "gh clarify ask".
+func typed(prog, cmd string) string {
 	if cmd == "" {
-		return "bot"
+		return prog
 	}
-	return "bot " + cmd
+	return prog + " " + cmd
 }
 
 // Run runs the subcommand args[0] of a command made of subcommands (`bot config check`):
