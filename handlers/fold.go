@@ -87,13 +87,17 @@ func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
 // is refused again, and the refusal already posted is found by its marker.
 // Only the app's own refusals count (own.go): another workflow's look-alike, by the same
 // github-actions[bot], must not refuse an ask in an open issue.
+// A refusal is posted after the comment it refuses, and the fold takes in no comment at or
+// before the ledger's cursor (clarify.Apply skips them): so only the comments past the
+// cursor are read, and only a refusal among them has its seal checked.
 func (b *Base) refusedAsClosed(snap *snapshot) func(commentID int64) bool {
 	var refusals []*github.IssueComment
 	for _, c := range snap.comments {
-		if !b.ownComment(snap.ref, c) {
+		if c.GetID() <= snap.ledger.Cursor {
 			continue
 		}
-		if r, ok := render.ReadRecord(c.GetBody()); ok && r.Kind == string(clarify.ReplyRefusal) && r.Code == string(clarify.CodeIssueClosed) {
+		if r, ok := render.ReadRecord(c.GetBody()); ok && r.Kind == string(clarify.ReplyRefusal) && r.Code == string(clarify.CodeIssueClosed) &&
+			b.ownComment(snap.ref, c) {
 			refusals = append(refusals, c)
 		}
 	}
