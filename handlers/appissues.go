@@ -41,10 +41,25 @@ func (r LedgerReader) ownIssue(is *github.Issue, signed bool) bool {
 	return is != nil && is.PullRequestLinks == nil && isLogin(is.GetUser(), r.Bot) && signed
 }
 
+// appIssueWhat says what each kind of the app's issues is, in its label's description.
+var appIssueWhat = map[string]string{decisionsKind: "Clarify's decision memory", dashboardKind: "Clarify's dashboard"}
+
 // appIssueLabel is the description of the label that names ref's issue as the app's issue
-// of kind: what, its number, and its mark.
-func (b *Base) appIssueLabel(ref issueRef, kind, what string) string {
-	return fmt.Sprintf("%s: issue #%d · mark %s", what, ref.Number, b.keys(ref).AppIssueMark(kind))
+// of kind: what it is, its number, and its mark.
+func (b *Base) appIssueLabel(ref issueRef, kind string) string {
+	return fmt.Sprintf("%s: issue #%d · mark %s", appIssueWhat[kind], ref.Number, b.keys(ref).AppIssueMark(kind))
+}
+
+// markLabel gives label name, which names ref's issue, proven the app's issue of kind by
+// reading it, the issue's mark (a label made before marks, or edited, lacks it), followed
+// by suffix: the next read of the label needs no proof from the issue. It returns the
+// label's new description.
+func (b *Base) markLabel(ctx context.Context, client *github.Client, ref issueRef, name, kind, suffix string) (string, error) {
+	desc := b.appIssueLabel(ref, kind) + suffix
+	if _, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, name, &github.Label{Description: &desc}); err != nil {
+		return "", fmt.Errorf("mark label %s of %s/%s: %w", name, ref.Owner, ref.Repo, err)
+	}
+	return desc, nil
 }
 
 // claimLabel makes label name, created the first time, name issue n (desc says so), an

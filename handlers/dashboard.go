@@ -217,8 +217,16 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 		return nil, "", false, nil
 	case is.GetState() == "closed":
 		return nil, desc, true, nil // the app never closes it: a person did
+	case !b.reader().marked(owner, repo, dashboardKind, n, desc):
+		// Proven the app's by its body: the label is given the mark, so that the next
+		// flush takes the issue for the app's without that proof.
+		var recreated string
+		if strings.HasSuffix(desc, dashboardRecreated) {
+			recreated = dashboardRecreated
+		}
+		desc, err = b.markLabel(ctx, client, issueRef{Owner: owner, Repo: repo, Number: n}, DashboardLabel, dashboardKind, recreated)
 	}
-	return is, desc, false, nil
+	return is, desc, false, err
 }
 
 // dashboardKey is the key that signs a repository's dashboard state (the key of its issue 0:
@@ -248,7 +256,7 @@ func (b *Base) createDashboard(ctx context.Context, client *github.Client, owner
 		return fmt.Errorf("create the dashboard of %s/%s: %w", owner, repo, err)
 	}
 	n := is.GetNumber()
-	desc := b.appIssueLabel(issueRef{Owner: owner, Repo: repo, Number: n}, dashboardKind, "Clarify's dashboard")
+	desc := b.appIssueLabel(issueRef{Owner: owner, Repo: repo, Number: n}, dashboardKind)
 	if recreated {
 		desc += dashboardRecreated
 	}

@@ -205,7 +205,7 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	}
 	n := is.GetNumber()
 	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
-	desc := b.appIssueLabel(mref, decisionsKind, "Clarify's decision memory")
+	desc := b.appIssueLabel(mref, decisionsKind)
 	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
 		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, other, b.reader().marked(ref.Owner, ref.Repo, decisionsKind, other, desc))
 		return book.issue != 0, err

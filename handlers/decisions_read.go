@@ -232,9 +232,8 @@ func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref issue
 		book.unindexed = false
 	}
 	if book.unmarked {
-		desc := b.appIssueLabel(mref, decisionsKind, "Clarify's decision memory")
-		if _, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, DecisionsLabel, &github.Label{Description: &desc}); err != nil {
-			return fmt.Errorf("mark label %s of %s/%s: %w", DecisionsLabel, ref.Owner, ref.Repo, err)
+		if _, err := b.markLabel(ctx, client, mref, DecisionsLabel, decisionsKind, ""); err != nil {
+			return err
 		}
 		book.unmarked = false
 	}

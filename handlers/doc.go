@@ -46,8 +46,8 @@
 //     back and written again if another run's write dropped its rows).
 //   - appissues.go: the app's own issues (the decisions, the dashboard), each named by a
 //     label's description; the label is followed only to an issue provably the app's (its
-//     mark in the label, or the issue made by the app and signed); two runs making one at
-//     once end with the label's.
+//     mark in the label, or the issue made by the app and signed, whose label markLabel
+//     then gives the mark); two runs making one at once end with the label's.
 //
 // # Background work
 //

@@ -216,3 +216,27 @@ func TestTheDashboardIsTrimmedUnderTheLimit(t *testing.T) {
 		t.Errorf("the trimmed dashboard's state does not read back: %v", err)
 	}
 }
+
+// TestADashboardLabelWithoutItsMarkIsGivenIt: a label made before marks (or edited) names
+// the dashboard by its number alone; the next flush, which proves the issue the app's by
+// its signed body, gives the label the issue's mark, and keeps its "recreated" note.
+func TestADashboardLabelWithoutItsMarkIsGivenIt(t *testing.T) {
+	for name, note := range map[string]string{"plain": "", "recreated": " (recreated)"} {
+		t.Run(name, func(t *testing.T) {
+			w, n := withADashboard(t)
+			_, marked, _ := w.h.Fake.RepoLabel(repo, handlers.DashboardLabel)
+			if !strings.Contains(marked, " · mark ") {
+				t.Fatalf("the label the app made: %q, want the issue's mark in it", marked)
+			}
+			w.h.Fake.SetLabel(repo, handlers.DashboardLabel, "ededed", fmt.Sprintf("Clarify's dashboard: issue #%d%s", n, note))
+			w.comment("coder-agent", "/clarify @maria And the burst size?")
+			w.minuteLater()
+			if _, desc, _ := w.h.Fake.RepoLabel(repo, handlers.DashboardLabel); desc != marked+note {
+				t.Errorf("the label after a flush: %q, want %q", desc, marked+note)
+			}
+			if m, body := w.dashboard(); m != n || !strings.Contains(body, "### Open (2)") {
+				t.Errorf("dashboard #%d after the flush, want #%d brought up to date:\n%s", m, n, body)
+			}
+		})
+	}
+}
