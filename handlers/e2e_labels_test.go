@@ -11,6 +11,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // triageConfig names the stale label after one the repository's people already use.
@@ -187,5 +188,87 @@ func TestACommentTypedDuringARunDoesNotMoveTheLabelAgain(t *testing.T) {
 	}
 	if n := w.h.Fake.CountRequests(removeRoute); n != 1 {
 		t.Errorf("the label was taken off with %d requests, want 1", n)
+	}
+}
+
+// editLabelRoute is GitHub's route that changes a repository label's colour or description.
+const editLabelRoute = "PATCH /repos/{owner}/{repo}/labels/{name}"
+
+// labelEdits counts the edits of the repository's label name.
+func labelEdits(w *world, name string) int {
+	n := 0
+	for _, r := range w.h.Fake.Requests() {
+		if r.Route == editLabelRoute && strings.HasSuffix(r.Path, "/labels/"+name) {
+			n++
+		}
+	}
+	return n
+}
+
+// wantRepoLabel fails the test unless the repository's label name has colour and
+// description.
+func wantRepoLabel(t *testing.T, w *world, name, color, desc, when string) {
+	t.Helper()
+	if c, d, ok := w.h.Fake.RepoLabel(repo, name); !ok || c != color || d != desc {
+		t.Errorf("%s: label %s is %q %q (exists %v), want %q %q", when, name, c, d, ok, color, desc)
+	}
+}
+
+// TestALabelGitHubMadeIsColouredByTheSweep: the ask, the repository's first, adds
+// clarification:active, which GitHub makes on the spot, grey and with no description. The
+// ask's run spends nothing on it; the sweep's walk, whose listing of the labelled issues
+// shows the label as GitHub made it, gives it Clarify's colour and description, once. An
+// edit GitHub refuses is tried by the next walk.
+func TestALabelGitHubMadeIsColouredByTheSweep(t *testing.T) {
+	for name, fails := range map[string]bool{"at once": false, "after a failed edit": true} {
+		t.Run(name, func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+			if n := w.h.Fake.CountRequests(editLabelRoute); n != 0 {
+				t.Errorf("the ask's run edited a label %d times", n)
+			}
+			wantRepoLabel(t, w, "clarification:active", "ededed", "", "after the ask")
+			if fails {
+				w.h.Fake.FailNext(editLabelRoute, http.StatusBadGateway, ghtransport.DefaultRetryAttempts)
+				w.sweep()
+				wantRepoLabel(t, w, "clarification:active", "ededed", "", "after a walk whose edit failed")
+				w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+			}
+			w.sweep()
+			active := handlers.DefaultLabelActive
+			wantRepoLabel(t, w, active.Name, active.Color, active.Description, "after the walk")
+			edits := labelEdits(w, active.Name)
+			w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+			w.sweep()
+			if n := labelEdits(w, active.Name); n != edits {
+				t.Errorf("the next walk edited the coloured label again (%d edits, then %d)", edits, n)
+			}
+		})
+	}
+}
+
+// TestALabelAPersonMadeIsNeverEditedByTheSweep: a maintainer made clarification:active
+// before Clarify's first use, coloured but without a description, or described in GitHub's
+// grey. Neither the ask's run nor the sweep's walks touch it.
+func TestALabelAPersonMadeIsNeverEditedByTheSweep(t *testing.T) {
+	for name, made := range map[string]struct{ color, desc string }{
+		"coloured":  {"5319e7", ""},
+		"described": {"ededed", "Waiting on an answer"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			w.h.Fake.SetLabel(repo, "clarification:active", made.color, made.desc)
+			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
+			w.sweep()
+			w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+			w.sweep()
+			if n := w.h.Fake.CountRequests(editLabelRoute); n != 0 {
+				t.Errorf("the maintainer's label was edited %d times", n)
+			}
+			wantRepoLabel(t, w, "clarification:active", made.color, made.desc, "after two walks")
+			if got := w.labels(); got != "clarification:active" {
+				t.Errorf("issue labels %q, want clarification:active", got)
+			}
+		})
 	}
 }

@@ -23,9 +23,6 @@ func TestAskAnswerFollowupResolve(t *testing.T) {
 	if got := w.labels(); got != "clarification:active" {
 		t.Errorf("labels after ask = %q, want clarification:active", got)
 	}
-	if color, desc, ok := w.h.Fake.RepoLabel(repo, "clarification:active"); !ok || color != "1d76db" || desc == "" {
-		t.Errorf("repository label = %q %q %v, want it created with our colour and a description", color, desc, ok)
-	}
 
 	w.wantReplyTakenAsAnswer(w.comment("maria", "Per API key: anonymous calls are blocked at the gateway."))
 

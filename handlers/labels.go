@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -223,11 +224,10 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 		for _, lb := range p.add {
 			add = append(add, lb.Name)
 		}
-		got, _, err := client.Issues.AddLabelsToIssue(ctx, ref.Owner, ref.Repo, ref.Number, add)
-		if err != nil {
+		// A label GitHub makes on the spot is grey; the sweep colours it (ColourLabels).
+		if _, _, err := client.Issues.AddLabelsToIssue(ctx, ref.Owner, ref.Repo, ref.Number, add); err != nil {
 			return fmt.Errorf("add labels %v to %s: %w", add, ref.key(), err)
 		}
-		b.colourNewLabels(ctx, client, ref, p.add, got)
 	}
 	b.labelsSet.put(ref.key(), p.set)
 	return nil
@@ -237,28 +237,47 @@ func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref i
 // description.
 const newLabelColour = "ededed"
 
-// colourNewLabels gives our colour and description to those of our labels that the add
-// just made (GitHub's grey, no description), as the add's answer shows them. Looking each
-// label up before adding would cost a request per label in every fresh process (each
-// workflow run); this costs one only on the label's first use in the repository. A
-// label someone made, coloured or described, stays as they made it. Best effort: a grey
-// label is no loss, and the next first add of it in another issue colours it again.
-func (b *Base) colourNewLabels(ctx context.Context, client *github.Client, ref issueRef, ours []Label, got []*github.Label) {
-	for _, lb := range ours {
-		for _, g := range got {
-			if !strings.EqualFold(g.GetName(), lb.Name) || g.GetDescription() != "" || !strings.EqualFold(g.GetColor(), newLabelColour) {
+// ColourLabels gives Clarify's colour and description to those of the repository's three
+// labels (names) that the issues of a sweep's listing show as GitHub made them on first
+// use: its grey, no description. The listing carries each label's colour and description,
+// so the sweeps see them at no extra read, and a run adding a label spends nothing on it:
+// looking each label up would cost a request in every fresh process (each workflow run),
+// and colouring from the add's answer a write in a repository's first lifecycle. A label
+// someone made, coloured or described, stays as they made it. Each label is edited once
+// per process: a listing GitHub serves from a replica the edit has not reached yet still
+// shows the grey, and a second edit would change nothing. Best effort: a grey label is no
+// loss, and a failed edit is tried by the next sweep.
+func (b *Base) ColourLabels(ctx context.Context, client *github.Client, owner, repo string, names repoconfig.Labels, issues []*github.Issue) {
+	grey := greyLabels(labelsOf(names), issues)
+	for _, name := range slices.Sorted(maps.Keys(grey)) {
+		lb := grey[name]
+		key := owner + "/" + repo + "\x00" + strings.ToLower(name)
+		_, _, err := b.labelsColoured.load(key, func() (bool, bool, error) {
+			_, _, err := client.Issues.EditLabel(ctx, owner, repo, name, &github.Label{Color: &lb.Color, Description: &lb.Description})
+			return err == nil, err == nil, err
+		})
+		if err != nil {
+			zerolog.Ctx(ctx).Warn().Err(err).Str("label", name).Msg("Label left as GitHub made it; the next sweep colours it")
+		}
+	}
+}
+
+// greyLabels returns those of ours that the issues carry as GitHub made them on first use,
+// by the name GitHub spells them with (it compares names without regard to case).
+func greyLabels(ours [3]Label, issues []*github.Issue) map[string]Label {
+	out := map[string]Label{}
+	for _, is := range issues {
+		for _, g := range is.Labels {
+			if g.GetDescription() != "" || !strings.EqualFold(g.GetColor(), newLabelColour) {
+				// Someone made it, coloured or described: it stays as they made it.
 				continue
 			}
-			key := ref.Owner + "/" + ref.Repo + "\x00" + strings.ToLower(lb.Name)
-			_, _, err := b.labelsColoured.load(key, func() (bool, bool, error) {
-				_, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, g.GetName(), &github.Label{Color: &lb.Color, Description: &lb.Description})
-				return err == nil, err == nil, err
-			})
-			if err != nil {
-				zerolog.Ctx(ctx).Warn().Err(err).Str("label", lb.Name).Msg("Label left as GitHub made it; the next first use colours it")
+			if i := slices.IndexFunc(ours[:], func(lb Label) bool { return strings.EqualFold(lb.Name, g.GetName()) }); i >= 0 {
+				out[g.GetName()] = ours[i]
 			}
 		}
 	}
+	return out
 }
 
 // labelMemory remembers the app's own labels as this process last set them on each issue.

@@ -26,8 +26,8 @@ type memories struct {
 	revs revMemory
 	// labelsSet remembers the app's own labels this process last set on each issue.
 	labelsSet labelMemory
-	// labelsColoured remembers the labels GitHub made on first use that this process
-	// gave our colour, so that the runs of a burst which all see one grey share one edit.
+	// labelsColoured remembers the labels GitHub made on first use that this process's
+	// sweeps gave our colour, so that a listing that lags behind the edit costs no second.
 	labelsColoured memory[bool]
 	// runFailures counts each issue's failed runs in a row, to space their retries.
 	runFailures failureCounts

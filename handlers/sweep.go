@@ -398,8 +398,9 @@ func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository
 // a label put on by hand, an ask run by another replica), ones updated since this process
 // last saved them (an event whose run failed), ones whose index entry is lost; and all of
 // them when the repository's config changed since the last walk. An issue the index knows
-// and nothing touched since is left to its deadline. It returns where it stopped when the
-// budget ran out.
+// and nothing touched since is left to its deadline. The labels the listing shows as GitHub
+// made them on an issue's first use get Clarify's colour (ColourLabels). It returns where
+// it stopped when the budget ran out.
 func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *sweepMark {
 	owner, name, full := repo.GetOwner().GetLogin(), repo.GetName(), repo.GetFullName()
 	rr := repoRef{Installation: in.id, Owner: owner, Repo: name}
@@ -414,6 +415,7 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 		p.fail(ctx, fmt.Errorf("list active issues of %s: %w", full, err), "Sweep of a repository failed")
 		return nil
 	}
+	p.s.ColourLabels(ctx, in.client, owner, name, p.s.Configs.Labels(owner, name), issues)
 	// Without the index every issue is visited, as before there was one: slower, never wrong.
 	entries, err := p.s.Index.Repo(ctx, in.id, owner, name)
 	indexDown := err != nil

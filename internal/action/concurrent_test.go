@@ -20,16 +20,17 @@ import (
 func TestEventRunAndScheduledRunAtOnce(t *testing.T) {
 	cases := map[string]struct {
 		// hold is the scheduled run's request held until the answer's run is through (or,
-		// with untilEdit, until the answer's run edited the status comment).
-		method, suffix string
-		untilEdit      bool
+		// with untilEdit, until the answer's run edited the status comment): the first
+		// with the method whose path holds part (not the edit that colours the label).
+		method, part string
+		untilEdit    bool
 	}{
 		// The answer's run saves between the scheduled run's read and its save: the
 		// check just before the edit sees the ledger moved.
-		"savedBeforeTheEdit": {method: http.MethodPost, suffix: "/comments"},
+		"savedBeforeTheEdit": {method: http.MethodPost, part: "/comments"},
 		// The scheduled run's edit lands just after the answer's: the answer's run reads
 		// its edit back, finds it overwritten from an equally old read, and runs again.
-		"overwrittenAfterTheEdit": {method: http.MethodPatch, suffix: "", untilEdit: true},
+		"overwrittenAfterTheEdit": {method: http.MethodPatch, part: "/issues/comments/", untilEdit: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -41,7 +42,7 @@ func TestEventRunAndScheduledRunAtOnce(t *testing.T) {
 			arrived, release, edited := make(chan struct{}), make(chan struct{}), make(chan struct{})
 			var once, onceEdit sync.Once
 			b.hooks.set(func(token string, r *http.Request) {
-				if token == sweepToken && r.Method == tc.method && strings.HasSuffix(r.URL.Path, tc.suffix) {
+				if token == sweepToken && r.Method == tc.method && strings.Contains(r.URL.Path, tc.part) {
 					once.Do(func() { close(arrived); <-release })
 				}
 			}, func(token string, r *http.Request) {

@@ -24,7 +24,8 @@ import (
 //   - every issue carrying the active label (open or closed: a close no run applied still
 //     settles here), one listing request per 100; each is run, which fires its passed
 //     deadlines and applies any comment past its ledger's cursor, unless the index knows it
-//     unchanged and not due;
+//     unchanged and not due; a label of Clarify's the listing shows as GitHub made it on
+//     first use (grey, no description) is given Clarify's colour and description;
 //   - the repository's comments of the last scanWindow, at most scanPages requests: an
 //     issue with a command that no run shows signs of having applied (no comment or edit
 //     of the app's in the issue after it, one carrying its sealed markers: other workflows
@@ -119,6 +120,7 @@ func (r *runner) toVisit(ctx context.Context, client *github.Client, cfg handler
 	if err != nil {
 		return nil, fmt.Errorf("list the issues labelled %s: %w", cfg.Labels.Active, err)
 	}
+	r.base.ColourLabels(ctx, client, owner, repo, cfg.Labels, issues)
 	now := r.base.Now()
 	seen := map[int]bool{}
 	var due, changed, unrun []toRun
