@@ -28,7 +28,8 @@
 //     and written again if another run's write dropped them.
 //   - wake.go: with notify.dispatch, a repository_dispatch for each clarification the save
 //     settled, once, carrying the ask's ref and state, under GitHub's 64 KB.
-//   - labels.go, checks.go: labels set to match the saved ledger; the checks of the pull
+//   - labels.go, checks.go: labels set to match the saved ledger (ColourLabels: the sweeps,
+//     the App's and the Action's, colour those GitHub made grey); the checks of the pull
 //     requests that link the issue (pulllinks.go: which issues open pull requests link, so
 //     that an issue none links costs no listing).
 //   - decisions.go: the repository's decisions (one closed issue of the app's, named by the
@@ -84,6 +85,8 @@
 //     clarify/permission.go; actors.go only says what GitHub reports of an account now,
 //     and never gives the app's own login (in bot action every workflow's) write access.
 //   - The app's own issues: appissues.go (marked, ownIssue) says when a label is followed.
+//   - A label's colour: labels.go, greyLabels, says which of the app's labels GitHub made
+//     (grey, no description) and so are the app's to colour; one a person made stays theirs.
 //   - Pagination: ghtransport.AllPages (and SomePages), the one reader of GitHub's Link pagination.
 //   - Rate limits: ghtransport.ReadLimit reads GitHub's signals once; the pacer holds the
 //     installation (one hold, shared by replicas through the pacer store).
