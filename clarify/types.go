@@ -151,4 +151,7 @@ type Ledger struct {
 	// (the issue's first, sparing a comment of its own), so that each save keeps that
 	// round as written and an edit of it by hand is told apart.
 	Head string `json:"head,omitempty"`
+	// Hints are what earlier runs learned of the repository that this issue's next run
+	// may take without asking GitHub (hints.go).
+	Hints Hints `json:"hints,omitzero"`
 }

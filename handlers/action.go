@@ -49,5 +49,7 @@ func MayHaveStanding(c *github.IssueComment, p clarify.Policy) bool {
 // organisation's default in its .github repository: a workflow's GITHUB_TOKEN reaches no
 // other repository, so that look-up could only cost a request and answer 404.
 func NewRepoConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
-	return newConfigLoader(ttl, now, appconfig.WithOwnerDefault("", nil))
+	l := newConfigLoader(ttl, now, appconfig.WithOwnerDefault("", nil))
+	l.oneRepo = true
+	return l
 }

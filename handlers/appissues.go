@@ -29,7 +29,14 @@ var appIssueMarkIn = regexp.MustCompile(`· mark ([0-9a-f]+)`)
 // another number, so the label proves the issue is the app's without reading it.
 func (r LedgerReader) marked(owner, repo, kind string, n int, desc string) bool {
 	m := appIssueMarkIn.FindStringSubmatch(desc)
-	return m != nil && r.Keys.Issue(owner, repo, n).IsAppIssueMark(kind, m[1])
+	return m != nil && r.markedAs(owner, repo, kind, n, m[1])
+}
+
+// markedAs reports whether mark is the app's for issue n as its issue of kind: the proof a
+// label carries, and the one a ledger's hint keeps with the number (hints.go), so that a
+// hint is followed exactly when the label would be without reading the issue.
+func (r LedgerReader) markedAs(owner, repo, kind string, n int, mark string) bool {
+	return r.Keys.Issue(owner, repo, n).IsAppIssueMark(kind, mark)
 }
 
 // ownIssue reports whether is, read because its label carries no mark (a label written

@@ -14,6 +14,7 @@ import (
 	"github.com/palantir/go-githubapp/appconfig"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/repoconfig"
 )
 
@@ -35,6 +36,8 @@ type RepoConfig struct {
 	// Fresh is true for the run that read the file from GitHub rather than the cache: only
 	// that run's issue is told about a problem, not every issue while it lasts.
 	Fresh bool
+	// Missing says there is no file (the defaults apply), as read or as a ledger's hint says.
+	Missing bool
 }
 
 // ConfigProblem says which file was broken and how, for the one comment that tells the issue.
@@ -59,6 +62,10 @@ type ConfigLoader struct {
 	// cache keeps each repository's config for the loader's ttl, and the last one read
 	// after that, for when GitHub cannot be reached.
 	cache memory[RepoConfig]
+	// oneRepo says the loader reads the repository's own file only (a workflow's token
+	// reaches no other repository), so that a push to the repository is the only thing that
+	// can bring a file: a ledger's hint that there was none holds until the next (loadAfter).
+	oneRepo bool
 }
 
 // NewConfigLoader returns a loader that reuses a repository's config for ttl.
@@ -80,6 +87,35 @@ func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, r
 		cfg.Fresh = false // the run that read it reports its problems, the others do not
 	}
 	return cfg, err
+}
+
+// loadAfter is Load for a run whose issue's ledger says none (a known push: no file was
+// there as of it) and whose payload shows the repository's pushes as push. Where the loader
+// reads one repository only, the same push means nothing can have brought a file since, so
+// the defaults apply without a request; any other push, or none known (a sweep's run, a
+// payload without pushed_at), reads the file. A file that exists is read every time: its
+// roles decide who may answer. In App mode the organization's .github repository may hold
+// the file, which this repository's pushes do not move, so the hint is never taken there.
+func (l *ConfigLoader) loadAfter(ctx context.Context, client *github.Client, owner, repo string, none, push clarify.Push) (RepoConfig, error) {
+	if l.oneRepo && none.Same(push) {
+		zerolog.Ctx(ctx).Debug().Time("pushed_at", push.At).Msg("No configuration file as of the repository's last push; the defaults apply")
+		return RepoConfig{Config: repoconfig.Default(), Missing: true}, nil
+	}
+	return l.Load(ctx, client, owner, repo)
+}
+
+// noConfigHint is what a ledger records, after a run loaded cfg with its payload showing
+// push, of the repository's config file: was, the hint it had, kept when the run cannot
+// tell more (no push known); the push when the file is missing; nothing once a file is there.
+func (l *ConfigLoader) noConfigHint(was clarify.Push, cfg RepoConfig, push clarify.Push) clarify.Push {
+	switch {
+	case !l.oneRepo || !cfg.Missing:
+		return clarify.Push{}
+	case push.Known():
+		return push
+	default:
+		return was
+	}
 }
 
 // read fetches the repository's config from GitHub, and says whether to keep it for the
@@ -104,7 +140,9 @@ func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, r
 		// A remote reference that does not parse, or names a file that is not there, is
 		// the user's mistake, not ours.
 		out.Problem = &ConfigProblem{Source: raw.Source, Path: raw.Path, Err: err}
-	case !raw.IsUndefined():
+	case raw.IsUndefined():
+		out.Missing = true
+	default:
 		cfg, perr := repoconfig.Parse(raw.Content)
 		if perr != nil {
 			out.Problem = &ConfigProblem{Source: raw.Source, Path: raw.Path, Err: perr}

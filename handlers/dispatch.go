@@ -192,7 +192,7 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 		return fmt.Errorf("read %s: %w", ref.key(), err)
 	}
 	_, err = h.run(ctx, client, ref, trigger{Kind: triggerDispatch, Dispatch: req, Sender: ev.GetSender(), At: h.Now(),
-		Issue: is, IssueClosed: is.GetState() == "closed"})
+		Issue: is, IssueClosed: is.GetState() == "closed", Push: pushOf(ev.GetRepo())})
 	return err
 }
 
@@ -525,7 +525,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 	}
 	d := trig.Dispatch
 	logger := zerolog.Ctx(ctx)
-	tick := trigger{Kind: triggerTick, Issue: trig.Issue, IssueClosed: trig.IssueClosed, Sender: trig.Sender, At: trig.At}
+	tick := trigger{Kind: triggerTick, Issue: trig.Issue, IssueClosed: trig.IssueClosed, Sender: trig.Sender, At: trig.At, Push: trig.Push}
 	mark := render.Marker(dispatchKey(d.GUID))
 	found, err := b.findDispatch(ctx, client, ref, snap, mark)
 	if err != nil {
@@ -597,7 +597,7 @@ func (d *dispatchRequest) refusal() clarify.Reply {
 // mirrorTrigger is the run's trigger once a dispatch has its mirror: that comment.
 func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
 	return trigger{Kind: triggerComment, Comment: c, Sender: in.user, At: c.GetCreatedAt().Time, Issue: trig.Issue,
-		IssueClosed: trig.IssueClosed}
+		IssueClosed: trig.IssueClosed, Push: trig.Push}
 }
 
 // findDispatch returns the app's comment carrying mark, the answer to a dispatch, or nil.

@@ -16,6 +16,10 @@
 //   - run.go: one run of an issue, under its lock (locks.go): the steps below in order.
 //   - snapshot.go: the issue's comments and its ledger, read in full or only what is new
 //     since this process's last run (memory.go); archive.go merges archived clarifications.
+//     Then the repository's config (config.go), which hints.go may spare: what earlier runs
+//     of the issue noted in its signed ledger (no config file as of the repository's last
+//     push, where the decisions are), for bot action's fresh processes, noted again before
+//     the save.
 //   - fold.go: every comment newer than the ledger's cursor, then time, through
 //     clarify.Apply and clarify.Tick; actors.go says who a commenter is (permission, teams).
 //   - effects.go, post.go: what the fold asks for (round comments, pings, replies), each

@@ -83,7 +83,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		}
 		_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{Kind: triggerTick, Issue: ev.GetIssue(),
 			IssueClosed: ev.GetIssue().GetState() == "closed", Sender: ev.GetSender(), Replaced: ev.GetChanges().GetBody().GetFrom(),
-			Deleted: deletedStatus(ev)})
+			Deleted: deletedStatus(ev), Push: pushOf(ev.GetRepo())})
 		return err
 	}
 	if !h.mayConcern(ev) {
@@ -102,6 +102,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		Issue:   ev.GetIssue(),
 		// A rebuild sees only comments; the issue's state tells it about a close.
 		IssueClosed: ev.GetIssue().GetState() == "closed",
+		Push:        pushOf(ev.GetRepo()),
 	})
 	return err
 }

@@ -76,6 +76,7 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 	if kind == clarify.EventClosed && ev.GetIssue().ClosedAt != nil {
 		at = ev.GetIssue().GetClosedAt().Time
 	}
-	_, err = h.run(ctx, client, ref, trigger{Kind: triggerIssue, Event: kind, Sender: ev.GetSender(), At: at, Issue: ev.GetIssue()})
+	_, err = h.run(ctx, client, ref, trigger{Kind: triggerIssue, Event: kind, Sender: ev.GetSender(), At: at, Issue: ev.GetIssue(),
+		Push: pushOf(ev.GetRepo())})
 	return err
 }

@@ -72,6 +72,9 @@ type trigger struct {
 	Deleted *github.IssueComment
 	// Dispatch is the command of a triggerDispatch.
 	Dispatch *dispatchRequest
+	// Push is where the repository's branches stood as the payload showed them (pushOf);
+	// unknown for the sweep's runs.
+	Push clarify.Push
 }
 
 // deadlockBreak names the clarification the sweep escalates and why.
@@ -95,17 +98,11 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	}
 	defer unlock()
 
-	cfg, err := b.Configs.Load(ctx, client, ref.Owner, ref.Repo)
-	if err != nil {
-		return clarify.Ledger{}, fmt.Errorf("load config of %s/%s: %w", ref.Owner, ref.Repo, err)
-	}
-	// 1. The snapshot: comments, the ledger, its archives.
-	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig))
+	// 1. The snapshot: comments, the ledger, its archives; then the config.
+	snap, cfg, err := b.loadIssue(ctx, client, ref, trig)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
-	snap.recoverHead(ctx, trig.Replaced)
-	snap.lostStatus(trig)
 	// 2. The fold: what is new, then time, then a deadlock break.
 	f, trig, err := b.foldIssue(ctx, client, ref, snap, trig, cfg)
 	if err != nil {
@@ -122,6 +119,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)
+	b.noteHints(ref, snap.ledger.Hints, cfg, trig.Push, &f.ledger)
 	// 4. The save: the status comment, and archives when it grows too big. The labels are
 	// decided first, so that the ledger saved records those the app puts on.
 	labels, err := b.labelsToSave(ctx, client, ref, trig, snap, cfg, &f.ledger)
@@ -139,6 +137,23 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	// match what was saved.
 	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
 	return saved, errors.Join(kept, woke, b.reconcileLabels(ctx, client, ref, labels))
+}
+
+// loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs
+// none, and its ledger's hints (hints.go) may spare the config's read and the label's.
+func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (*snapshot, RepoConfig, error) {
+	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig))
+	if err != nil {
+		return nil, RepoConfig{}, err
+	}
+	snap.recoverHead(ctx, trig.Replaced)
+	snap.lostStatus(trig)
+	b.followHints(ref, snap.ledger.Hints)
+	cfg, err := b.Configs.loadAfter(ctx, client, ref.Owner, ref.Repo, snap.ledger.Hints.NoConfig, trig.Push)
+	if err != nil {
+		return nil, RepoConfig{}, fmt.Errorf("load config of %s/%s: %w", ref.Owner, ref.Repo, err)
+	}
+	return snap, cfg, nil
 }
 
 // foldIssue folds into the snapshot's ledger what is new (a dispatch's command first),

@@ -105,9 +105,11 @@ func (b *Base) createStatus(ctx context.Context, client *github.Client, ref issu
 	return nil
 }
 
-// ledgerChanged compares two ledgers on everything but the cursor and the revision.
+// ledgerChanged compares two ledgers on everything but the cursor, the revision and the
+// hints: a hint alone is not worth a write (it rides along with the next save).
 func ledgerChanged(a, b clarify.Ledger) (bool, error) {
 	a.Cursor, a.Rev, b.Cursor, b.Rev = 0, 0, 0, 0
+	a.Hints, b.Hints = clarify.Hints{}, clarify.Hints{}
 	ja, err := json.Marshal(a)
 	if err != nil {
 		return false, err

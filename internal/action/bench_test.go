@@ -94,14 +94,17 @@ func (h *hooked) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // eventFile writes a delivery's payload as the runner's event file: the webhook payload,
-// without the installation a workflow's payload does not carry.
-func (b *bench) eventFile(d fakegithub.Delivery) string {
+// without the installation a workflow's payload does not carry, changed by edits.
+func (b *bench) eventFile(d fakegithub.Delivery, edits ...func(payload map[string]any)) string {
 	b.t.Helper()
 	var p map[string]any
 	if err := json.Unmarshal(d.Body, &p); err != nil {
 		b.t.Fatal(err)
 	}
 	delete(p, "installation")
+	for _, edit := range edits {
+		edit(p)
+	}
 	return b.writeEvent(p)
 }
 

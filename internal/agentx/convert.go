@@ -21,7 +21,7 @@ func FromLedger(l clarify.Ledger, repo string) File {
 	}
 	x := LedgerExtra{
 		Repository: repo, Cursor: l.Cursor, Rev: l.Rev, Closed: l.Closed,
-		Archives: clone(l.Archives), Labels: clone(l.Labels), Head: l.Head,
+		Archives: clone(l.Archives), Labels: clone(l.Labels), Head: l.Head, Hints: l.Hints,
 	}
 	if l.Seq != highestSeq(l.Clarifications) {
 		x.Seq = l.Seq
@@ -103,7 +103,7 @@ func ToLedger(f File) (clarify.Ledger, error) {
 			}
 			l.Seq = x.Seq
 		}
-		l.Cursor, l.Rev, l.Closed, l.Head = x.Cursor, x.Rev, x.Closed, x.Head
+		l.Cursor, l.Rev, l.Closed, l.Head, l.Hints = x.Cursor, x.Rev, x.Closed, x.Head, x.Hints
 		l.Archives, l.Labels = clone(x.Archives), clone(x.Labels)
 		for _, a := range x.Assumptions {
 			l.Assumptions = append(l.Assumptions, clarify.Assumption{

@@ -70,8 +70,10 @@ type LedgerExtra struct {
 	// Labels are labels under names the repository chose that the app put on the issue.
 	Labels []string `json:"labels,omitempty"`
 	// Head is the digest of the round the status comment was created with.
-	Head        string       `json:"head,omitempty"`
-	Assumptions []Assumption `json:"assumptions,omitempty"`
+	Head string `json:"head,omitempty"`
+	// Hints are what the app's runs noted of the repository for the issue's next run.
+	Hints       clarify.Hints `json:"hints,omitzero"`
+	Assumptions []Assumption  `json:"assumptions,omitempty"`
 }
 
 // ClarificationExtra is what Clarify keeps of a clarification that the AgentX format has

@@ -402,7 +402,7 @@ func (s *Server) repoJSONLocked(r *repository) repoJSON {
 		LabelsURL:        api + "/labels{/name}",
 		CreatedAt:        jtime(r.created),
 		UpdatedAt:        jtime(r.created),
-		PushedAt:         jtime(r.created),
+		PushedAt:         jtime(r.pushed),
 		GitURL:           "git://github.com/" + r.fullName() + ".git",
 		SSHURL:           "git@github.com:" + r.fullName() + ".git",
 		CloneURL:         htmlBase + "/" + r.fullName() + ".git",

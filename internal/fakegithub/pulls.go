@@ -150,6 +150,9 @@ func (s *Server) PushToPullRequest(repo string, number int, pusher string) Deliv
 	h := s.headLocked(r, is)
 	before := h.sha
 	s.pushLocked(r, h)
+	if !h.fork {
+		s.pushedLocked(r) // a fork's branch is another repository's
+	}
 	is.updated = s.nowLocked()
 	s.userLocked(pusher)
 	return s.pullDeliveryLocked("synchronize", r, is, pusher, func(p *pullRequestPayload) { p.Before, p.After = before, h.sha })

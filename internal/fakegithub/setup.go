@@ -68,12 +68,14 @@ func (s *Server) addTeamMemberLocked(org, teamSlug, login string) {
 	s.teams[team][key(login)] = true
 }
 
-// SetFile puts a file in the repository's default branch; empty content is an empty file.
+// SetFile puts a file in the repository's default branch, a push as a web edit is (pushed_at
+// moves); empty content is an empty file.
 func (s *Server) SetFile(repo, path, content string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepoLocked("SetFile", repo)
 	r.files[strings.Trim(path, "/")] = content
+	s.pushedLocked(r)
 }
 
 // SetLabel creates or updates a repository label, as a maintainer would in the UI.

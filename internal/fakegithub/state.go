@@ -40,14 +40,29 @@ type repository struct {
 	owner, name  string
 	installation int64
 	created      time.Time
-	labels       map[string]*label // key: lower-cased name
-	issues       map[int]*issue
-	files        map[string]string // path -> content
-	perms        map[string]string // lower-cased login -> admin|maintain|write|triage|read|none
-	deleted      int               // the highest number of a deleted issue: GitHub never reuses one
+	// pushed is pushed_at: the last push to any of its branches (pushed).
+	pushed  time.Time
+	labels  map[string]*label // key: lower-cased name
+	issues  map[int]*issue
+	files   map[string]string // path -> content
+	perms   map[string]string // lower-cased login -> admin|maintain|write|triage|read|none
+	deleted int               // the highest number of a deleted issue: GitHub never reuses one
 }
 
 func (r *repository) fullName() string { return r.owner + "/" + r.name }
+
+// pushedLocked moves the repository's pushed_at, as GitHub does on every push to any of its
+// branches (a file written on the web, a merge, a pull request's branch in it). GitHub's
+// clock moves between two pushes; the fake's stands still until Advance, so a push at the
+// instant of the last is stamped a second after it, and pushed_at always moves (GitHub
+// writes it to the second).
+func (s *Server) pushedLocked(r *repository) {
+	at := s.nowLocked().Truncate(time.Second)
+	if !at.After(r.pushed) {
+		at = r.pushed.Add(time.Second)
+	}
+	r.pushed = at
+}
 
 type issue struct {
 	id          int64
@@ -217,6 +232,7 @@ func (s *Server) addRepoLocked(in *installation, full string) (*repository, erro
 			owner:   owner,
 			name:    name,
 			created: s.nowLocked(),
+			pushed:  s.nowLocked(),
 			labels:  map[string]*label{},
 			issues:  map[int]*issue{},
 			files:   map[string]string{},

@@ -1,0 +1,40 @@
+package clarify
+
+import "time"
+
+// Hints are what a run learned of its repository that a later run of the same issue may
+// take on trust rather than ask GitHub again: a workflow's runs are fresh processes that
+// remember nothing else. They ride in the issue's signed ledger, so only the app can have
+// written them; they are never a reason to save (a run that changes nothing else writes
+// nothing), and each run that learns better overwrites them.
+type Hints struct {
+	// NoConfig is the repository's pushes as a run's payload showed them when that run
+	// found no config file: until the next push, there is still none.
+	NoConfig Push `json:"no_config,omitzero"`
+	// Memory names the issue that holds the repository's decisions.
+	Memory MemoryHint `json:"memory,omitzero"`
+}
+
+// Push is where a repository's branches stand as a webhook payload shows its repository:
+// pushed_at, which GitHub moves on every push to any branch (web edits and merges too), and
+// the default branch, whose files are the ones read.
+type Push struct {
+	At     time.Time `json:"at"`
+	Branch string    `json:"branch,omitempty"`
+}
+
+// Known reports whether the payload carried the repository's pushed_at: a sweep's run has
+// no payload, and an empty repository has never been pushed to.
+func (p Push) Known() bool { return !p.At.IsZero() }
+
+// Same reports whether p and q are both known and the same: nothing was pushed between
+// them, and the default branch is the one it was.
+func (p Push) Same(q Push) bool { return p.Known() && p.At.Equal(q.At) && p.Branch == q.Branch }
+
+// MemoryHint names the issue that holds the repository's decisions, with the mark that
+// proves it the app's (the one its label carries), so that a later run reads the decisions
+// there without looking the label up first.
+type MemoryHint struct {
+	Issue int    `json:"issue"`
+	Mark  string `json:"mark"`
+}

@@ -1,0 +1,45 @@
+package handlers
+
+import (
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+// What a run learned of its repository that the next run of the same issue may take
+// without asking GitHub (clarify.Hints): bot action's runs are fresh processes, each of
+// which would otherwise read the config file and look the decisions' label up again. The
+// hints ride in the signed ledger, so a hint in a ledger that does not verify is never
+// seen; config.go says when the config's hint holds, appissues.go when the memory's does.
+
+// pushOf is where a payload's repository says its branches stand; unknown (zero) when the
+// payload carries no pushed_at, or for a sweep's run, which has no payload.
+func pushOf(repo *github.Repository) clarify.Push {
+	return clarify.Push{At: repo.GetPushedAt().Time, Branch: repo.GetDefaultBranch()}
+}
+
+// followHints starts this process from the memory's issue a ledger's hint names, when it
+// knows none of its own and the hint carries the app's mark for that number: the decisions
+// are then read there (decisions_read.go), and the label only when it is gone.
+func (b *Base) followHints(ref issueRef, h clarify.Hints) {
+	key := ref.Owner + "/" + ref.Repo
+	if _, ok := b.decisionIssues.get(key); ok || h.Memory.Issue <= 0 {
+		return
+	}
+	if b.reader().markedAs(ref.Owner, ref.Repo, decisionsKind, h.Memory.Issue, h.Memory.Mark) {
+		b.decisionIssues.put(key, h.Memory.Issue)
+	}
+}
+
+// noteHints records in l, the ledger the run is about to save, what the run knows: the
+// config's hint (config.go) from cfg and push, the run's payload's, and the issue that
+// holds the repository's decisions as this process last found or made it (none when the
+// one hinted at is gone and the label names none).
+func (b *Base) noteHints(ref issueRef, was clarify.Hints, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
+	l.Hints.NoConfig = b.Configs.noConfigHint(was.NoConfig, cfg, push)
+	l.Hints.Memory = clarify.MemoryHint{}
+	if n, ok := b.decisionIssues.get(ref.Owner + "/" + ref.Repo); ok {
+		mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
+		l.Hints.Memory = clarify.MemoryHint{Issue: n, Mark: b.keys(mref).AppIssueMark(decisionsKind)}
+	}
+}
