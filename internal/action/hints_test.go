@@ -23,15 +23,11 @@ const (
 	labelRoute  = "GET /repos/octo/widgets/labels/" + handlers.DecisionsLabel
 )
 
-// step has author comment in issue n and runs the workflow for it, with edit changing the
-// event file's payload first when given; it returns the routes the run asked for.
-func (b *bench) step(n int, author, body string, edit func(payload map[string]any)) []string {
+// step has author comment in issue n and runs the workflow for it, with edits changing the
+// event file's payload first; it returns the routes the run asked for.
+func (b *bench) step(n int, author, body string, edits ...func(payload map[string]any)) []string {
 	b.t.Helper()
 	d, _ := b.fake.Comment(repo, n, author, body)
-	var edits []func(map[string]any)
-	if edit != nil {
-		edits = append(edits, edit)
-	}
 	path := b.eventFile(d, edits...)
 	before := len(b.fake.Requests())
 	b.ok("issue_comment", path)
@@ -63,7 +59,7 @@ func TestARepositoryWithoutConfigIsReadOnceALifecycle(t *testing.T) {
 		{"maria", "Per API key."},
 		{"coder-agent", "/clarify resolve CLR-42-001 Per API key."},
 	} {
-		routes := b.step(42, s.author, s.body, nil)
+		routes := b.step(42, s.author, s.body)
 		want := 0
 		if i == 0 {
 			want = 1 // the ask's
@@ -94,10 +90,10 @@ func (b *bench) withBob() {
 func TestAConfigPushedAfterTheAskTakesEffectAtTheAnswer(t *testing.T) {
 	b := newBench(t)
 	b.withBob()
-	b.step(42, "coder-agent", askWithFallback, nil)
+	b.step(42, "coder-agent", askWithFallback)
 	b.fake.Advance(time.Minute)
 	b.fake.SetFile(repo, ".github/clarify.yml", narrowed)
-	routes := b.step(42, "bob", "/respond CLR-42-001 Per client IP.", nil)
+	routes := b.step(42, "bob", "/respond CLR-42-001 Per client IP.")
 	if count(routes, configRoute) != 1 {
 		t.Fatalf("the answer's run read the config %d times after a push, want 1:\n%s", count(routes, configRoute), strings.Join(routes, "\n"))
 	}
@@ -116,11 +112,11 @@ func TestAPayloadWithoutPushedAtReadsTheConfig(t *testing.T) {
 	} {
 		for _, askToo := range []bool{false, true} {
 			b := newBench(t)
-			askEdit := edit
-			if !askToo {
-				askEdit = nil
+			var askEdits []func(map[string]any)
+			if askToo {
+				askEdits = append(askEdits, edit)
 			}
-			b.step(42, "coder-agent", askWithFallback, askEdit)
+			b.step(42, "coder-agent", askWithFallback, askEdits...)
 			routes := b.step(42, "maria", "Per API key.", edit)
 			if count(routes, configRoute) != 1 {
 				t.Fatalf("a payload %s (the ask's too: %v): the run read the config %d times, want 1:\n%s", name, askToo, count(routes, configRoute), strings.Join(routes, "\n"))
@@ -138,7 +134,7 @@ func TestAHintAloneWritesNothing(t *testing.T) {
 	if h := b.ledger(42).Hints.NoConfig; h.Known() {
 		t.Fatalf("the ask's payload showed no push, yet the ledger holds %+v", h)
 	}
-	routes := b.step(42, "coder-agent", "Waiting for maria.", nil)
+	routes := b.step(42, "coder-agent", "Waiting for maria.")
 	for _, r := range routes {
 		if !strings.HasPrefix(r, "GET ") {
 			t.Fatalf("a run that learned only a hint wrote %s:\n%s", r, strings.Join(routes, "\n"))
@@ -167,9 +163,9 @@ func TestAForgedHintIsNotFollowed(t *testing.T) {
 			b := newBench(t)
 			b.withBob()
 			b.fake.SetFile(repo, ".github/clarify.yml", narrowed)
-			b.step(42, "coder-agent", askWithFallback, nil)
+			b.step(42, "coder-agent", askWithFallback)
 			b.plantNoConfigHint(42, handlers.IssueLedgerKey([]byte(tc.key), "octo", "widgets", 42))
-			routes := b.step(42, "bob", "/respond CLR-42-001 Per client IP.", nil)
+			routes := b.step(42, "bob", "/respond CLR-42-001 Per client IP.")
 			if count(routes, configRoute) != tc.reads {
 				t.Fatalf("the answer's run read the config %d times, want %d:\n%s", count(routes, configRoute), tc.reads, strings.Join(routes, "\n"))
 			}
@@ -220,11 +216,11 @@ func TestTheResolveReadsTheMemoryTheAskFound(t *testing.T) {
 	b.lifecycle(42, "CLR-42-001")
 	memory, _ := b.decisions()
 	b.fake.OpenIssue(repo, 44, "Cache the schema", "maria")
-	if routes := b.step(44, "coder-agent", askWithFallback, nil); count(routes, labelRoute) != 1 {
+	if routes := b.step(44, "coder-agent", askWithFallback); count(routes, labelRoute) != 1 {
 		t.Fatalf("the ask's run looked the label up %d times, want 1 (its offer reads the memory)", count(routes, labelRoute))
 	}
-	b.step(44, "maria", "Per API key.", nil)
-	routes := b.step(44, "coder-agent", "/clarify resolve CLR-44-001 Per API key.", nil)
+	b.step(44, "maria", "Per API key.")
+	routes := b.step(44, "coder-agent", "/clarify resolve CLR-44-001 Per API key.")
 	if count(routes, labelRoute) != 0 {
 		t.Fatalf("the resolve's run looked the label up though the ask found #%d:\n%s", memory, strings.Join(routes, "\n"))
 	}
@@ -242,8 +238,8 @@ func TestAMemoryIssueDeletedAfterTheAskIsFoundAgainByTheLabel(t *testing.T) {
 	b.lifecycle(42, "CLR-42-001")
 	first, _ := b.decisions()
 	b.fake.OpenIssue(repo, 44, "Cache the schema", "maria")
-	b.step(44, "coder-agent", askWithFallback, nil)
-	b.step(44, "maria", "Per API key.", nil)
+	b.step(44, "coder-agent", askWithFallback)
+	b.step(44, "maria", "Per API key.")
 	b.fake.DeleteIssue(repo, first, "maria")
 	b.fake.OpenIssue(repo, 46, "Cache the tokens", "maria")
 	b.lifecycle(46, "CLR-46-001")
@@ -251,7 +247,7 @@ func TestAMemoryIssueDeletedAfterTheAskIsFoundAgainByTheLabel(t *testing.T) {
 	if second == first {
 		t.Fatalf("the label still names the deleted #%d", first)
 	}
-	routes := b.step(44, "coder-agent", "/clarify resolve CLR-44-001 Per API key.", nil)
+	routes := b.step(44, "coder-agent", "/clarify resolve CLR-44-001 Per API key.")
 	if count(routes, "GET /repos/octo/widgets/issues/"+strconv.Itoa(first)+"/comments") != 1 || count(routes, labelRoute) != 1 {
 		t.Fatalf("the resolve's run did not try #%d, then the label:\n%s", first, strings.Join(routes, "\n"))
 	}
@@ -266,9 +262,9 @@ func TestAMemoryIssueDeletedAfterTheAskIsFoundAgainByTheLabel(t *testing.T) {
 // lifecycle asks, answers and resolves in issue n, each its own run.
 func (b *bench) lifecycle(n int, id string) {
 	b.t.Helper()
-	b.step(n, "coder-agent", askWithFallback, nil)
-	b.step(n, "maria", "Per API key: anonymous calls are blocked at the gateway.", nil)
-	b.step(n, "coder-agent", "/clarify resolve "+id+" Per API key.", nil)
+	b.step(n, "coder-agent", askWithFallback)
+	b.step(n, "maria", "Per API key: anonymous calls are blocked at the gateway.")
+	b.step(n, "coder-agent", "/clarify resolve "+id+" Per API key.")
 	if c, ok := b.ledger(n).Find(id); !ok || c.Status != clarify.Resolved {
 		b.t.Fatalf("%s not resolved: %+v", id, c)
 	}
