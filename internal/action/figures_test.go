@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,13 +46,16 @@ func TestScheduledRunCost(t *testing.T) {
 // TestRequestsPerLifecycle prints the requests of a one-round lifecycle (ask, answer,
 // resolve), each event its own fresh `bot action` run: the first in a repository (which
 // makes its labels and its decision memory), the next one (which finds them), and one
-// where the repository turned offers off, with the save's settle delay on as in a workflow. Each run is also checked to have done its
-// part, so that a cheaper figure cannot come from a run that skipped its work.
+// where the repository turned offers off, with the save's settle delay on as in a
+// workflow. The first must cost at most 18 and the next fewer. Each lifecycle is also
+// checked to have done its part (resolved, its label gone, its decision remembered), so
+// that a cheaper figure cannot come from a run that skipped its work.
 func TestRequestsPerLifecycle(t *testing.T) {
 	b := newBench(t)
 	b.settle = 200 * time.Millisecond
 	b.fake.OpenIssue(repo, 44, "Cache the schema", "maria")
 	b.fake.OpenIssue(repo, 46, "Cache the tokens", "maria")
+	var totals []int
 	for _, tc := range []struct {
 		name   string
 		issue  int
@@ -87,6 +91,13 @@ func TestRequestsPerLifecycle(t *testing.T) {
 		if !ok || c.Status != "resolved" || len(b.fake.IssueLabels(repo, tc.issue)) != 0 {
 			t.Fatalf("%s: %s not resolved with its labels gone: %+v, labels %v", tc.name, tc.id, c, b.fake.IssueLabels(repo, tc.issue))
 		}
+		if _, ids := b.decisions(); !slices.Contains(ids, tc.id) {
+			t.Fatalf("%s: %s not in the decision memory: %v", tc.name, tc.id, ids)
+		}
 		t.Logf("one-round lifecycle in Action mode, %s: %d requests\n%s", tc.name, total, strings.Join(routes, "\n"))
+		totals = append(totals, total)
+	}
+	if totals[0] > 18 || totals[1] >= totals[0] {
+		t.Errorf("a repository's first lifecycle costs %d requests and the next %d; want at most 18, and fewer for the next", totals[0], totals[1])
 	}
 }
