@@ -186,6 +186,30 @@ func TestScheduledRunFindsACommandNoRunApplied(t *testing.T) {
 	}
 }
 
+// TestAScheduledRunLeavesACommandToItsOwnRunAWhile: a command a person made a minute
+// ago may have its own run still queued, so the scheduled run leaves it (taking it would
+// race that run); five minutes on, with still no sign of that run, the next takes it. An
+// agent's command made with GITHUB_TOKEN starts no run of its own, so it is taken at once.
+func TestAScheduledRunLeavesACommandToItsOwnRunAWhile(t *testing.T) {
+	b := newBench(t)
+	b.workflowComment("/clarify @maria Which header carries the key?")
+	b.fake.OpenIssue(repo, 43, "Cache the schema", "maria")
+	b.fake.Comment(repo, 43, "coder-agent", "/clarify @maria Per key or per IP?")
+	b.fake.Advance(time.Minute)
+	b.schedule()
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending || c.Asker.Login != fakegithub.ActionsBotLogin {
+		t.Fatalf("an agent's command with GITHUB_TOKEN a minute old was left: %+v", c)
+	}
+	if b.statusID(43) != 0 {
+		t.Fatalf("the scheduled run took a command a minute old:\n%s", b.fake.Transcript(repo, 43))
+	}
+	b.fake.Advance(4 * time.Minute)
+	b.schedule()
+	if c, ok := b.ledger(43).Find("CLR-43-001"); !ok || c.Status != clarify.Pending {
+		t.Fatalf("five minutes on, the scheduled run left the command: %+v", c)
+	}
+}
+
 // TestSameEventFileTwiceChangesTheLedgerOnce: a re-run of the same run.
 func TestSameEventFileTwiceChangesTheLedgerOnce(t *testing.T) {
 	b := newBench(t)

@@ -226,6 +226,7 @@ func TestAnotherWorkflowsCommentInTheDecisionsIssueIsNotOverwritten(t *testing.T
 		forged[c.GetID()] = body
 	}
 	b.fake.TakeOutbox()
+	b.fake.Advance(5 * time.Minute) // past the wait a command's own run gets: the scheduled run reads #42
 	b.schedule()
 	b.comment("coder-agent", "/clarify @maria Which header carries the key?")
 	b.comment("maria", "/clarify resolve CLR-42-002 X-Api-Key.")

@@ -29,8 +29,8 @@ import (
 //   - the repository's comments of the last scanWindow, at most scanPages requests: an
 //     issue with a command that no run shows signs of having applied (no comment or edit
 //     of the app's in the issue after it, one carrying its sealed markers: other workflows
-//     and their agents share its account; no run in the index that read the issue after it)
-//     is run too, label or not: an ask whose run was cancelled as a pending run of its
+//     and their agents share its account; no run in the index that read the issue after it;
+//     older than ownRunWait, unless no run of its own is coming) is run too, label or not: an ask whose run was cancelled as a pending run of its
 //     concurrency group left no label behind, and an agent's comment made with GITHUB_TOKEN
 //     started no run at all. Only commands by someone who may have standing count
 //     (handlers.MayHaveStanding, from what the listing says of the author): anyone can
@@ -57,6 +57,11 @@ const (
 	// issueReserve is the requests kept back for one more issue's run: a run that began
 	// and then hit the budget half-way would be wasted.
 	issueReserve = 12
+	// ownRunWait is how long a command that starts a run of its own is left to that run:
+	// a run GitHub queued starts late, and the scheduled run taking the command meanwhile
+	// would post beside it. A command by github-actions[bot] (an agent's, made with
+	// GITHUB_TOKEN) starts no run, so it is taken at once.
+	ownRunWait = 5 * time.Minute
 	// saveReserve is the requests kept back for the run's end: the sweep index's write,
 	// without which the next run would take the same issues again rather than the rest,
 	// and a dashboard's.
@@ -170,7 +175,7 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 	if err != nil {
 		return nil, fmt.Errorf("list the comments of %s/%s since %s: %w", owner, repo, since.Format(time.RFC3339), err)
 	}
-	lastCmd, lastOurs := map[int]time.Time{}, map[int]time.Time{}
+	lastCmd, lastOurs, coming := map[int]time.Time{}, map[int]time.Time{}, map[int]bool{}
 	for _, c := range comments {
 		n := issueNumber(c.GetIssueURL())
 		switch {
@@ -181,15 +186,23 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 			lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
 		case handlers.HasCommand(c.GetBody()) && handlers.MayHaveStanding(c, p):
 			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
+			// Its own run, still to come, applies every comment past the ledger's cursor.
+			coming[n] = coming[n] || r.ownRunComing(c)
 		}
 	}
 	var out []int
 	for n, at := range lastCmd {
-		if !lastOurs[n].After(at.Add(appliedSlack)) && !idx.RanAfter(n, at) {
+		if !coming[n] && !lastOurs[n].After(at.Add(appliedSlack)) && !idx.RanAfter(n, at) {
 			out = append(out, n)
 		}
 	}
 	return out, nil
+}
+
+// ownRunComing says whether a command may still get a run of its own (ownRunWait).
+func (r *runner) ownRunComing(c *github.IssueComment) bool {
+	return !strings.EqualFold(c.GetUser().GetLogin(), handlers.BotLoginOf(DefaultBotSlug)) &&
+		c.GetCreatedAt().After(r.base.Now().Add(-ownRunWait))
 }
 
 // sweepIndex is the repository's sweep index (handlers.SweepIndex); one that cannot be
