@@ -30,9 +30,9 @@ import (
 //     issue with a command that no run shows signs of having applied (no comment or edit
 //     of the app's in the issue after it, one carrying its sealed markers: other workflows
 //     and their agents share its account; no run in the index that read the issue after it;
-//     older than ownRunWait, unless no run of its own is coming) is run too, label or not: an ask whose run was cancelled as a pending run of its
-//     concurrency group left no label behind, and an agent's comment made with GITHUB_TOKEN
-//     started no run at all. Only commands by someone who may have standing count
+//     older than ownRunWait, unless no run of its own is coming) is run too, label or not:
+//     an ask whose run was cancelled as a pending run of its concurrency group left no
+//     label behind, and an agent's comment made with GITHUB_TOKEN started no run at all. Only commands by someone who may have standing count
 //     (handlers.MayHaveStanding, from what the listing says of the author): anyone can
 //     comment on a public repository, and a drive-by's 300 asks must not make every run
 //     read 300 issues.
