@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,7 +28,12 @@ func TestDriveByAsksCostScheduledProcessesNothing(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	fake := fakegithub.New(fakegithub.Options{Now: time.Now}) // the process reads the wall clock
+	// The process reads the wall clock. The comments are made six minutes before the runs:
+	// a newer command may still get a run of its own, and the scheduled run leaves it to
+	// that run; these never will.
+	var behind atomic.Int64
+	behind.Store(int64(6 * time.Minute))
+	fake := fakegithub.New(fakegithub.Options{Now: func() time.Time { return time.Now().Add(-time.Duration(behind.Load())) }})
 	fake.AddInstallation(1, "octo", repo)
 	fake.AddUser("coder-agent", "Bot")
 	fake.AddUser("maria", "User")
@@ -43,6 +49,7 @@ func TestDriveByAsksCostScheduledProcessesNothing(t *testing.T) {
 			fake.Comment(repo, 43, "coder-agent", "/clarify @maria Per tenant or per user?")
 		}
 	}
+	behind.Store(0)
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	event := filepath.Join(dir, "schedule.json")
