@@ -197,8 +197,7 @@ func (a *applier) respond() {
 			a.refuse(CodeNotAwaiting, a.cmd.Line, fmt.Sprintf("%s is %s, so it is not waiting for an answer.", c.ID, c.Status),
 				"`/clarify` lists the clarifications that are waiting.")
 		case !a.canAnswer(*c):
-			a.refuse(CodeNotPermitted, a.cmd.Line, fmt.Sprintf("%s is addressed to %s; only they or someone with write access can answer it.", c.ID, c.Target.Name),
-				"ask them to answer, or leave a plain comment for the asker.")
+			a.refuse(CodeNotPermitted, a.cmd.Line, a.whoAnswers(*c), "ask them to answer, or leave a plain comment for the asker.")
 		default:
 			a.answer(c)
 		}
@@ -380,6 +379,18 @@ func (a *applier) canAnswer(c Clarification) bool {
 		return a.p.addressedTo(c, a.ev.Actor)
 	}
 	return a.p.addressedTo(c, a.ev.Actor) || a.ev.Actor.CanWrite()
+}
+
+// whoAnswers tells the one whose answer canAnswer refused who may answer c instead.
+func (a *applier) whoAnswers(c Clarification) string {
+	switch {
+	case strings.EqualFold(c.Asker.Login, a.ev.Actor.Login):
+		return fmt.Sprintf("%s is your own question; its answer comes from %s.", c.ID, c.Target.Name)
+	case a.p.AnswerFrom == AnswerTargets:
+		return fmt.Sprintf("%s is addressed to %s; only they can answer it (answer_from: targets).", c.ID, c.Target.Name)
+	default:
+		return fmt.Sprintf("%s is addressed to %s; only they or someone with write access can answer it.", c.ID, c.Target.Name)
+	}
 }
 
 // stuck escalates c instead of taking the command, and tells the one who typed it why.

@@ -54,3 +54,32 @@ func TestEveryRefusalOfTheFuzzCorpusHasADocumentedCode(t *testing.T) {
 		}
 	}
 }
+
+// TestARefusedAnswerSaysWhoMayAnswer: the refusal of an answer names who may give it, as
+// the repository's answer_from has it, and tells an asker the question is their own.
+func TestARefusedAnswerSaysWhoMayAnswer(t *testing.T) {
+	targets := DefaultPolicy()
+	targets.AnswerFrom = AnswerTargets
+	ask := step{agent, "/clarify @maria Per key or per IP?", ""}
+	for name, tc := range map[string]struct {
+		p    Policy
+		who  Actor
+		want string
+	}{
+		"a maintainer, answer_from: targets": {targets, admin, "CLR-42-001 is addressed to maria; only they can answer it (answer_from: targets)."},
+		"the asker":                          {DefaultPolicy(), agent, "CLR-42-001 is your own question; its answer comes from maria."},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, rs := play(tc.p, ask, step{tc.who, "/respond CLR-42-001 Per key.", ""})
+			var got []string
+			for _, e := range rs[1].Effects {
+				if e.Kind == EffectReply && e.Reply.Kind == ReplyRefusal {
+					got = append(got, e.Reply.Problem)
+				}
+			}
+			if !slices.Equal(got, []string{tc.want}) {
+				t.Errorf("refusals %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
