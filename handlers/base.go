@@ -87,6 +87,10 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 // BotLogin is the login GitHub gives the app's own comments.
 func (b *Base) BotLogin() string { return BotLoginOf(b.AppSlug) }
 
+// ActionsSlug is the slug of the account a workflow's GITHUB_TOKEN writes as,
+// github-actions[bot]: Clarify's own in bot action, and every other workflow's too.
+const ActionsSlug = "github-actions"
+
 // BotLoginOf is the login GitHub gives the comments of the app of that slug.
 func BotLoginOf(slug string) string { return slug + "[bot]" }
 

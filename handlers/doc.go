@@ -80,7 +80,8 @@
 //   - The asker's ref and state: their limits, the same ask by ref and a clarification's
 //     outcome (a fallback told from a person) are clarify/asker.go's; a dispatch carries
 //     them as its context (dispatch.go), the mirror's signed copy keeps the state.
-//   - The app's login: base.go, BotLoginOf, and IsSlug, what a slug may be (serve and the Action).
+//   - The app's login: base.go, BotLoginOf, IsSlug, what a slug may be (serve and the Action),
+//     and ActionsSlug, the account a workflow's GITHUB_TOKEN writes as.
 //   - The app's own comments: own.go. From a shared account (github-actions[bot], every
 //     workflow's) only a comment with a marker sealed under the key is the app's
 //     (render/seal.go seals them): any other is input, like a bot's, and a marker in it

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/asker"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -80,7 +81,7 @@ func door(host string, stdout, stderr io.Writer) asker.Door {
 func apiOf(host string) string {
 	switch h := auth.NormalizeHostname(host); {
 	case h == "github.com":
-		return asker.DefaultAPI
+		return ghtransport.DefaultAPIURL
 	case auth.IsEnterprise(h):
 		return "https://" + strings.ToLower(host) + "/api/v3/"
 	default:

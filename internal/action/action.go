@@ -171,7 +171,7 @@ func newRunner(env Env, opts Options) *runner {
 		githubapp.WithClientMiddleware(ghtransport.RetryTransient(opts.Retry), count.middleware, (&ghtransport.Pacer{Minute: opts.PaceMinute}).Middleware()))
 	clients := tokenClients{ClientCreator: cc, token: env.Token}
 	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
-	if env.BotSlug == DefaultBotSlug {
+	if env.BotSlug == handlers.ActionsSlug {
 		base.Configs = handlers.NewRepoConfigLoader(handlers.DefaultConfigTTL, now)
 	}
 	// No lock is shared with other runs: runs of different issues write the repository's

@@ -41,7 +41,7 @@ func (b *bench) runWorkflows() {
 // workflow, with token: github-actions as the app, the ledger key; each of its sleeps lets
 // GitHub start the workflow runs that are due.
 func (b *bench) askerDoor(token string, out, errs *bytes.Buffer) asker.Door {
-	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_API_URL": b.url, "CLARIFY_APP_SLUG": asker.ActionSlug}
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_API_URL": b.url, "CLARIFY_APP_SLUG": handlers.ActionsSlug}
 	return asker.Door{Prog: "bot", Stdout: out, Stderr: errs, DefaultSlug: "clarify",
 		Env:  asker.Env{Getenv: func(k string) string { return env[k] }, Token: func() (string, string, error) { return token, "GITHUB_TOKEN", nil }},
 		Keys: func() (render.Keyring, error) { return render.Keyring{Current: []byte(ledgerKey)}, nil },

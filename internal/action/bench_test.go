@@ -127,7 +127,7 @@ func (b *bench) env(event, path string) action.Env {
 	b.runs++
 	return action.Env{EventName: event, EventPath: path, Repository: repo, APIURL: b.url, Token: b.token,
 		LedgerKey: ledgerKey, StepSummary: b.summary, RunID: strconv.Itoa(9000 + b.runs), RunAttempt: "1",
-		RunNumber: b.runs, BotSlug: action.DefaultBotSlug, Budget: action.DefaultBudget, Checks: b.checks}
+		RunNumber: b.runs, BotSlug: handlers.ActionsSlug, Budget: action.DefaultBudget, Checks: b.checks}
 }
 
 // result is one run's exit code, stdout, log and requests.

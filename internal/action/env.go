@@ -12,13 +12,8 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
-
-// DefaultAPIURL is github.com's REST API, when GITHUB_API_URL is not set.
-const DefaultAPIURL = "https://api.github.com"
-
-// DefaultBotSlug is the account a workflow's GITHUB_TOKEN writes as, github-actions[bot].
-const DefaultBotSlug = "github-actions"
 
 // DefaultBudget is the most requests one run may make. GITHUB_TOKEN has 1,000 an hour per
 // repository, shared with every other workflow: a run that needs more stops, says so and
@@ -69,10 +64,10 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 		Budget: DefaultBudget,
 	}
 	if e.APIURL == "" {
-		e.APIURL = DefaultAPIURL
+		e.APIURL = ghtransport.DefaultAPIURL
 	}
 	if e.BotSlug == "" {
-		e.BotSlug = DefaultBotSlug
+		e.BotSlug = handlers.ActionsSlug
 	}
 	if !handlers.IsSlug(e.BotSlug) {
 		return e, fmt.Errorf("CLARIFY_APP_SLUG (the action's app-slug input) is %q, not a slug: write it as in the app's URL, "+

@@ -201,7 +201,7 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 
 // ownRunComing says whether a command may still get a run of its own (ownRunWait).
 func (r *runner) ownRunComing(c *github.IssueComment) bool {
-	return !strings.EqualFold(c.GetUser().GetLogin(), handlers.BotLoginOf(DefaultBotSlug)) &&
+	return !strings.EqualFold(c.GetUser().GetLogin(), handlers.BotLoginOf(handlers.ActionsSlug)) &&
 		c.GetCreatedAt().After(r.base.Now().Add(-ownRunWait))
 }
 

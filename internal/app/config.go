@@ -25,7 +25,7 @@ import (
 const (
 	DefaultAddress       = "127.0.0.1"
 	DefaultPort          = 8080
-	DefaultV3APIURL      = "https://api.github.com/"
+	DefaultV3APIURL      = ghtransport.DefaultAPIURL
 	DefaultV4APIURL      = "https://api.github.com/graphql"
 	DefaultWebURL        = "https://github.com"
 	DefaultAppSlug       = "clarify"

@@ -16,10 +16,6 @@ import (
 	"github.com/clarify-app/clarify/render"
 )
 
-// ActionSlug is the slug of the account Clarify writes as when it runs as a workflow
-// (bot action): github-actions[bot], shared with every workflow of the repository.
-const ActionSlug = "github-actions"
-
 // ErrNeedKey is the refusal to read records in Action mode without the ledger key.
 var ErrNeedKey = errors.New("set CLARIFY_LEDGER_KEY to the key Clarify's workflow signs its ledgers with: " +
 	"where Clarify runs as a workflow (github-actions), every workflow of the repository comments as " +
@@ -29,7 +25,7 @@ var ErrNeedKey = errors.New("set CLARIFY_LEDGER_KEY to the key Clarify's workflo
 type Options struct {
 	// API is GitHub's REST API URL (GITHUB_API_URL); Token the caller's token.
 	API, Token string
-	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. ActionSlug
+	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. handlers.ActionsSlug
 	// when Clarify runs as a workflow, which requires Keys.
 	Slug string
 	// Keys verify the app's signed blocks; with none (App mode only) they are read
@@ -76,7 +72,7 @@ func New(o Options) (*Client, error) {
 	if o.Slug == "" {
 		return nil, errors.New("the app's slug is not set (--app, CLARIFY_APP_SLUG)")
 	}
-	if o.Slug == ActionSlug && !o.Keys.Given() {
+	if o.Slug == handlers.ActionsSlug && !o.Keys.Given() {
 		return nil, ErrNeedKey
 	}
 	gh, err := ghtransport.ConditionalTokenClient(o.API, o.Token, o.Transport)

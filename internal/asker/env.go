@@ -7,10 +7,10 @@ import (
 	"regexp"
 	"strings"
 	"time"
-)
 
-// DefaultAPI is github.com's REST API, when GITHUB_API_URL does not name another.
-const DefaultAPI = "https://api.github.com/"
+	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/internal/ghtransport"
+)
 
 // Env is what the doors take from where they run: the environment and the caller's token.
 type Env struct {
@@ -44,7 +44,7 @@ func APIFromEnv(getenv func(string) string) string {
 	if u := strings.TrimSpace(getenv("GITHUB_API_URL")); u != "" {
 		return u
 	}
-	return DefaultAPI
+	return ghtransport.DefaultAPIURL
 }
 
 // CommentStartsNoRun reports whether an ask's comment would start no run of Clarify:
@@ -54,7 +54,7 @@ func APIFromEnv(getenv func(string) string) string {
 // GitHub does start a run for.
 // https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication#using-the-github_token-in-a-workflow
 func CommentStartsNoRun(getenv func(string) string, slug, token, source string) bool {
-	return getenv("GITHUB_ACTIONS") == "true" && slug == ActionSlug && source == "GITHUB_TOKEN" &&
+	return getenv("GITHUB_ACTIONS") == "true" && slug == handlers.ActionsSlug && source == "GITHUB_TOKEN" &&
 		strings.HasPrefix(token, "ghs_")
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/asker"
 )
 
@@ -70,11 +71,11 @@ func TestAWorkflowsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
 		source       string
 		wantDispatch bool
 	}{
-		"jobTokenActionMode":  {job, asker.ActionSlug, "ghs_abc", "GITHUB_TOKEN", true},
+		"jobTokenActionMode":  {job, handlers.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", true},
 		"jobTokenAppMode":     {job, "clarify", "ghs_abc", "GITHUB_TOKEN", false},
-		"personalTokenInAJob": {job, asker.ActionSlug, "github_pat_abc", "GITHUB_TOKEN", false},
-		"ghTokenSetByTheJob":  {job, asker.ActionSlug, "ghs_abc", "GH_TOKEN", false},
-		"outsideActions":      {nil, asker.ActionSlug, "ghs_abc", "GITHUB_TOKEN", false},
+		"personalTokenInAJob": {job, handlers.ActionsSlug, "github_pat_abc", "GITHUB_TOKEN", false},
+		"ghTokenSetByTheJob":  {job, handlers.ActionsSlug, "ghs_abc", "GH_TOKEN", false},
+		"outsideActions":      {nil, handlers.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", false},
 	}
 	for name, tc := range cases {
 		getenv := func(k string) string { return tc.env[k] }

@@ -8,6 +8,10 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 )
 
+// DefaultAPIURL is github.com's REST API, wherever no other is set (GitHub Enterprise
+// Server's is https://HOST/api/v3/).
+const DefaultAPIURL = "https://api.github.com/"
+
 // cacheEntries bounds each installation client's HTTP cache (go-githubapp keeps 64 clients).
 const cacheEntries = 512
 
