@@ -116,11 +116,16 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 	return fmt.Errorf("status comment %d of %s overwritten: %w", id, ref.key(), ErrLedgerMoved)
 }
 
-// cameAfter returns a comment among listed made after the snapshot's read and not by this
-// run, or nil. A full page may hide newer ones past it: then its last stands for them.
+// cameAfter returns a comment among listed made after the snapshot's read, no later than
+// the run's edit of the status comment, and not by this run; or nil. Only such a comment's
+// run can have saved before that edit landed (a run reads after its comment is made): a
+// later one's run reads the edit, so a stream of comments (a drive-by's) does not keep
+// this run starting over. A full page may hide newer ones past it: then its last stands.
 func cameAfter(listed []*github.IssueComment, snap *snapshot) *github.IssueComment {
+	edited := snap.status.GetUpdatedAt().Time
 	for _, c := range listed {
-		if c.GetID() > snap.lastRead && !slices.ContainsFunc(snap.comments, func(o *github.IssueComment) bool { return o.GetID() == c.GetID() }) {
+		if c.GetID() > snap.lastRead && !c.GetCreatedAt().After(edited) &&
+			!slices.ContainsFunc(snap.comments, func(o *github.IssueComment) bool { return o.GetID() == c.GetID() }) {
 			return c
 		}
 	}

@@ -171,3 +171,52 @@ func TestTheScheduledRunGivesWayToAnEventRunsPost(t *testing.T) {
 		t.Fatalf("the ask after both runs: %+v, want pending", c)
 	}
 }
+
+// TestACommentAfterTheScheduledRunsEditDoesNotRunItAgain: a comment made after the
+// scheduled run's edit of the status comment landed has a run that reads that edit, so
+// the scheduled run's check after its edit does not start it over (a drive-by commenting
+// on and on would otherwise keep it running); one made before the edit does.
+func TestACommentAfterTheScheduledRunsEditDoesNotRunItAgain(t *testing.T) {
+	for name, before := range map[string]bool{"made after the edit": false, "made before the edit": true} {
+		t.Run(name, func(t *testing.T) {
+			b := newBench(t)
+			b.settle = 50 * time.Millisecond
+			b.comment("coder-agent", askWithFallback)
+			b.fake.Advance(31 * time.Minute)
+			sweepToken := b.fake.WorkflowToken(repo)
+			status := fmt.Sprintf("/repos/octo/widgets/issues/comments/%d", b.statusID(42))
+			var once sync.Once
+			drive := func() { b.fake.Comment(repo, 42, "drive-by", "Any news?") }
+			b.hooks.set(func(token string, r *http.Request) {
+				if token == sweepToken && r.Method == http.MethodPatch && r.URL.Path == status && before {
+					once.Do(drive)
+				}
+			}, func(token string, r *http.Request) {
+				if token == sweepToken && r.Method == http.MethodPatch && r.URL.Path == status && !before {
+					once.Do(func() { b.fake.Advance(time.Second); drive() })
+				}
+			})
+			from := len(b.fake.Requests())
+			env := b.env("schedule", b.writeEvent(map[string]string{"schedule": "*/15 * * * *"}))
+			env.Token = sweepToken
+			if r := b.runEnv(env); r.code != 0 {
+				t.Fatalf("the scheduled run exited %d: %s", r.code, r.stdout)
+			}
+			if reads, want := fullReads(b, from), map[bool]int{false: 1, true: 2}[before]; reads != want {
+				t.Errorf("the scheduled run read #42 %d times, want %d", reads, want)
+			}
+		})
+	}
+}
+
+// fullReads counts the reads of all of #42's comments (a run's snapshot, not a listing
+// since a time) from request from on.
+func fullReads(b *bench, from int) int {
+	n := 0
+	for _, r := range b.fake.Requests()[from:] {
+		if r.Method == http.MethodGet && r.Path == "/repos/octo/widgets/issues/42/comments" && !strings.Contains(r.Query, "since") {
+			n++
+		}
+	}
+	return n
+}
