@@ -33,9 +33,10 @@ var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked 
 //   - SettleDelay after its edit, it lists the issue's comments updated since its read:
 //     the status comment in that list is its edit read back, and a body other than ours
 //     whose ledger is not newer than ours was written from the same old read, so it starts
-//     over; a comment made after its read (a reply, a command, a dispatch's mirror) is
-//     what started an event's run, whose save its edit may have overwritten, so it starts
-//     over too, and applies that comment itself from a fresh read.
+//     over; a comment made after its read and before its edit landed (a reply, a command,
+//     a dispatch's mirror) is what started an event's run, whose save its edit may have
+//     overwritten, so it starts over too, and applies that comment itself from a fresh
+//     read.
 //
 // An event's run that saved between the scheduled run's two reads and lost its save to the
 // scheduled run's edit is thus repaired by the scheduled run. Its comments are not lost in

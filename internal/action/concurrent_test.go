@@ -34,11 +34,7 @@ func TestEventRunAndScheduledRunAtOnce(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			b := newBench(t)
-			b.settle = 150 * time.Millisecond
-			b.comment("coder-agent", askWithFallback)
-			b.fake.Advance(31 * time.Minute)
-			sweepToken := b.fake.WorkflowToken(repo)
+			b, sweepToken := overdueAsk(t, 150*time.Millisecond)
 			arrived, release, edited := make(chan struct{}), make(chan struct{}), make(chan struct{})
 			var once, onceEdit sync.Once
 			b.hooks.set(func(token string, r *http.Request) {
@@ -179,11 +175,7 @@ func TestTheScheduledRunGivesWayToAnEventRunsPost(t *testing.T) {
 func TestACommentAfterTheScheduledRunsEditDoesNotRunItAgain(t *testing.T) {
 	for name, before := range map[string]bool{"made after the edit": false, "made before the edit": true} {
 		t.Run(name, func(t *testing.T) {
-			b := newBench(t)
-			b.settle = 50 * time.Millisecond
-			b.comment("coder-agent", askWithFallback)
-			b.fake.Advance(31 * time.Minute)
-			sweepToken := b.fake.WorkflowToken(repo)
+			b, sweepToken := overdueAsk(t, 50*time.Millisecond)
 			status := fmt.Sprintf("/repos/octo/widgets/issues/comments/%d", b.statusID(42))
 			var once sync.Once
 			drive := func() { b.fake.Comment(repo, 42, "drive-by", "Any news?") }
@@ -219,4 +211,14 @@ func fullReads(b *bench, from int) int {
 		}
 	}
 	return n
+}
+
+// overdueAsk is a bench (its save's settle delay settle) with an ask in #42 whose reply is
+// overdue, and the token of the scheduled run that is to fire its deadline.
+func overdueAsk(t *testing.T, settle time.Duration) (*bench, string) {
+	b := newBench(t)
+	b.settle = settle
+	b.comment("coder-agent", askWithFallback)
+	b.fake.Advance(31 * time.Minute)
+	return b, b.fake.WorkflowToken(repo)
 }
