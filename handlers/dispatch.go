@@ -525,7 +525,10 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 	}
 	d := trig.Dispatch
 	logger := zerolog.Ctx(ctx)
-	tick := trigger{Kind: triggerTick, Issue: trig.Issue, IssueClosed: trig.IssueClosed, Sender: trig.Sender, At: trig.At, Push: trig.Push}
+	// The dispatch's trigger as it came (its issue, its sender, its payload's push), without
+	// the command: a field added to triggers is carried without being named here.
+	tick := trig
+	tick.Kind, tick.Dispatch = triggerTick, nil
 	mark := render.Marker(dispatchKey(d.GUID))
 	found, err := b.findDispatch(ctx, client, ref, snap, mark)
 	if err != nil {
@@ -594,10 +597,12 @@ func (d *dispatchRequest) refusal() clarify.Reply {
 	return r
 }
 
-// mirrorTrigger is the run's trigger once a dispatch has its mirror: that comment.
+// mirrorTrigger is the run's trigger once a dispatch has its mirror: that comment, sent by
+// the dispatch's sender, and the rest of the dispatch's trigger as it came.
 func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
-	return trigger{Kind: triggerComment, Comment: c, Sender: in.user, At: c.GetCreatedAt().Time, Issue: trig.Issue,
-		IssueClosed: trig.IssueClosed, Push: trig.Push}
+	trig.Kind, trig.Dispatch = triggerComment, nil
+	trig.Comment, trig.Sender, trig.At = c, in.user, c.GetCreatedAt().Time
+	return trig
 }
 
 // findDispatch returns the app's comment carrying mark, the answer to a dispatch, or nil.
