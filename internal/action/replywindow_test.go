@@ -35,3 +35,23 @@ func TestAReplyTheMomentTheRoundAppearsStartsAJob(t *testing.T) {
 		t.Errorf("after the reply's job: %+v, want it answered by comment %d", c, replyID)
 	}
 }
+
+// TestALabelThatFailsHoldsTheRoundBack: when GitHub answers the ask's label with a 502 that
+// no retry gets past (the bench waits for none), the run fails before it posts the round,
+// so nobody is asked in an issue whose replies would start no job; the job run again
+// labels the issue and posts the round, once.
+func TestALabelThatFailsHoldsTheRoundBack(t *testing.T) {
+	b := newBench(t)
+	ask := b.eventFile(b.commentOnly("coder-agent", askWithFallback))
+	b.fake.FailNext("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", 502, 1)
+	if r := b.run("issue_comment", ask); r.code == 0 {
+		t.Fatalf("the run whose label GitHub refused exited 0:\n%s", r.stdout)
+	}
+	if n := b.botComments("Clarification needed"); n != 0 || b.labels() != "" {
+		t.Fatalf("after the failed label: %d rounds posted, labels %q; want none of either", n, b.labels())
+	}
+	b.ok("issue_comment", ask) // the failed job run again
+	if n := b.botComments("Clarification needed · CLR-42-001"); n != 1 || b.labels() != "clarification:active" {
+		t.Errorf("after the job ran again: %d rounds, labels %q; want one round and clarification:active", n, b.labels())
+	}
+}
