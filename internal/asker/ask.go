@@ -44,6 +44,11 @@ type Ask struct {
 // same ask.
 var ErrNotTaken = errors.New("not taken in time")
 
+// ExitPosted is the exit code of an ask or a settle that was sent but not taken in time
+// (ErrNotTaken): it may still be taken, and its ref finds it (bot ask, resolve, followup,
+// abandon; gh clarify the same).
+const ExitPosted = 5
+
 // sent is what an ask left behind to be found by: its comment (0 for a dispatch), the
 // asker's login when known, and the newest comment before it.
 type sent struct {

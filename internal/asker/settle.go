@@ -90,8 +90,8 @@ func (s Settle) payload() json.RawMessage {
 
 // Settle gives the command and reads until Clarify has taken it: the clarification's record
 // once the command is in its thread (resolved, abandoned, or a new round), an *Error with
-// the refusal's code and the reason its reply gives, or ErrNotTaken. The id is checked
-// (CheckID) before any request.
+// the refusal's code and the reason its reply gives, or ErrNotTaken with the record as it
+// stands. The id is checked (CheckID) before any request.
 func (c *Client) Settle(ctx context.Context, s Settle) (clarify.AskRecord, error) {
 	if err := s.check(); err != nil {
 		return clarify.AskRecord{}, err
@@ -135,7 +135,8 @@ func (c *Client) settled(ctx context.Context, s Settle, comment, after int64, de
 		if comment == 0 {
 			comment = c.mirrorOf(s.Issue, snap.comments, s.command(), after)
 		}
-		if cl, ok := byID(snap.ledger, id); ok && comment != 0 && inThread(cl, comment) {
+		cl, found := byID(snap.ledger, id)
+		if found && comment != 0 && inThread(cl, comment) {
 			return c.record(s.Issue, cl), nil
 		}
 		if rec, reason, ok := c.refusal(s.Issue, snap.comments, comment, "", after); comment != 0 && ok {
@@ -146,7 +147,11 @@ func (c *Client) settled(ctx context.Context, s Settle, comment, after int64, de
 			return clarify.AskRecord{}, err
 		}
 		if !more {
-			return clarify.AskRecord{}, fmt.Errorf("%w: Clarify did not take /clarify %s %s in %s within %s", ErrNotTaken, s.Kind, id, s.Issue,
+			var stands clarify.AskRecord
+			if found {
+				stands = c.record(s.Issue, cl)
+			}
+			return stands, fmt.Errorf("%w: Clarify did not take /clarify %s %s in %s within %s", ErrNotTaken, s.Kind, id, s.Issue,
 				orDefault(s.Timeout, DefaultTakeTimeout))
 		}
 	}
