@@ -97,29 +97,29 @@ func (c *Client) Settle(ctx context.Context, s Settle) (clarify.AskRecord, error
 		return clarify.AskRecord{}, err
 	}
 	deadline := c.now().Add(orDefault(s.Timeout, DefaultTakeTimeout))
-	before, err := c.read(ctx, s.Issue)
+	comment, after, err := c.sendSettle(ctx, s)
 	if err != nil {
 		return clarify.AskRecord{}, err
 	}
-	comment, err := c.sendSettle(ctx, s)
-	if err != nil {
-		return clarify.AskRecord{}, err
-	}
-	return c.settled(ctx, s, comment, newest(before.comments), deadline)
+	return c.settled(ctx, s, comment, after, deadline)
 }
 
-// sendSettle gives the command: as a comment (its id), or as a dispatch (0: its mirror
-// is found later).
-func (c *Client) sendSettle(ctx context.Context, s Settle) (int64, error) {
+// sendSettle gives the command and returns the comment that stands for it (0 for a
+// dispatch: its mirror is found later) and the newest comment before it.
+func (c *Client) sendSettle(ctx context.Context, s Settle) (int64, int64, error) {
 	if s.Dispatch {
-		return 0, c.sendDispatch(ctx, s.Issue, s.payload(), "/clarify "+string(s.Kind))
+		before, err := c.read(ctx, s.Issue)
+		if err != nil {
+			return 0, 0, err
+		}
+		return 0, newest(before.comments), c.sendDispatch(ctx, s.Issue, s.payload(), "/clarify "+string(s.Kind))
 	}
 	body := s.command()
 	cm, _, err := c.gh.Issues.CreateComment(ctx, s.Issue.Owner, s.Issue.Repo, s.Issue.Number, &github.IssueComment{Body: &body})
 	if err != nil {
-		return 0, fmt.Errorf("post /clarify %s in %s: %w", s.Kind, s.Issue, err)
+		return 0, 0, fmt.Errorf("post /clarify %s in %s: %w", s.Kind, s.Issue, err)
 	}
-	return cm.GetID(), nil
+	return cm.GetID(), cm.GetID() - 1, nil
 }
 
 // settled reads the issue until the command's comment (or its dispatch's mirror, found by

@@ -50,7 +50,11 @@ func TestSettleEachKindByCommentAndByDispatch(t *testing.T) {
 				w := newWorld(t)
 				id := w.answered()
 				dispatches := len(w.h.Fake.Dispatches(repo))
-				rec, err := w.client().Settle(t.Context(), asker.Settle{Issue: widgets42, ID: id, Kind: kind, Text: want.text, Dispatch: dispatch})
+				c := w.client()
+				w.wire.counts()
+				rec, err := c.Settle(t.Context(), asker.Settle{Issue: widgets42, ID: id, Kind: kind, Text: want.text, Dispatch: dispatch})
+				notModified, other, lines := w.wire.counts()
+				t.Logf("%s: %d requests GitHub counts, %d answered 304\n  %s", name, other, notModified, strings.Join(lines, "\n  "))
 				if err != nil || rec.ID != id || rec.Status != string(want.status) || rec.Round != want.round {
 					t.Fatalf("Settle: %+v, %v; want %s %s in round %d", rec, err, id, want.status, want.round)
 				}
