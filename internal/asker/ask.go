@@ -29,8 +29,9 @@ type Ask struct {
 	// Fallback names an option by its letter ("a").
 	Fallback    string
 	NonBlocking bool
-	// Ref is the asker's own correlation id; State an opaque string it wants back (only a
-	// dispatch carries it: it would be noise in a comment).
+	// Ref is the asker's own correlation id (none: Ask makes one up, and the record it
+	// returns carries it); State an opaque string it wants back (only a dispatch carries
+	// it: it would be noise in a comment).
 	Ref, State string
 	// Dispatch sends the ask as a repository_dispatch instead of a comment (State implies it).
 	Dispatch bool
