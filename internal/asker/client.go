@@ -61,12 +61,11 @@ type Client struct {
 	gh     *github.Client
 	reader handlers.LedgerReader
 	slug   string
-	// web is the web address the records' links point to (webOf the API).
-	web   string
-	now   func() time.Time
-	sleep func(ctx context.Context, d time.Duration) error
-	notes io.Writer
-	poll  Backoff
+	now    func() time.Time
+	sleep  func(ctx context.Context, d time.Duration) error
+	notes  io.Writer
+	poll   Backoff
+	web    string // the web address the records' links point to (webOf the API)
 }
 
 // New returns a client, or ErrNeedKey for Action mode without a key.

@@ -64,8 +64,8 @@ func newest(comments []*github.IssueComment) int64 {
 
 // refusal is the app's refusal of an ask, and the reason it gives: its reply to the ask's
 // comment (a comment ask, or the mirror of a dispatch), or a refusal record naming the
-// ask's ref written after the ask was sent. Only the app's own comments are read (handlers' rule: from a shared
-// account, only those it sealed).
+// ask's ref written after the ask was sent. Only the app's own comments are read
+// (handlers' rule: from a shared account, only those it sealed).
 func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, string, bool) {
 	for _, cm := range comments {
 		if cm.GetID() <= after || !c.reader.Owns(issue, cm) {
@@ -75,7 +75,10 @@ func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment
 		if !ok || rec.Kind != "refusal" {
 			continue
 		}
-		if (askComment != 0 && render.HasMarker(cm.GetBody(), clarify.ReplyKey(askComment))) || (ref != "" && rec.Ref == ref) {
+		if askComment != 0 && render.HasMarker(cm.GetBody(), clarify.ReplyKey(askComment)) {
+			return rec, render.RefusalReason(cm.GetBody()), true
+		}
+		if ref != "" && rec.Ref == ref {
 			return rec, render.RefusalReason(cm.GetBody()), true
 		}
 	}
