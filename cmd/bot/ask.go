@@ -32,5 +32,6 @@ func mcpCmd(args []string, stdout, stderr io.Writer) int {
 // askerCommands are the asker's commands, each with its own exit codes.
 var askerCommands = map[string]func(asker.Door, []string) int{
 	"ask": asker.Door.Ask, "wait": asker.Door.Wait, "status": asker.Door.Status,
+	"resolve": asker.Door.Resolve, "followup": asker.Door.Followup, "abandon": asker.Door.Abandon,
 	"mcp": func(d asker.Door, args []string) int { return mcpCmd(args, d.Stdout, d.Stderr) },
 }
