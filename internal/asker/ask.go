@@ -1,6 +1,7 @@
 package asker
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 
@@ -86,6 +88,15 @@ func (c *Client) Ask(ctx context.Context, a Ask) (clarify.AskRecord, error) {
 	return c.taken(ctx, a, s, deadline)
 }
 
+// MaxQuestionRunes is the longest question the client sends: Clarify's mirror quotes it in
+// a comment that GitHub caps at 65,536 characters (render.MaxCommentBytes keeps room for
+// the rest), and a question three bytes a character still fits.
+const MaxQuestionRunes = 16_000
+
+// check refuses, before anything is sent, an ask that Clarify would refuse for its form:
+// the ask is read with the app's own parser (clarify.Parse), so a bad fallback letter or
+// target comes back with the code and the words of the comment Clarify would post, and
+// nothing is posted in the issue.
 func (a Ask) check() error {
 	switch {
 	case a.Issue.Number <= 0:
@@ -94,6 +105,19 @@ func (a Ask) check() error {
 		return errors.New("no target: give @login, @org/team or a role's name")
 	case strings.TrimSpace(a.Question) == "":
 		return errors.New("no question")
+	case utf8.RuneCountInString(a.Question) > MaxQuestionRunes:
+		return &Error{Code: clarify.CodeTooLong, Msg: fmt.Sprintf("the question is %d characters long; it may have at most %d: "+
+			"put the details in the issue and ask about them", utf8.RuneCountInString(a.Question), MaxQuestionRunes)}
+	}
+	if p := clarify.StateProblem(a.State); p != "" {
+		return &Error{Code: clarify.CodeTooLong, Msg: p + " " + clarify.StateTry}
+	}
+	if _, err := clarify.Parse(commentBody(a)); err != nil {
+		var pe *clarify.ParseError
+		if errors.As(err, &pe) {
+			return &Error{Code: cmp.Or(pe.Code, clarify.CodeBadCommand), Msg: strings.TrimSpace(pe.Problem + " " + pe.Try)}
+		}
+		return &Error{Code: clarify.CodeBadCommand, Msg: err.Error()}
 	}
 	return nil
 }

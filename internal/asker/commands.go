@@ -1,7 +1,6 @@
 package asker
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -150,31 +149,4 @@ func (d Door) Status(args []string) int {
 		return d.exit("status", err)
 	}
 	return d.exit("status", d.printRecords(*c.json, id != "", recs...))
-}
-
-const mcpSummary = "Serve the asker's tools to an agent over MCP on stdin and stdout."
-
-const mcpDetails = `Serves the asker's tools over MCP on stdin and stdout (clarify_ask, clarify_wait,
-clarify_status, clarify_decisions), for an agent's MCP client: Claude Code, Codex, VS
-Code, Cursor. The token, the app and the keys are found as for bot ask; a call that names
-no repo means CLARIFY_REPO, else the working directory's git remote.`
-
-// Serve runs `mcp`: it builds the client as the other commands do and hands it to serve
-// (the MCP server, which cmd wires in) until the client disconnects or Ctrl-C.
-func (d Door) Serve(args []string, serve func(ctx context.Context, c *Client, dispatch bool) error) int {
-	c := d.flags("mcp", mcpSummary, "mcp [flags]", mcpDetails)
-	pos, err := c.Parse(args, d.Stdout)
-	if err == nil && len(pos) > 0 {
-		err = c.Usagef("bot mcp takes no arguments")
-	}
-	if err != nil {
-		return d.exit("mcp", err)
-	}
-	cl, noRun, err := d.client(c)
-	if err != nil {
-		return d.exit("mcp", err)
-	}
-	ctx, stop := signalContext()
-	defer stop()
-	return d.exit("mcp", serve(ctx, cl, noRun))
 }
