@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
