@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 const mcpSummary = "Serve the asker's tools to an agent over MCP on stdin and stdout."
@@ -49,7 +49,7 @@ func (d Door) checkServe(c common, clientErr error) int {
 	fmt.Fprintf(d.Stdout, "api:        %s\n", APIFromEnv(d.Env.Getenv))
 	fmt.Fprintf(d.Stdout, "token:      %s\n", cmp.Or(source, "none"))
 	fmt.Fprintf(d.Stdout, "repository: %s\n", cmp.Or(repo, "none: each call must name repo (set CLARIFY_REPO, or run in a clone)"))
-	fmt.Fprintf(d.Stdout, "believes:   the comments of %s\n", handlers.BotLoginOf(*c.app))
+	fmt.Fprintf(d.Stdout, "believes:   the comments of %s\n", ledger.BotLoginOf(*c.app))
 	if clientErr != nil {
 		fmt.Fprintf(d.Stdout, "not ready:  %v\n", clientErr)
 		return ExitError
