@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // Settle is one settling command an asker gives about its clarification.
@@ -75,7 +75,7 @@ func (s Settle) command() string {
 // payload is the settle as a clarify dispatch's client_payload (handlers/dispatch.go).
 func (s Settle) payload() json.RawMessage {
 	id, _ := clarify.NormalizeID(s.ID)
-	p := handlers.DispatchPayload{Issue: s.Issue.Number, Action: string(s.Kind), ID: id}
+	p := wire.DispatchPayload{Issue: s.Issue.Number, Action: string(s.Kind), ID: id}
 	switch s.Kind {
 	case clarify.CmdResolve:
 		p.Decision = s.Text
