@@ -35,11 +35,21 @@ func (p Push) Same(q Push) bool { return p.Known() && p.At.Equal(q.At) && p.Bran
 // The payload's pushed_at is only as new as its own comment: a run queued before a push
 // may apply replies made after it, which the hint does not vouch for (handlers/config.go).
 type NoConfig struct {
-	Push
+	At     time.Time `json:"at"`
+	Branch string    `json:"branch,omitempty"`
 	// Seen is the newest comment read before the file was found missing: every comment up
 	// to it was made while there was none. Zero when not known.
 	Seen int64 `json:"seen,omitempty"`
 }
+
+// NoConfigAt is the hint of a run whose payload showed push and which had read the issue's
+// comments up to seen before it found no file.
+func NoConfigAt(push Push, seen int64) NoConfig {
+	return NoConfig{At: push.At, Branch: push.Branch, Seen: seen}
+}
+
+// Pushed is the push the hint was noted at.
+func (h NoConfig) Pushed() Push { return Push{At: h.At, Branch: h.Branch} }
 
 // MemoryHint names the issue that holds the repository's decisions, with the mark that
 // proves it the app's (the one its label carries), so that a later run reads the decisions

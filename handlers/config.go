@@ -109,7 +109,7 @@ type hintRun struct {
 // the file, which this repository's pushes do not move, so the hint is never taken there.
 func (l *ConfigLoader) loadAfter(ctx context.Context, client *github.Client, owner, repo string, h hintRun) (RepoConfig, error) {
 	none, push := h.none, h.push
-	if l.oneRepo && none.Same(push) && h.newest <= max(none.Seen, h.trigger) {
+	if l.oneRepo && none.Pushed().Same(push) && h.newest <= max(none.Seen, h.trigger) {
 		zerolog.Ctx(ctx).Debug().Time("pushed_at", push.At).Msg("No configuration file as of the repository's last push; the defaults apply")
 		return RepoConfig{Config: repoconfig.Default(), Missing: true}, nil
 	}
@@ -128,11 +128,11 @@ func (l *ConfigLoader) noConfigHint(was clarify.NoConfig, cfg RepoConfig, push c
 	case !push.Known():
 		return was
 	case cfg.Fresh:
-		return clarify.NoConfig{Push: push, Seen: seen}
-	case was.Same(push):
+		return clarify.NoConfigAt(push, seen)
+	case was.Pushed().Same(push):
 		return was
 	default:
-		return clarify.NoConfig{Push: push}
+		return clarify.NoConfigAt(push, 0)
 	}
 }
 

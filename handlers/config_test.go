@@ -45,7 +45,7 @@ func TestTheNoConfigHintHoldsOnlyWhereOneRepositoryIsRead(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			fake.ResetRequests()
-			cfg, err := tc.loader.loadAfter(context.Background(), client, "octo", "widgets", hintRun{none: clarify.NoConfig{Push: pushed, Seen: 6}, push: tc.push, trigger: tc.trigger, newest: tc.newest})
+			cfg, err := tc.loader.loadAfter(context.Background(), client, "octo", "widgets", hintRun{none: clarify.NoConfigAt(pushed, 6), push: tc.push, trigger: tc.trigger, newest: tc.newest})
 			if err != nil || !cfg.Missing {
 				t.Fatalf("loadAfter = %+v, %v; want the defaults, the file missing", cfg, err)
 			}

@@ -161,7 +161,7 @@ func TestAPayloadWithoutPushedAtReadsTheConfig(t *testing.T) {
 func TestAHintAloneWritesNothing(t *testing.T) {
 	b := newBench(t)
 	b.step(42, "coder-agent", askWithFallback, func(p map[string]any) { delete(p["repository"].(map[string]any), "pushed_at") })
-	if h := b.ledger(42).Hints.NoConfig; h.Known() {
+	if h := b.ledger(42).Hints.NoConfig; h.Pushed().Known() {
 		t.Fatalf("the ask's payload showed no push, yet the ledger holds %+v", h)
 	}
 	routes := b.step(42, "coder-agent", "Waiting for maria.")
@@ -218,7 +218,7 @@ func (b *bench) plantNoConfigHint(n int, key []byte) {
 		}
 	}
 	l := b.ledger(n)
-	l.Hints.NoConfig = clarify.NoConfig{Push: b.push()}
+	l.Hints.NoConfig = clarify.NoConfigAt(b.push(), 0)
 	block, err := render.EncodeLedger(l, key)
 	if err != nil {
 		b.t.Fatal(err)
