@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // The person a clarification waits on (here the reporter, who may only read)
@@ -31,7 +31,7 @@ func escalateAndAnswer(w *world, n int) {
 func loopCounts(w *world) (mentions, wakes int) {
 	mentions = w.botComments("@maria")
 	for _, d := range w.h.Fake.Dispatches(repo) {
-		if d.EventType == handlers.WakeAnswered {
+		if d.EventType == wire.WakeAnswered {
 			wakes++
 		}
 	}
