@@ -94,7 +94,7 @@ func TestTheAskerDisputingAnAnswerIsHeard(t *testing.T) {
 		t.Errorf("%d escalations mentioning the maintainers, %d wake-ups; want 2 and 2:\n%s", mentions, wakes, w.h.Fake.Transcript(repo, 42))
 	}
 	sent := w.h.Fake.Dispatches(repo)
-	var p handlers.WakePayload
+	var p wire.WakePayload
 	if err := json.Unmarshal(sent[len(sent)-1].ClientPayload, &p); err != nil || p.Answer != "Chrome: the security review stands." {
 		t.Errorf("the last wake-up carries %+v (%v), want the maintainer's answer", p, err)
 	}
