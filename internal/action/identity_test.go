@@ -280,3 +280,28 @@ func deliveredCommentID(t *testing.T, d fakegithub.Delivery) int64 {
 	}
 	return p.Comment.ID
 }
+
+// TestAnAgentsCommandQuotingClarifyIsApplied (issue 33): an agent in a workflow, writing as
+// github-actions[bot] like Clarify's own runs, asks again quoting the comment Clarify put
+// the round in (the status comment, the issue's first round above its table), sealed
+// markers, ledger and all. A seal vouches only for the comment Clarify wrote it in, so the
+// quote is the agent's comment, and its ask is taken.
+func TestAnAgentsCommandQuotingClarifyIsApplied(t *testing.T) {
+	b := newBench(t)
+	b.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
+	var round string
+	for _, c := range b.fake.Comments(repo, 42) {
+		if c.User == fakegithub.ActionsBotLogin && strings.Contains(c.Body, "round:CLR-42-001:1") {
+			round = c.Body
+		}
+	}
+	if round == "" {
+		t.Fatalf("no round comment:\n%s", b.fake.Transcript(repo, 42))
+	}
+	b.workflowComment("/clarify @maria Does that hold for cached reads too?\n\n> " + strings.ReplaceAll(round, "\n", "\n> "))
+	b.fake.Advance(5 * time.Minute)
+	b.schedule()
+	if c := b.clar("CLR-42-002"); c.Status != clarify.Pending || c.Asker.Login != fakegithub.ActionsBotLogin {
+		t.Fatalf("the agent's ask quoting Clarify: %+v\n%s", c, b.fake.Transcript(repo, 42))
+	}
+}
