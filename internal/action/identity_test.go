@@ -305,3 +305,21 @@ func TestAnAgentsCommandQuotingClarifyIsApplied(t *testing.T) {
 		t.Fatalf("the agent's ask quoting Clarify: %+v\n%s", c, b.fake.Transcript(repo, 42))
 	}
 }
+
+// TestTwoWorkflowsWithTheSameRefEachGetTheirOwnAsk (issue 33): two workflows' agents both
+// dispatch as github-actions[bot] with ref step-1, each with its own nonce: each gets its
+// own clarification, and a retry with a nonce asks nothing again.
+func TestTwoWorkflowsWithTheSameRefEachGetTheirOwnAsk(t *testing.T) {
+	b := newBench(t)
+	ask := func(question, nonce string) {
+		b.agentDispatch(map[string]any{"issue": 42, "action": "ask", "target": "@maria", "question": question,
+			"context": map[string]string{"ref": "step-1", "nonce": nonce}})
+	}
+	ask("Per API key or per client IP?", "build-nonce")
+	ask("Which header carries the key?", "docs-nonce")
+	ask("Per API key or per client IP?", "build-nonce")
+	l := b.ledger(42)
+	if len(l.Clarifications) != 2 || l.Clarifications[0].Nonce != "build-nonce" || l.Clarifications[1].Nonce != "docs-nonce" {
+		t.Fatalf("two workflows' step-1 and a retry: %+v; want two clarifications, one per nonce", l.Clarifications)
+	}
+}

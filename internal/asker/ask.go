@@ -37,6 +37,8 @@ type Ask struct {
 	Dispatch bool
 	// Timeout bounds the wait for Clarify to take the ask (0: DefaultTakeTimeout).
 	Timeout time.Duration
+	// nonce is a dispatch's (Client.nonceOf), set when it is sent.
+	nonce string
 }
 
 // ErrNotTaken says Clarify did not take an ask in time: neither a clarification nor a
@@ -44,10 +46,11 @@ type Ask struct {
 var ErrNotTaken = errors.New("not taken in time")
 
 // sent is what an ask left behind to be found by: its comment (0 for a dispatch), the
-// asker's login when known, and the newest comment before it.
+// asker's login (a comment's) or nonce (a dispatch's), and the newest comment before it.
 type sent struct {
 	comment int64
 	asker   string
+	nonce   string
 	after   int64
 }
 
@@ -116,13 +119,14 @@ func (c *Client) dispatch(ctx context.Context, a *Ask) (sent, error) {
 	if a.Ref == "" {
 		a.Ref = newRef()
 	}
+	a.nonce = c.nonceOf(a.Issue, a.Ref)
 	payload := dispatchPayloadOf(*a)
 	_, _, err = c.gh.Repositories.Dispatch(ctx, a.Issue.Owner, a.Issue.Repo, github.DispatchRequestOptions{
 		EventType: handlers.DispatchEventType, ClientPayload: &payload})
 	if err != nil {
 		return sent{}, fmt.Errorf("send the ask to %s as a repository_dispatch: %w", a.Issue.FullName(), err)
 	}
-	return sent{after: newest(before.comments)}, nil
+	return sent{nonce: a.nonce, after: newest(before.comments)}, nil
 }
 
 // newRef is a ref for an ask sent without one.
@@ -142,7 +146,7 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
 			return clarify.AskRecordOf(snap.ledger.Issue, cl), nil
 		}
-		if rec, ok := c.refusal(a.Issue, snap.comments, s.comment, a.Ref, s.after); ok {
+		if rec, ok := c.refusal(a.Issue, snap.comments, s); ok {
 			return clarify.AskRecord{}, &Error{Code: clarify.ErrorCode(rec.Code), Msg: "Clarify refused the ask (its reply in " + a.Issue.String() + " says why)"}
 		}
 		more, err := c.pause(ctx, d, deadline)
@@ -157,12 +161,13 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 }
 
 // find is the clarification the ask became: the one its comment asked, else the one of
-// its ref.
+// its ref asked by the same login; for a dispatch, the one of its nonce.
 func (s sent) find(l clarify.Ledger, ref string) (clarify.Clarification, bool) {
-	if s.comment != 0 {
-		if cl, ok := byComment(l, s.comment); ok {
-			return cl, true
-		}
+	if s.comment == 0 {
+		return byNonce(l, s.nonce, s.after)
+	}
+	if cl, ok := byComment(l, s.comment); ok {
+		return cl, true
 	}
 	return byRef(l, ref, s.asker, s.after)
 }

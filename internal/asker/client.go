@@ -65,6 +65,8 @@ type Client struct {
 	sleep  func(ctx context.Context, d time.Duration) error
 	notes  io.Writer
 	poll   Backoff
+	// token keys the nonces of the client's dispatches (nonceOf).
+	token []byte
 }
 
 // New returns a client, or ErrNeedKey for Action mode without a key.
@@ -79,7 +81,7 @@ func New(o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{gh: gh, slug: o.Slug, now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
+	c := &Client{gh: gh, slug: o.Slug, now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll, token: []byte(o.Token),
 		reader: handlers.LedgerReader{Bot: handlers.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
 	if c.now == nil {
 		c.now = time.Now

@@ -1,7 +1,11 @@
 package asker
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
+	"strings"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
@@ -23,9 +27,20 @@ func dispatchPayloadOf(a Ask) json.RawMessage {
 		no := false
 		p.Blocking = &no
 	}
-	if a.Ref != "" || a.State != "" {
-		p.Context = &handlers.AskContext{Ref: a.Ref, State: a.State}
+	if a.Ref != "" || a.State != "" || a.nonce != "" {
+		p.Context = &handlers.AskContext{Ref: a.Ref, State: a.State, Nonce: a.nonce}
 	}
 	b, _ := json.Marshal(p) // a DispatchPayload always marshals
 	return b
+}
+
+// nonceOf is the nonce of a dispatched ask in issue with ref: an HMAC of them under the
+// caller's token. Nobody without the token can tell it or make it; a retried step, with the
+// same token and ref, sends the same nonce, and so is answered with the clarification it
+// opened the first time (clarify.SameAsk); an ask of any other token, a workflow of the
+// same repository sending as the same github-actions[bot] too, sends another.
+func (c *Client) nonceOf(issue clarify.IssueRef, ref string) string {
+	m := hmac.New(sha256.New, c.token)
+	m.Write([]byte("clarify ask nonce\x00" + strings.ToLower(issue.String()) + "\x00" + ref))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
 }

@@ -90,3 +90,34 @@ func TestAWorkflowsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
 		t.Errorf("App mode: exit %d, %d dispatches; want a comment", code, len(w.h.Fake.Dispatches(repo)))
 	}
 }
+
+// TestARefIsTheAskersOwn (issue 33): two askers dispatch asks with the same ref; each gets
+// its own clarification, and neither is handed the other's, before the app has taken its
+// own ask or after.
+func TestARefIsTheAskersOwn(t *testing.T) {
+	w := newWorld(t)
+	w.h.Fake.AddUser("reviewer-agent", "User")
+	w.h.Fake.SetPermission(repo, "reviewer-agent", "write")
+	tokens := map[string]string{agent: w.token, "reviewer-agent": w.h.Fake.PersonalToken(repo, "reviewer-agent")}
+	ask := func(who string) clarify.AskRecord {
+		t.Helper()
+		w.token = tokens[who]
+		code, out, errs := w.run(asker.Door.Ask, "octo/widgets#42", "@maria", "Per API key?", "--ref", "step-1", "--dispatch", "--json")
+		var rec clarify.AskRecord
+		if code != 0 || json.Unmarshal([]byte(out), &rec) != nil {
+			t.Fatalf("%s's ask: exit %d, %s %s", who, code, out, errs)
+		}
+		return rec
+	}
+	first, second := ask(agent), ask("reviewer-agent")
+	if first.ID != "CLR-42-001" || first.Asker != agent || second.ID != "CLR-42-002" || second.Asker != "reviewer-agent" {
+		t.Fatalf("asks with the same ref: %s by %s, then %s by %s; want CLR-42-001 by %s, CLR-42-002 by reviewer-agent",
+			first.ID, first.Asker, second.ID, second.Asker, agent)
+	}
+	if again := ask(agent); again.ID != first.ID {
+		t.Errorf("%s's retry of step-1 got %s; want its own %s", agent, again.ID, first.ID)
+	}
+	if l, err := w.h.Ledger(repo, issue); err != nil || len(l.Clarifications) != 2 {
+		t.Errorf("the ledger holds %d clarifications (%v); want two", len(l.Clarifications), err)
+	}
+}
