@@ -74,7 +74,7 @@ func (d Door) client(c common) (*Client, bool, error) {
 	}
 	cl, err := New(Options{API: APIFromEnv(d.Env.Getenv), Token: token, Slug: *c.app, Keys: keys,
 		Transport: d.Transport, Now: d.Now, Sleep: d.Sleep, Notes: d.Stderr})
-	return cl, CommentStartsNoRun(d.Env.Getenv, *c.app, token, source), err
+	return cl, CommentStartsNoRun(d.Env.Getenv, token, source), err
 }
 
 // exit reports err and returns the exit code, as every bot command does (internal/cli),

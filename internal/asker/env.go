@@ -5,10 +5,10 @@ import (
 	"errors"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
@@ -47,16 +47,25 @@ func APIFromEnv(getenv func(string) string) string {
 	return ghtransport.DefaultAPIURL
 }
 
-// CommentStartsNoRun reports whether an ask's comment would start no run of Clarify:
-// Clarify runs as a workflow in the repository (slug github-actions), and the caller is a
-// workflow's own GITHUB_TOKEN (in a job, from GITHUB_TOKEN, an installation token), whose
-// comments GitHub starts no workflow for. Such an ask goes as a repository_dispatch, which
-// GitHub does start a run for.
+// CommentStartsNoRun reports whether an ask's comment might start no run of Clarify: the
+// caller is a workflow's own token, whose comments GitHub starts no workflow for, so
+// Clarify running as a workflow would never see them. Such an ask goes as a
+// repository_dispatch, which GitHub does start a run for, and which Clarify as an App
+// takes too, so the app's slug (which may be found only later) does not matter.
+//
+// The workflow's token is recognised as a job hands it on: in a job (GITHUB_ACTIONS=true),
+// given in GITHUB_TOKEN or in GH_TOKEN (GitHub's documented way to give gh a token; gh's
+// GH_ENTERPRISE_TOKEN and GITHUB_ENTERPRISE_TOKEN for a GitHub Enterprise Server host), and
+// an installation token (ghs_), as the job's token always is. An App's installation token
+// given so asks by dispatch too, which starts runs as well.
 // https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication#using-the-github_token-in-a-workflow
-func CommentStartsNoRun(getenv func(string) string, slug, token, source string) bool {
-	return getenv("GITHUB_ACTIONS") == "true" && slug == handlers.ActionsSlug && source == "GITHUB_TOKEN" &&
-		strings.HasPrefix(token, "ghs_")
+// https://docs.github.com/en/actions/writing-workflows/choosing-what-your-workflow-does/using-github-cli-in-workflows
+func CommentStartsNoRun(getenv func(string) string, token, source string) bool {
+	return getenv("GITHUB_ACTIONS") == "true" && slices.Contains(jobTokenVars, source) && strings.HasPrefix(token, "ghs_")
 }
+
+// jobTokenVars are the variables a job hands a token on in, to bot and to gh.
+var jobTokenVars = []string{"GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"}
 
 // remoteRe takes OWNER/REPO out of a GitHub remote's URL (https, ssh, scp-like).
 var remoteRe = regexp.MustCompile(`[:/]([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+?)(?:\.git)?/?$`)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/asker"
 )
 
@@ -63,31 +62,54 @@ func TestARefusedDispatchIsFoundByItsRef(t *testing.T) {
 	}
 }
 
-func TestAWorkflowsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
+func TestAWorkflowsOwnTokenAsksByDispatch(t *testing.T) {
 	job := map[string]string{"GITHUB_ACTIONS": "true"}
 	cases := map[string]struct {
 		env          map[string]string
-		slug, token  string
+		token        string
 		source       string
 		wantDispatch bool
 	}{
-		"jobTokenActionMode":  {job, handlers.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", true},
-		"jobTokenAppMode":     {job, "clarify", "ghs_abc", "GITHUB_TOKEN", false},
-		"personalTokenInAJob": {job, handlers.ActionsSlug, "github_pat_abc", "GITHUB_TOKEN", false},
-		"ghTokenSetByTheJob":  {job, handlers.ActionsSlug, "ghs_abc", "GH_TOKEN", false},
-		"outsideActions":      {nil, handlers.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", false},
+		"jobTokenInGITHUB_TOKEN":  {job, "ghs_abc", "GITHUB_TOKEN", true},
+		"jobTokenInGH_TOKEN":      {job, "ghs_abc", "GH_TOKEN", true},
+		"personalTokenInAJob":     {job, "github_pat_abc", "GITHUB_TOKEN", false},
+		"ghsLoginOfGhOutsideEnv":  {job, "ghs_abc", "gh", false},
+		"outsideActions":          {nil, "ghs_abc", "GITHUB_TOKEN", false},
+		"actionsNotTrueOutsideIt": {map[string]string{"GITHUB_ACTIONS": "false"}, "ghs_abc", "GH_TOKEN", false},
 	}
 	for name, tc := range cases {
 		getenv := func(k string) string { return tc.env[k] }
-		if got := asker.CommentStartsNoRun(getenv, tc.slug, tc.token, tc.source); got != tc.wantDispatch {
+		if got := asker.CommentStartsNoRun(getenv, tc.token, tc.source); got != tc.wantDispatch {
 			t.Errorf("%s: CommentStartsNoRun = %v, want %v", name, got, tc.wantDispatch)
 		}
 	}
-	// End to end: a job's GITHUB_TOKEN in App mode comments.
+}
+
+// TestTheJobsTokenAsksByDispatchUnderEitherName (issue 33): a job gives bot its
+// GITHUB_TOKEN as GITHUB_TOKEN or, as GitHub documents for gh, as GH_TOKEN; either way, and
+// whatever the app's slug, the ask goes as a repository_dispatch, since a comment made with
+// that token starts no workflow. A personal token in a job comments.
+func TestTheJobsTokenAsksByDispatchUnderEitherName(t *testing.T) {
+	for _, name := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			env := map[string]string{"GITHUB_ACTIONS": "true", name: w.h.Fake.WorkflowToken(repo)}
+			var out, errs bytes.Buffer
+			d := w.door(&out, &errs, env)
+			d.Env.Token = func() (string, string, error) { return asker.TokenFromEnv(d.Env.Getenv) }
+			code := d.Ask([]string{"octo/widgets#42", "@maria", "Per API key?"})
+			if code != 0 || len(w.h.Fake.Dispatches(repo)) != 1 {
+				t.Errorf("the job's token in %s: exit %d (%s), %d dispatches; want the ask sent as one dispatch",
+					name, code, errs.String(), len(w.h.Fake.Dispatches(repo)))
+			}
+		})
+	}
 	w := newWorld(t)
 	var out, errs bytes.Buffer
-	if code := w.door(&out, &errs, job).Ask([]string{"octo/widgets#42", "@maria", "Per API key?"}); code != 0 || len(w.h.Fake.Dispatches(repo)) != 0 {
-		t.Errorf("App mode: exit %d, %d dispatches; want a comment", code, len(w.h.Fake.Dispatches(repo)))
+	d := w.door(&out, &errs, map[string]string{"GITHUB_ACTIONS": "true", "GH_TOKEN": w.token})
+	d.Env.Token = func() (string, string, error) { return asker.TokenFromEnv(d.Env.Getenv) }
+	if code := d.Ask([]string{"octo/widgets#42", "@maria", "Per API key?"}); code != 0 || len(w.h.Fake.Dispatches(repo)) != 0 {
+		t.Errorf("a personal token in a job: exit %d, %d dispatches; want a comment", code, len(w.h.Fake.Dispatches(repo)))
 	}
 }
 
