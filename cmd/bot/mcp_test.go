@@ -65,7 +65,11 @@ func builtBot(t *testing.T) string {
 	return built.bin
 }
 
-func newMCPWorld(t *testing.T) *mcpWorld {
+func newMCPWorld(t *testing.T) *mcpWorld { return newMCPWorldIn(t, nil) }
+
+// newMCPWorldIn is an mcpWorld whose bot mcp runs where setup says, given the in-memory
+// GitHub's URL: in dir ("": the test's), with env added to (and over) its environment.
+func newMCPWorldIn(t *testing.T, setup func(url string) (dir string, env []string)) *mcpWorld {
 	if testing.Short() {
 		t.Skip("builds the binary; not in -short")
 	}
@@ -88,7 +92,11 @@ func newMCPWorld(t *testing.T) *mcpWorld {
 	cmd := exec.Command(bin, "mcp")
 	cmd.Env = append(os.Environ(), "GITHUB_API_URL="+h.GitHub.URL+"/", "GITHUB_TOKEN="+h.Fake.PersonalToken("octo/widgets", "coder-agent"),
 		"GH_TOKEN=", "CLARIFY_REPO=octo/widgets", "CLARIFY_APP_SLUG=clarify", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
-		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=")
+		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=", "GH_HOST=")
+	if setup != nil {
+		dir, env := setup(h.GitHub.URL)
+		cmd.Env, cmd.Dir = append(cmd.Env, env...), dir
+	}
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, nil)
 	w.started = time.Now()
@@ -205,5 +213,41 @@ func TestMCPWaitNobodyAnswersReturnsTheOpenRecordInTime(t *testing.T) {
 		Arguments: map[string]any{"issue": 42, "id": "CLR-42-404"}})
 	if err != nil || !res.IsError || !strings.HasPrefix(res.Content[0].(*mcp.TextContent).Text, "unknown-clarification") {
 		t.Errorf("clarify_status of an unknown id: %v %+v; want a tool error carrying unknown-clarification", err, res)
+	}
+}
+
+// gitClone makes a git repository whose origin remote is remote, as a clone has it.
+func gitClone(t *testing.T, remote string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"remote", "add", "origin", remote}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// TestMCPTakesTheRemotesRepositoryOnTheAPIsHostOnly (issue 33): bot mcp, in a clone and
+// with no CLARIFY_REPO, means the remote's repository only when the remote is on the host
+// whose API it reaches (and the token is for): a remote on another host is a tool error
+// naming both hosts, never that host's OWNER/REPO asked for on the API's.
+func TestMCPTakesTheRemotesRepositoryOnTheAPIsHostOnly(t *testing.T) {
+	var api string
+	other := newMCPWorldIn(t, func(url string) (string, []string) {
+		api = strings.TrimPrefix(url, "http://")
+		return gitClone(t, "git@ghe.example.com:octo/widgets.git"), []string{"CLARIFY_REPO="}
+	})
+	res, err := other.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "clarify_status", Arguments: map[string]any{"issue": 42}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "ghe.example.com") ||
+		!strings.Contains(res.Content[0].(*mcp.TextContent).Text, api) {
+		t.Errorf("clarify_status in a clone of ghe.example.com's repository, with %s's API: %v %+v; want a tool error naming both", api, err, res)
+	}
+	same := newMCPWorldIn(t, func(url string) (string, []string) {
+		return gitClone(t, url+"/octo/widgets.git"), []string{"CLARIFY_REPO="}
+	})
+	same.call("clarify_ask", map[string]any{"issue": 42, "target": "@maria", "question": "Per API key?"})
+	if recs := same.call("clarify_status", map[string]any{"issue": 42}); len(recs["records"].([]any)) != 1 {
+		t.Errorf("clarify_status in a clone of the API's host's repository: %v; want its record", recs)
 	}
 }
