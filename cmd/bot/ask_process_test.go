@@ -2,14 +2,10 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/clarify-app/clarify/internal/replay"
 )
 
 // TestTheJobsTokenAsksByDispatchThroughTheBinary (issue 33): bot ask run as its own
@@ -18,30 +14,15 @@ import (
 // which starts a run where a comment with that token would start none, and bot finds the
 // clarification it became by its nonce.
 func TestTheJobsTokenAsksByDispatchThroughTheBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; not in -short")
-	}
-	bin := builtBot(t)
-	h, err := replay.NewHarness(io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
-	h.Fake.AddInstallation(1, "octo", "octo/widgets")
-	h.Fake.SetPermission("octo/widgets", "maria", "write")
-	w := &mcpWorld{t: t, h: h}
-	w.deliver(h.Fake.OpenIssue("octo/widgets", 42, "Rate limit", "maria"))
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go w.pump(ctx)
-
+	w, bin := newProcessWorld(t)
+	h := w.h
 	cmd := exec.Command(bin, "ask", "octo/widgets#42", "@maria", "Per API key?", "--ref", "step-1", "--timeout", "30s")
 	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=true", "GITHUB_TOKEN=", "GH_TOKEN="+h.Fake.WorkflowToken("octo/widgets"),
 		"GITHUB_API_URL="+h.GitHub.URL+"/", "GH_HOST=", "CLARIFY_APP_SLUG=", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
 		"GITHUB_APP_PRIVATE_KEY_FILE=")
 	var out, errs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errs
-	err = cmd.Run()
+	err := cmd.Run()
 	if err != nil || strings.TrimSpace(out.String()) != "CLR-42-001" || len(h.Fake.Dispatches("octo/widgets")) != 1 {
 		t.Fatalf("bot ask with the job's token as GH_TOKEN: %v, stdout %q, stderr %q, %d dispatches; want CLR-42-001 asked by one dispatch",
 			err, out.String(), errs.String(), len(h.Fake.Dispatches("octo/widgets")))

@@ -70,6 +70,34 @@ func newMCPWorld(t *testing.T) *mcpWorld { return newMCPWorldIn(t, nil) }
 // newMCPWorldIn is an mcpWorld whose bot mcp runs where setup says, given the in-memory
 // GitHub's URL: in dir ("": the test's), with env added to (and over) its environment.
 func newMCPWorldIn(t *testing.T, setup func(url string) (dir string, env []string)) *mcpWorld {
+	w, bin := newProcessWorld(t)
+	h := w.h
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = append(os.Environ(), "GITHUB_API_URL="+h.GitHub.URL+"/", "GITHUB_TOKEN="+h.Fake.PersonalToken("octo/widgets", "coder-agent"),
+		"GH_TOKEN=", "CLARIFY_REPO=octo/widgets", "CLARIFY_APP_SLUG=clarify", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
+		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=", "GH_HOST=")
+	if setup != nil {
+		dir, env := setup(h.GitHub.URL)
+		cmd.Env, cmd.Dir = append(cmd.Env, env...), dir
+	}
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, nil)
+	w.started = time.Now()
+	var err error
+	w.session, err = client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.session.Close() })
+	return w
+}
+
+// newProcessWorld is the in-memory GitHub with the real app behind it, an issue, and
+// GitHub's deliveries sent to the app as they happen, for a bot process (the binary built
+// once) to run against.
+func newProcessWorld(t *testing.T) (*mcpWorld, string) {
 	if testing.Short() {
 		t.Skip("builds the binary; not in -short")
 	}
@@ -88,24 +116,7 @@ func newMCPWorldIn(t *testing.T, setup func(url string) (dir string, env []strin
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go w.pump(ctx)
-
-	cmd := exec.Command(bin, "mcp")
-	cmd.Env = append(os.Environ(), "GITHUB_API_URL="+h.GitHub.URL+"/", "GITHUB_TOKEN="+h.Fake.PersonalToken("octo/widgets", "coder-agent"),
-		"GH_TOKEN=", "CLARIFY_REPO=octo/widgets", "CLARIFY_APP_SLUG=clarify", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
-		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=", "GH_HOST=")
-	if setup != nil {
-		dir, env := setup(h.GitHub.URL)
-		cmd.Env, cmd.Dir = append(cmd.Env, env...), dir
-	}
-	cmd.Stderr = os.Stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, nil)
-	w.started = time.Now()
-	w.session, err = client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = w.session.Close() })
-	return w
+	return w, bin
 }
 
 // deliver sends one delivery to the app and waits until it has run.
