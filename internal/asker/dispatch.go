@@ -35,7 +35,7 @@ func dispatchPayloadOf(a Ask) json.RawMessage {
 }
 
 // nonceOf is the nonce of a dispatched ask in issue with ref: an HMAC of them under the
-// caller's token. Nobody without the token can tell it or make it; a retried step, with the
+// caller's token, which cannot be had back from it. A retried step, with the
 // same token and ref, sends the same nonce, and so is answered with the clarification it
 // opened the first time (clarify.SameAsk); an ask of any other token, a workflow of the
 // same repository sending as the same github-actions[bot] too, sends another.
