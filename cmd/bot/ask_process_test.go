@@ -14,7 +14,7 @@ import (
 // which starts a run where a comment with that token would start none, and bot finds the
 // clarification it became by its nonce.
 func TestTheJobsTokenAsksByDispatchThroughTheBinary(t *testing.T) {
-	w, bin := newProcessWorld(t)
+	w, bin, _ := newProcessWorld(t, true)
 	h := w.h
 	cmd := exec.Command(bin, "ask", "octo/widgets#42", "@maria", "Per API key?", "--ref", "step-1", "--timeout", "30s")
 	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=true", "GITHUB_TOKEN=", "GH_TOKEN="+h.Fake.WorkflowToken("octo/widgets"),

@@ -65,25 +65,28 @@ func builtBot(t *testing.T) string {
 	return built.bin
 }
 
-func newMCPWorld(t *testing.T) *mcpWorld { return newMCPWorldIn(t, nil) }
+func newMCPWorld(t *testing.T) *mcpWorld { return newMCPWorldWith(t, worldOpts{pump: true}) }
 
-// newMCPWorldIn is an mcpWorld whose bot mcp runs where setup says, given the in-memory
-// GitHub's URL: in dir ("": the test's), with env added to (and over) its environment.
-func newMCPWorldIn(t *testing.T, setup func(url string) (dir string, env []string)) *mcpWorld {
-	w, bin := newProcessWorld(t)
-	h := w.h
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
+// worldOpts say how a test's world differs: pump false leaves GitHub's deliveries unsent,
+// as when Clarify is down; client is the MCP client's options; setup, given the in-memory
+// GitHub's URL, says the directory bot mcp runs in ("": the test's) and what env adds to
+// (and over) its environment.
+type worldOpts struct {
+	pump   bool
+	client *mcp.ClientOptions
+	setup  func(url string) (dir string, env []string)
+}
+
+func newMCPWorldWith(t *testing.T, o worldOpts) *mcpWorld {
+	w, bin, ctx := newProcessWorld(t, o.pump)
 	cmd := exec.Command(bin, "mcp")
-	cmd.Env = append(os.Environ(), "GITHUB_API_URL="+h.GitHub.URL+"/", "GITHUB_TOKEN="+h.Fake.PersonalToken("octo/widgets", "coder-agent"),
-		"GH_TOKEN=", "CLARIFY_REPO=octo/widgets", "CLARIFY_APP_SLUG=clarify", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
-		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=", "GH_HOST=")
-	if setup != nil {
-		dir, env := setup(h.GitHub.URL)
+	cmd.Env = w.env()
+	if o.setup != nil {
+		dir, env := o.setup(w.h.GitHub.URL)
 		cmd.Env, cmd.Dir = append(cmd.Env, env...), dir
 	}
 	cmd.Stderr = os.Stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, o.client)
 	w.started = time.Now()
 	var err error
 	w.session, err = client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -94,10 +97,10 @@ func newMCPWorldIn(t *testing.T, setup func(url string) (dir string, env []strin
 	return w
 }
 
-// newProcessWorld is the in-memory GitHub with the real app behind it, an issue, and
-// GitHub's deliveries sent to the app as they happen, for a bot process (the binary built
-// once) to run against.
-func newProcessWorld(t *testing.T) (*mcpWorld, string) {
+// newProcessWorld is the in-memory GitHub with the real app behind it and an issue, with
+// GitHub's deliveries sent to the app as they happen when pump is true, for a bot process
+// (the binary built once) to run against until the test ends (ctx).
+func newProcessWorld(t *testing.T, pump bool) (*mcpWorld, string, context.Context) {
 	if testing.Short() {
 		t.Skip("builds the binary; not in -short")
 	}
@@ -115,8 +118,17 @@ func newProcessWorld(t *testing.T) (*mcpWorld, string) {
 	w.deliver(h.Fake.OpenIssue("octo/widgets", 42, "Rate limit", "maria"))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go w.pump(ctx)
-	return w, bin
+	if pump {
+		go w.pump(ctx)
+	}
+	return w, bin, ctx
+}
+
+// env is bot mcp's environment in the world: the agent's token, the fake's API.
+func (w *mcpWorld) env() []string {
+	return append(os.Environ(), "GITHUB_API_URL="+w.h.GitHub.URL+"/", "GITHUB_TOKEN="+w.h.Fake.PersonalToken("octo/widgets", "coder-agent"),
+		"GH_TOKEN=", "CLARIFY_REPO=octo/widgets", "CLARIFY_APP_SLUG=clarify", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
+		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=", "GH_HOST=")
 }
 
 // deliver sends one delivery to the app and waits until it has run.
@@ -162,14 +174,15 @@ func (w *mcpWorld) call(name string, args map[string]any) map[string]any {
 	return out
 }
 
-func TestMCPListsTheFourToolsWithTheirSchemas(t *testing.T) {
+func TestMCPListsTheSevenToolsWithTheirSchemas(t *testing.T) {
 	w := newMCPWorld(t)
 	tools, err := w.session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]string{"clarify_ask": {"issue", "target", "question"}, "clarify_wait": {"issue", "id"},
-		"clarify_status": {"issue"}, "clarify_decisions": nil}
+	want := map[string][]string{"clarify_ask": {"issue", "target", "question"}, "clarify_wait": {"issue"},
+		"clarify_status": {"issue"}, "clarify_decisions": nil, "clarify_resolve": {"issue", "id"},
+		"clarify_followup": {"issue", "id", "question"}, "clarify_abandon": {"issue", "id"}}
 	var names []string
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
@@ -183,7 +196,8 @@ func TestMCPListsTheFourToolsWithTheirSchemas(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"clarify_ask", "clarify_decisions", "clarify_status", "clarify_wait"}) {
+	if !slices.Equal(names, []string{"clarify_abandon", "clarify_ask", "clarify_decisions", "clarify_followup", "clarify_resolve",
+		"clarify_status", "clarify_wait"}) {
 		t.Errorf("tools/list: %v", names)
 	}
 	t.Logf("bot mcp: %s from the process's start to its first answer (tools/list)", time.Since(w.started).Round(time.Millisecond))
@@ -245,18 +259,18 @@ func gitClone(t *testing.T, remote string) string {
 // naming both hosts, never that host's OWNER/REPO asked for on the API's.
 func TestMCPTakesTheRemotesRepositoryOnTheAPIsHostOnly(t *testing.T) {
 	var api string
-	other := newMCPWorldIn(t, func(url string) (string, []string) {
+	other := newMCPWorldWith(t, worldOpts{pump: true, setup: func(url string) (string, []string) {
 		api = strings.TrimPrefix(url, "http://")
 		return gitClone(t, "git@ghe.example.com:octo/widgets.git"), []string{"CLARIFY_REPO="}
-	})
+	}})
 	res, err := other.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "clarify_status", Arguments: map[string]any{"issue": 42}})
 	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "ghe.example.com") ||
 		!strings.Contains(res.Content[0].(*mcp.TextContent).Text, api) {
 		t.Errorf("clarify_status in a clone of ghe.example.com's repository, with %s's API: %v %+v; want a tool error naming both", api, err, res)
 	}
-	same := newMCPWorldIn(t, func(url string) (string, []string) {
+	same := newMCPWorldWith(t, worldOpts{pump: true, setup: func(url string) (string, []string) {
 		return gitClone(t, url+"/octo/widgets.git"), []string{"CLARIFY_REPO="}
-	})
+	}})
 	same.call("clarify_ask", map[string]any{"issue": 42, "target": "@maria", "question": "Per API key?"})
 	if recs := same.call("clarify_status", map[string]any{"issue": 42}); len(recs["records"].([]any)) != 1 {
 		t.Errorf("clarify_status in a clone of the API's host's repository: %v; want its record", recs)

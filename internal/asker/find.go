@@ -76,8 +76,9 @@ func newest(comments []*github.IssueComment) int64 {
 // refusal is the app's refusal of an ask: its reply to the ask's comment, or, for a
 // dispatch, a refusal record naming the ask's nonce written after the ask was sent (another
 // asker's refusal of the same ref is not this one's). Only the app's own comments are read
-// (handlers' rule: from a shared account, only those it sealed).
-func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment, s sent) (render.Record, bool) {
+// (handlers' rule: from a shared account, only those it sealed). The reason is the one the
+// refusal gives.
+func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment, s sent) (render.Record, string, bool) {
 	for _, cm := range comments {
 		if cm.GetID() <= s.after || !c.reader.Owns(issue, cm) {
 			continue
@@ -87,11 +88,11 @@ func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment
 			continue
 		}
 		if s.comment != 0 && render.HasMarker(cm.GetBody(), clarify.ReplyKey(s.comment)) {
-			return rec, true
+			return rec, render.RefusalReason(cm.GetBody()), true
 		}
 		if s.comment == 0 && s.nonce != "" && rec.Nonce == s.nonce {
-			return rec, true
+			return rec, render.RefusalReason(cm.GetBody()), true
 		}
 	}
-	return render.Record{}, false
+	return render.Record{}, "", false
 }
