@@ -143,3 +143,21 @@ func TestARefIsTheAskersOwn(t *testing.T) {
 		t.Errorf("the ledger holds %d clarifications (%v); want two", len(l.Clarifications), err)
 	}
 }
+
+// TestStatusByRefIsNeverAnotherAskersDispatch (issue 33): bot status --ref finds the
+// asker's own dispatched ask by its ref, never another asker's with the same ref.
+func TestStatusByRefIsNeverAnotherAskersDispatch(t *testing.T) {
+	w := newWorld(t)
+	w.h.Fake.AddUser("reviewer-agent", "User")
+	w.h.Fake.SetPermission(repo, "reviewer-agent", "write")
+	mine := w.token
+	w.token = w.h.Fake.PersonalToken(repo, "reviewer-agent")
+	if code, out, errs := w.run(asker.Door.Ask, "octo/widgets#42", "@maria", "Per API key?", "--ref", "step-1", "--dispatch"); code != 0 {
+		t.Fatalf("reviewer-agent's ask: exit %d, %s %s", code, out, errs)
+	}
+	w.token = mine
+	code, out, _ := w.run(asker.Door.Status, "octo/widgets#42", "--ref", "step-1", "--json")
+	if code == 0 || strings.Contains(out, "reviewer-agent") {
+		t.Errorf("coder-agent's status --ref step-1 beside reviewer-agent's ask: exit %d, %s; want none of its own", code, out)
+	}
+}
