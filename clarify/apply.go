@@ -529,7 +529,7 @@ func ReplyKey(commentID int64) string { return fmt.Sprintf("reply:%d", commentID
 
 func (a *applier) refuse(code ErrorCode, line, problem, try string) {
 	a.ignore("refused: " + problem)
-	a.reply(Reply{Kind: ReplyRefusal, Code: code, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try, Ref: a.cmd.Ref})
+	a.reply(Reply{Kind: ReplyRefusal, Code: code, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try, Ref: a.cmd.Ref, Nonce: a.ev.Nonce})
 }
 
 func (a *applier) refuseUnknown(id string) {

@@ -39,6 +39,8 @@ type Ask struct {
 	Dispatch bool
 	// Timeout bounds the wait for Clarify to take the ask (0: DefaultTakeTimeout).
 	Timeout time.Duration
+	// nonce is a dispatch's (Client.nonceOf), set when it is sent.
+	nonce string
 }
 
 // ErrNotTaken says Clarify did not take an ask (or a settle) in time: neither a
@@ -53,10 +55,11 @@ var ErrNotTaken = errors.New("not taken in time")
 const ExitPosted = 5
 
 // sent is what an ask left behind to be found by: its comment (0 for a dispatch), the
-// asker's login when known, and the newest comment before it.
+// asker's login (a comment's) or nonce (a dispatch's), and the newest comment before it.
 type sent struct {
 	comment int64
 	asker   string
+	nonce   string
 	after   int64
 }
 
@@ -149,10 +152,11 @@ func (c *Client) dispatch(ctx context.Context, a Ask) (sent, error) {
 	if err != nil {
 		return sent{}, err
 	}
+	a.nonce = c.nonceOf(a.Issue, a.Ref)
 	if err := c.sendDispatch(ctx, a.Issue, dispatchPayloadOf(a), "the ask"); err != nil {
 		return sent{}, err
 	}
-	return sent{after: newest(before.comments)}, nil
+	return sent{nonce: a.nonce, after: newest(before.comments)}, nil
 }
 
 // newRef is a ref for an ask sent without one: "ask-" and 16 hex digits.
@@ -172,7 +176,7 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
 			return c.record(a.Issue, cl), nil
 		}
-		if rec, reason, ok := c.refusal(a.Issue, snap.comments, s.comment, a.Ref, s.after); ok {
+		if rec, reason, ok := c.refusal(a.Issue, snap.comments, s); ok {
 			return clarify.AskRecord{}, refused(rec, reason, "the ask", a.Issue)
 		}
 		more, err := c.pause(ctx, d, deadline)
@@ -193,12 +197,13 @@ func (c *Client) posted(a Ask) clarify.AskRecord {
 }
 
 // find is the clarification the ask became: the one its comment asked, else the one of
-// its ref.
+// its ref asked by the same login; for a dispatch, the one of its nonce.
 func (s sent) find(l clarify.Ledger, ref string) (clarify.Clarification, bool) {
-	if s.comment != 0 {
-		if cl, ok := byComment(l, s.comment); ok {
-			return cl, true
-		}
+	if s.comment == 0 {
+		return byNonce(l, s.nonce, s.after)
+	}
+	if cl, ok := byComment(l, s.comment); ok {
+		return cl, true
 	}
 	return byRef(l, ref, s.asker, s.after)
 }

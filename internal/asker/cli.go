@@ -68,13 +68,17 @@ func (d Door) client(c common) (*Client, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	api, _, err := APIFromEnv(d.Env.Getenv)
+	if err != nil {
+		return nil, false, err
+	}
 	keys, err := d.Keys()
 	if err != nil {
 		return nil, false, err
 	}
-	cl, err := New(Options{API: APIFromEnv(d.Env.Getenv), Token: token, Slug: *c.app, Keys: keys,
+	cl, err := New(Options{API: api, Token: token, Slug: *c.app, Keys: keys,
 		Transport: d.Transport, Now: d.Now, Sleep: d.Sleep, Notes: d.Stderr})
-	return cl, CommentStartsNoRun(d.Env.Getenv, *c.app, token, source), err
+	return cl, CommentStartsNoRun(d.Env.Getenv, token, source), err
 }
 
 // exit reports err and returns the exit code, as every bot command does (internal/cli),

@@ -67,6 +67,8 @@ type Client struct {
 	notes  io.Writer
 	poll   Backoff
 	web    string // the web address the records' links point to (webOf the API)
+	// token keys the nonces of the client's dispatches (nonceOf).
+	token []byte
 }
 
 // New returns a client, or ErrNeedKey for Action mode without a key.
@@ -81,7 +83,7 @@ func New(o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{gh: gh, slug: o.Slug, web: webOf(o.API), now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
+	c := &Client{gh: gh, slug: o.Slug, web: webOf(o.API), now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll, token: []byte(o.Token),
 		reader: ledger.LedgerReader{Bot: ledger.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
 	if c.now == nil {
 		c.now = time.Now

@@ -139,7 +139,7 @@ func (c *Client) settled(ctx context.Context, s Settle, comment, after int64, de
 		if found && comment != 0 && inThread(cl, comment) {
 			return c.record(s.Issue, cl), nil
 		}
-		if rec, reason, ok := c.refusal(s.Issue, snap.comments, comment, "", after); comment != 0 && ok {
+		if rec, reason, ok := c.refusal(s.Issue, snap.comments, sent{comment: comment, after: after}); comment != 0 && ok {
 			return clarify.AskRecord{}, refused(rec, reason, "/clarify "+string(s.Kind), s.Issue)
 		}
 		more, err := c.pause(ctx, d, deadline)
@@ -195,18 +195,21 @@ func (c *Client) ByRef(ctx context.Context, issue clarify.IssueRef, ref string) 
 	if err != nil {
 		return clarify.AskRecord{}, false, err
 	}
-	cl, ok := newestByRef(snap.ledger, ref)
+	cl, ok := c.newestByRef(issue, snap.ledger, ref)
 	if !ok {
 		return clarify.AskRecord{}, false, nil
 	}
 	return c.record(issue, cl), true, nil
 }
 
-// newestByRef is the newest clarification whose ask carried ref.
-func newestByRef(l clarify.Ledger, ref string) (clarify.Clarification, bool) {
+// newestByRef is the newest clarification whose ask carried ref and is this client's: a
+// dispatched ask's only with the nonce this client's token gives it (nonceOf), so that
+// another asker's dispatched ask with the same ref is never taken for its own.
+func (c *Client) newestByRef(issue clarify.IssueRef, l clarify.Ledger, ref string) (clarify.Clarification, bool) {
 	for i := len(l.Clarifications) - 1; i >= 0 && ref != ""; i-- {
-		if l.Clarifications[i].Ref == ref {
-			return l.Clarifications[i], true
+		cl := l.Clarifications[i]
+		if cl.Ref == ref && (cl.Nonce == "" || cl.Nonce == c.nonceOf(issue, ref)) {
+			return cl, true
 		}
 	}
 	return clarify.Clarification{}, false

@@ -28,7 +28,7 @@ func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) 
 	if id != "" {
 		cl, ok := byID(snap.ledger, id)
 		if byRef {
-			cl, ok = newestByRef(snap.ledger, id)
+			cl, ok = c.newestByRef(issue, snap.ledger, id)
 		}
 		if !ok {
 			what := id

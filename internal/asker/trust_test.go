@@ -76,3 +76,29 @@ func TestActionModeBelievesOnlyWhatVerifies(t *testing.T) {
 			code, out.String(), errs.String())
 	}
 }
+
+// TestACopiedSealMakesNoRefusal (issue 33): in Action mode every workflow writes as
+// github-actions[bot]. Another workflow copies the sealed marker of Clarify's refusal of an
+// earlier ask under a refusal record naming the next ask's ref: the seal vouches for the
+// comment it was written in, so the copy refuses nothing and the ask is still waited on.
+func TestACopiedSealMakesNoRefusal(t *testing.T) {
+	w := newWorld(t)
+	w.pump = false // Clarify's workflow takes nothing: only the look-alike could end the ask
+	w.h.Fake.AddUser(fakegithub.ActionsBotLogin, "Bot")
+	ring := render.Keyring{Current: []byte("the workflow's ledger key")}
+	mark := clarify.ReplyKey(1)
+	refusal := ring.Issue("octo", "widgets", issue).Seal(render.Reply(clarify.Reply{Kind: clarify.ReplyRefusal,
+		Code: clarify.CodeIssueClosed, To: agent, Ref: "step-0", Problem: "the issue is closed."}, clarify.Ledger{}, mark), render.Marker(mark))
+	w.say(fakegithub.ActionsBotLogin, refusal)()
+	seal := refusal[strings.Index(refusal, "<!-- clarify:msg "):]
+	w.after(3*time.Second, w.say(fakegithub.ActionsBotLogin,
+		`<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed","ref":"step-1"} -->`+"\n"+seal))
+	var out, errs bytes.Buffer
+	d := w.door(&out, &errs, nil)
+	d.Keys = func() (render.Keyring, error) { return ring, nil }
+	code := d.Ask([]string{"octo/widgets#42", "@maria", "Per API key?", "--ref", "step-1", "--dispatch",
+		"--app", wire.ActionsSlug, "--timeout", "30s"})
+	if code != asker.ExitPosted || strings.Contains(out.String(), "issue-closed") || !strings.Contains(errs.String(), "not taken in time") {
+		t.Fatalf("bot ask beside a copied seal: exit %d, stdout %q, stderr %q; want 5, not taken in time, no refusal", code, out.String(), errs.String())
+	}
+}
