@@ -64,6 +64,10 @@ func (c common) withJSON() common {
 // client builds the client the flags say, and says whether its asks go as dispatches
 // because a comment of this caller's would start no run (CommentStartsNoRun).
 func (d Door) client(c common) (*Client, bool, error) {
+	if slug := strings.TrimSpace(*c.app); strings.HasSuffix(strings.ToLower(slug), "[bot]") {
+		return nil, false, c.Usagef("--app %s: give the app's slug without [bot] (--app %s); Clarify's comments are those of SLUG[bot]",
+			slug, slug[:len(slug)-len("[bot]")])
+	}
 	token, source, err := d.Env.Token()
 	if err != nil {
 		return nil, false, err
