@@ -51,6 +51,12 @@ func ListComments(ctx context.Context, client *github.Client, owner, repo string
 	return listComments(ctx, client, issueRef{Owner: owner, Repo: repo, Number: number}, time.Time{}, 0)
 }
 
+// ListCommentsSince reads the comments of an issue updated since t, oldest first: those
+// that came or changed since a reader last looked (GitHub's since filters on updated_at).
+func ListCommentsSince(ctx context.Context, client *github.Client, owner, repo string, number int, t time.Time) ([]*github.IssueComment, error) {
+	return listComments(ctx, client, issueRef{Owner: owner, Repo: repo, Number: number}, t, 0)
+}
+
 // commentsPage is how many comments listComments asks for a page: GitHub's most. A
 // shorter page is the last.
 const commentsPage = 100
@@ -58,22 +64,38 @@ const commentsPage = 100
 // listComments is the one way an issue's comments are listed: those updated since a time
 // (zero: all of them), commentsPage a page, at most pages pages (0: every page), oldest first.
 func listComments(ctx context.Context, client *github.Client, ref issueRef, since time.Time, pages int) ([]*github.IssueComment, error) {
+	var comments []*github.IssueComment
+	read := 0
+	err := eachCommentPage(ctx, client, ref, since, func(page []*github.IssueComment) bool {
+		comments = append(comments, page...)
+		read++
+		return pages <= 0 || read < pages
+	})
+	if err != nil {
+		return nil, err
+	}
+	sortByID(comments)
+	return comments, nil
+}
+
+// eachCommentPage lists the issue's comments as listComments does, handing each page to
+// each until it returns false: for a reader that keeps little of them.
+func eachCommentPage(ctx context.Context, client *github.Client, ref issueRef, since time.Time, each func([]*github.IssueComment) bool) error {
 	var opts github.IssueListCommentsOptions
 	if !since.IsZero() {
 		opts.Since = &since
 	}
-	comments, err := ghtransport.SomePages(pages, func(page int) ([]*github.IssueComment, *github.Response, error) {
+	err := ghtransport.EachPage(func(page int) ([]*github.IssueComment, *github.Response, error) {
 		opts.ListOptions = github.ListOptions{PerPage: commentsPage, Page: page}
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number, &opts)
-	})
+	}, each)
 	switch {
 	case err != nil && since.IsZero():
-		return nil, fmt.Errorf("list the comments of %s: %w", ref.key(), err)
+		return fmt.Errorf("list the comments of %s: %w", ref.key(), err)
 	case err != nil:
-		return nil, fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
+		return fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
 	}
-	sortByID(comments)
-	return comments, nil
+	return nil
 }
 
 // sortByID puts comments in the order they were written: GitHub's ids grow with time.
@@ -106,11 +128,8 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 	if got.Status == nil {
 		return got, ErrNoStatus
 	}
-	if got.Ledger, err = r.decodeStatus(ref, got.Status.GetBody()); err != nil {
-		return got, fmt.Errorf("status comment %d of %s: %w", got.Status.GetID(), ref.key(), err)
-	}
-	if got.Ledger.Issue != number {
-		return got, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", got.Status.GetID(), ref.key(), got.Ledger.Issue)
+	if got.Ledger, err = r.statusLedger(ref, got.Status); err != nil {
+		return got, err
 	}
 	cursor := got.Ledger.Cursor
 	if no, moved := r.trust(ref, &got.Ledger, comments, 0); no != nil {
@@ -120,6 +139,18 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 	}
 	_, err = r.mergeArchives(ref, &got.Ledger, comments)
 	return got, err
+}
+
+// statusLedger is the ledger in the issue's status comment: verified, and the issue's own.
+func (r LedgerReader) statusLedger(ref issueRef, status *github.IssueComment) (clarify.Ledger, error) {
+	l, err := r.decodeStatus(ref, status.GetBody())
+	switch {
+	case err != nil:
+		return l, fmt.Errorf("status comment %d of %s: %w", status.GetID(), ref.key(), err)
+	case l.Issue != ref.Number:
+		return l, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", status.GetID(), ref.key(), l.Issue)
+	}
+	return l, nil
 }
 
 // own reports whether a comment was written by the app's account.

@@ -13,7 +13,11 @@ import (
 // *Error unknown-clarification when there is none). An issue where nothing was asked has
 // none.
 func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) ([]clarify.AskRecord, error) {
-	snap, err := c.read(ctx, issue)
+	var enough func(clarify.Ledger) bool
+	if id != "" {
+		enough = hasID(id)
+	}
+	snap, err := c.read(ctx, issue, enough, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -28,3 +28,19 @@ func TestSomePagesStopsAtItsLimit(t *testing.T) {
 		t.Errorf("AllPages = %v after asking for %v; want every page", got, asked)
 	}
 }
+
+func TestEachPageStopsWhereItsReaderIsDone(t *testing.T) {
+	var asked []int
+	list := func(page int) ([]int, *github.Response, error) {
+		asked = append(asked, page)
+		return []int{page}, &github.Response{NextPage: page + 1}, nil
+	}
+	var seen []int
+	err := EachPage(list, func(items []int) bool {
+		seen = append(seen, items...)
+		return items[0] < 2
+	})
+	if err != nil || len(seen) != 3 || len(asked) != 3 {
+		t.Errorf("EachPage read %v after asking for pages %v (%v); want it to stop after page 2", seen, asked, err)
+	}
+}
