@@ -136,7 +136,7 @@ func (c *Client) mark(ctx context.Context, issue clarify.IssueRef) (sent, error)
 		return sent{}, fmt.Errorf("read %s: %w", issue, err)
 	}
 	s := sent{since: beforeTime(is.GetUpdatedAt().Time)}
-	before, err := c.read(ctx, issue, nil, nil)
+	before, err := c.read(ctx, issue, readOpts{})
 	if err != nil {
 		return sent{}, err
 	}
@@ -167,12 +167,21 @@ func newRef() string {
 
 // taken reads the issue until the ask is a clarification or refused, or deadline passes.
 func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (clarify.AskRecord, error) {
-	for d := askPoll.First; ; d = askPoll.next(d) {
-		recent, err := c.since(ctx, a.Issue, s.since)
-		if err != nil {
-			return clarify.AskRecord{}, err
+	enough := func(l clarify.Ledger) bool { _, ok := s.find(l, a.Ref); return ok }
+	for d, first := askPoll.First, true; ; d, first = askPoll.next(d), false {
+		// The first read after a comment finds the status comment (a dispatch's did, in
+		// mark); the reads after it look for the app's reply among the comments since.
+		listed := !first || s.comment == 0
+		var (
+			recent []*github.IssueComment
+			err    error
+		)
+		if listed {
+			if recent, err = c.since(ctx, a.Issue, s.since); err != nil {
+				return clarify.AskRecord{}, err
+			}
 		}
-		snap, err := c.read(ctx, a.Issue, func(l clarify.Ledger) bool { _, ok := s.find(l, a.Ref); return ok }, recent)
+		snap, err := c.read(ctx, a.Issue, readOpts{enough: enough, recent: recent, listed: listed})
 		if err != nil {
 			return clarify.AskRecord{}, err
 		}

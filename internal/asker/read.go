@@ -50,28 +50,35 @@ func (c *Client) kept(issue clarify.IssueRef) *keptStatus {
 	return v.(*keptStatus)
 }
 
+// readOpts say what a read needs. enough says whether the status comment's own
+// clarifications will do (nil: never), or the archive comments it lists are read and
+// merged in. recent, when listed, are the issue's comments since a time before the last
+// find: once a find found no status comment, one that appears is found among them.
+type readOpts struct {
+	enough func(clarify.Ledger) bool
+	recent []*github.IssueComment
+	listed bool
+}
+
 // read reads the app's ledger of the issue: the kept status comment by its id, else found
-// by listing, else found among recent (comments since a find found none; nil: list).
-// enough says whether the status comment's own clarifications will do (nil: never), or
-// the archive comments it lists are read and merged in.
-func (c *Client) read(ctx context.Context, issue clarify.IssueRef, enough func(clarify.Ledger) bool, recent []*github.IssueComment) (snapshot, error) {
+// among recent comments, else by listing.
+func (c *Client) read(ctx context.Context, issue clarify.IssueRef, o readOpts) (snapshot, error) {
 	k := c.kept(issue)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.id == 0 && k.none && recent != nil {
-		st := c.reader.StatusIn(issue, recent)
-		if st == nil {
-			return snapshot{}, nil
-		}
-		k.id, k.none = st.GetID(), false
-	}
-	if k.id != 0 {
-		snap, err := c.readKept(ctx, issue, k, enough)
+	switch {
+	case k.id != 0:
+		snap, err := c.readKept(ctx, issue, k, o.enough)
 		if !errors.Is(err, errRefind) {
 			return snap, err
 		}
+	case k.none && o.listed:
+		if st := c.reader.StatusIn(issue, o.recent); st != nil {
+			return c.readFound(ctx, issue, k, st, o.enough)
+		}
+		return snapshot{}, nil
 	}
-	return c.find(ctx, issue, k, enough)
+	return c.find(ctx, issue, k, o.enough)
 }
 
 // readKept reads the kept status comment by its id; errRefind when it is gone, no longer
@@ -110,6 +117,11 @@ func (c *Client) find(ctx context.Context, issue clarify.IssueRef, k *keptStatus
 	case err != nil:
 		return snapshot{}, err
 	}
+	return c.readFound(ctx, issue, k, st, enough)
+}
+
+// readFound reads the status comment st, just found, and keeps it.
+func (c *Client) readFound(ctx context.Context, issue clarify.IssueRef, k *keptStatus, st *github.IssueComment, enough func(clarify.Ledger) bool) (snapshot, error) {
 	l, err := c.reader.ReadStatus(issue, st)
 	switch {
 	case err != nil:

@@ -102,8 +102,11 @@ func TestReadsAnIdleHourOfAWaitOnALongIssue(t *testing.T) {
 // comments of 9 KB twenty times at once, each read a client of its own (twenty bot status),
 // and samples the heap meanwhile.
 func TestReadsTwentyAtOnceOfAnEighteenMegabyteIssue(t *testing.T) {
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		t.Skip("builds an issue of 18 MB")
+	case raceDetector:
+		t.Skip("measures the heap, which -race's own allocations would swell: run without -race")
 	}
 	w := newWorld(t)
 	w.talk(2000, 9000)

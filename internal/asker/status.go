@@ -17,7 +17,7 @@ func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) 
 	if id != "" {
 		enough = hasID(id)
 	}
-	snap, err := c.read(ctx, issue, enough, nil)
+	snap, err := c.read(ctx, issue, readOpts{enough: enough})
 	if err != nil {
 		return nil, err
 	}
