@@ -1,16 +1,17 @@
 package asker_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/render"
 )
@@ -99,8 +100,9 @@ func TestReadsAnIdleHourOfAWaitOnALongIssue(t *testing.T) {
 }
 
 // TestReadsTwentyAtOnceOfAnEighteenMegabyteIssue reads the records of an issue of 2,000
-// comments of 9 KB twenty times at once, each read a client of its own (twenty bot status),
-// and samples the heap meanwhile.
+// comments of 9 KB twenty times at once, and samples the heap meanwhile: by twenty clients
+// (twenty bot status, each finding the status comment), and by one (bot mcp answering
+// twenty calls).
 func TestReadsTwentyAtOnceOfAnEighteenMegabyteIssue(t *testing.T) {
 	switch {
 	case testing.Short():
@@ -111,58 +113,66 @@ func TestReadsTwentyAtOnceOfAnEighteenMegabyteIssue(t *testing.T) {
 	w := newWorld(t)
 	w.talk(2000, 9000)
 	id := w.askAbout("Per API key or per client IP?")
+	one, err := asker.New(asker.Options{API: w.h.GitHub.URL + "/", Token: w.token, Slug: "clarify", Transport: w.wire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := map[string]func() error{
+		"twenty clients": func() error {
+			if code, out, errs := w.run(asker.Door.Status, "octo/widgets#42", id); code != 0 {
+				return fmt.Errorf("bot status: exit %d, %s %s", code, out, errs)
+			}
+			return nil
+		},
+		"one client": func() error {
+			_, err := one.Status(context.Background(), clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: issue}, id)
+			return err
+		},
+	}
+	for _, name := range []string{"twenty clients", "one client"} {
+		grew, alloc := heapDuring(t, 20, reads[name])
+		t.Logf("20 reads at once of an issue of 18 MB, %s: heap peaked %d MB above where it was (GOGC=20, the in-memory GitHub's included); %d MB allocated",
+			name, grew>>20, alloc>>20)
+		if grew>>20 > 100 {
+			t.Errorf("%s: the heap grew by %d MB; want at most 100", name, grew>>20)
+		}
+	}
+}
 
+// heapDuring runs read n times at once and returns how far the heap grew at its peak
+// (sampled every millisecond) and how much was allocated.
+func heapDuring(t *testing.T, n int, read func() error) (grew, alloc uint64) {
 	// The garbage collector runs when the heap doubles (GOGC=100): on the harness's own
-	// 46 MB the peak would mostly be garbage not yet collected. At 20 the peak is what the
+	// 40 MB the peak would mostly be garbage not yet collected. At 20 the peak is what the
 	// reads hold, give or take a fifth.
 	defer debug.SetGCPercent(debug.SetGCPercent(20))
 	runtime.GC()
-	var before runtime.MemStats
+	var before, m runtime.MemStats
 	runtime.ReadMemStats(&before)
-	var peak atomic.Uint64
+	peak := before.HeapAlloc
 	done := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapAlloc > peak.Load() {
-				peak.Store(m.HeapAlloc)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
 	var wg sync.WaitGroup
-	codes := make([]int, 20)
-	for i := range codes {
+	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			codes[i], _, _ = w.run(asker.Door.Status, "octo/widgets#42", id)
+			if err := read(); err != nil {
+				t.Error(err)
+			}
 		}()
 	}
-	wg.Wait()
-	close(done)
-	<-sampled
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
-
-	grew := (peak.Load() - min(peak.Load(), before.HeapAlloc)) >> 20
-	t.Logf("20 reads at once of an issue of 18 MB: heap peaked %d MB above the %d MB before (GOGC=20, the in-memory GitHub's included); %d MB allocated",
-		grew, before.HeapAlloc>>20, (after.TotalAlloc-before.TotalAlloc)>>20)
-	for i, code := range codes {
-		if code != 0 {
-			t.Fatalf("bot status %d: exit %d", i, code)
+	go func() { wg.Wait(); close(done) }()
+	for sampling := true; sampling; {
+		runtime.ReadMemStats(&m)
+		peak = max(peak, m.HeapAlloc)
+		select {
+		case <-done:
+			sampling = false
+		case <-time.After(time.Millisecond):
 		}
 	}
-	if grew > 100 {
-		t.Errorf("the heap grew by %d MB; want at most 100", grew)
-	}
+	runtime.ReadMemStats(&m)
+	return peak - before.HeapAlloc, m.TotalAlloc - before.TotalAlloc
 }
 
 // slowGitHub answers each request after latency of the world's time, as github.com takes
