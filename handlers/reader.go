@@ -66,7 +66,7 @@ const commentsPage = 100
 func listComments(ctx context.Context, client *github.Client, ref issueRef, since time.Time, pages int) ([]*github.IssueComment, error) {
 	var comments []*github.IssueComment
 	read := 0
-	err := eachCommentPage(ctx, client, ref, since, func(page []*github.IssueComment) bool {
+	err := eachCommentPage(ctx, client, ref, since, 0, func(page []*github.IssueComment, _ int) bool {
 		comments = append(comments, page...)
 		read++
 		return pages <= 0 || read < pages
@@ -78,14 +78,16 @@ func listComments(ctx context.Context, client *github.Client, ref issueRef, sinc
 	return comments, nil
 }
 
-// eachCommentPage lists the issue's comments as listComments does, handing each page to
-// each until it returns false: for a reader that keeps little of them.
-func eachCommentPage(ctx context.Context, client *github.Client, ref issueRef, since time.Time, each func([]*github.IssueComment) bool) error {
+// eachCommentPage lists the issue's comments as listComments does, from page from (0: the
+// first), handing each page and the number of the next (0: none) to each until it returns
+// false: for a reader that keeps little of them.
+func eachCommentPage(ctx context.Context, client *github.Client, ref issueRef, since time.Time, from int,
+	each func(page []*github.IssueComment, next int) bool) error {
 	var opts github.IssueListCommentsOptions
 	if !since.IsZero() {
 		opts.Since = &since
 	}
-	err := ghtransport.EachPage(func(page int) ([]*github.IssueComment, *github.Response, error) {
+	err := ghtransport.EachPage(from, func(page int) ([]*github.IssueComment, *github.Response, error) {
 		opts.ListOptions = github.ListOptions{PerPage: commentsPage, Page: page}
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number, &opts)
 	}, each)

@@ -18,24 +18,29 @@ import (
 // (ledger_trust.go) of a ledger that verifies but is older than the issue shows, which a
 // reader of one comment cannot make; the app rebuilds such a ledger on the edit's event.
 
-// FindStatus lists the issue's comments oldest first, a page at a time, up to the page
-// that holds its status comment: the first that Read takes for the app's (findStatus), so
-// no later page can change which it is. Only that comment is kept, so that finding it in
-// an issue of megabytes holds one page. ErrNoStatus when the issue has none.
-func (r LedgerReader) FindStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef) (*github.IssueComment, error) {
+// FindStatus lists the issue's comments oldest first, a page at a time, from page from (0:
+// the first), up to the page that holds its status comment: the first that Read takes for
+// the app's (findStatus), so no later page can change which it is. Only that comment is
+// kept, so that finding it in an issue of megabytes holds one page. more is asked before
+// each page after the first: when it says no, FindStatus stops with no comment and the
+// page to go on from (next), so that a reader out of time can go on later. ErrNoStatus
+// when the issue has none.
+func (r LedgerReader) FindStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef, from int, more func() bool) (
+	status *github.IssueComment, next int, err error) {
 	ref := issueRef{Owner: issue.Owner, Repo: issue.Repo, Number: issue.Number}
-	var status *github.IssueComment
-	err := eachCommentPage(ctx, client, ref, time.Time{}, func(page []*github.IssueComment) bool {
-		status = r.StatusIn(issue, page)
-		return status == nil
+	err = eachCommentPage(ctx, client, ref, time.Time{}, from, func(page []*github.IssueComment, after int) bool {
+		status, next = r.StatusIn(issue, page), after
+		return status == nil && (after == 0 || more())
 	})
 	switch {
 	case err != nil:
-		return nil, err
-	case status == nil:
-		return nil, ErrNoStatus
+		return nil, 0, err
+	case status != nil:
+		return status, 0, nil
+	case next == 0:
+		return nil, 0, ErrNoStatus
 	}
-	return status, nil
+	return nil, next, nil
 }
 
 // StatusIn is the status comment among comments (in any order) by Read's rule (the first

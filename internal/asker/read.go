@@ -33,6 +33,8 @@ type keptStatus struct {
 	// none says a find listed every comment and found no status comment: one that
 	// appears later is found among the comments since (recent).
 	none bool
+	// page is where a find out of time stopped (0: none did), for the next to go on from.
+	page int
 }
 
 // snapshot is one read of an issue: the app's ledger (ok false: no status comment yet).
@@ -44,6 +46,10 @@ type snapshot struct {
 // errRefind says the kept status comment is gone or no longer verifies: find it again.
 var errRefind = errors.New("find the status comment again")
 
+// errNotYet says a read ran out of its time (readOpts.until) while finding the status
+// comment; the next read goes on from where it stopped.
+var errNotYet = errors.New("the status comment is not found yet")
+
 // kept is the client's memory of the issue's status comment.
 func (c *Client) kept(issue clarify.IssueRef) *keptStatus {
 	v, _ := c.statuses.LoadOrStore(issue, &keptStatus{})
@@ -53,11 +59,13 @@ func (c *Client) kept(issue clarify.IssueRef) *keptStatus {
 // readOpts say what a read needs. enough says whether the status comment's own
 // clarifications will do (nil: never), or the archive comments it lists are read and
 // merged in. recent, when listed, are the issue's comments since a time before the last
-// find: once a find found no status comment, one that appears is found among them.
+// find: once a find found no status comment, one that appears is found among them. until,
+// when set, is when a find must stop (errNotYet).
 type readOpts struct {
 	enough func(clarify.Ledger) bool
 	recent []*github.IssueComment
 	listed bool
+	until  time.Time
 }
 
 // read reads the app's ledger of the issue: the kept status comment by its id, else found
@@ -78,7 +86,7 @@ func (c *Client) read(ctx context.Context, issue clarify.IssueRef, o readOpts) (
 		}
 		return snapshot{}, nil
 	}
-	return c.find(ctx, issue, k, o.enough)
+	return c.find(ctx, issue, k, o)
 }
 
 // readKept reads the kept status comment by its id; errRefind when it is gone, no longer
@@ -107,17 +115,30 @@ func (c *Client) readKept(ctx context.Context, issue clarify.IssueRef, k *keptSt
 }
 
 // find lists the issue's comments up to its status comment (its pages kept nowhere: they
-// are read once) and reads it.
-func (c *Client) find(ctx context.Context, issue clarify.IssueRef, k *keptStatus, enough func(clarify.Ledger) bool) (snapshot, error) {
-	st, err := c.reader.FindStatus(ghtransport.WithoutStore(ctx), c.gh, issue)
+// are read once) and reads it. Past o.until it stops (errNotYet), and the next find goes
+// on from that page: on a long issue, finding it may take longer than a wait may last.
+func (c *Client) find(ctx context.Context, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
+	// Another page only if it would end in time, taking as long as the last.
+	last := c.now()
+	more := func() bool {
+		now := c.now()
+		page := now.Sub(last)
+		last = now
+		return o.until.IsZero() || !now.Add(page).After(o.until)
+	}
+	st, next, err := c.reader.FindStatus(ghtransport.WithoutStore(ctx), c.gh, issue, k.page, more)
 	switch {
 	case errors.Is(err, handlers.ErrNoStatus):
-		k.id, k.rev, k.none = 0, 0, true
+		k.id, k.rev, k.none, k.page = 0, 0, true, 0
 		return snapshot{}, nil
 	case err != nil:
 		return snapshot{}, err
+	case st == nil:
+		k.page = next
+		return snapshot{}, errNotYet
 	}
-	return c.readFound(ctx, issue, k, st, enough)
+	k.page = 0
+	return c.readFound(ctx, issue, k, st, o.enough)
 }
 
 // readFound reads the status comment st, just found, and keeps it.

@@ -13,11 +13,16 @@ import (
 // *Error unknown-clarification when there is none). An issue where nothing was asked has
 // none.
 func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) ([]clarify.AskRecord, error) {
+	return c.status(ctx, issue, id, time.Time{})
+}
+
+// status is Status for a reader that must be done by until (zero: whenever), a wait.
+func (c *Client) status(ctx context.Context, issue clarify.IssueRef, id string, until time.Time) ([]clarify.AskRecord, error) {
 	var enough func(clarify.Ledger) bool
 	if id != "" {
 		enough = hasID(id)
 	}
-	snap, err := c.read(ctx, issue, readOpts{enough: enough})
+	snap, err := c.read(ctx, issue, readOpts{enough: enough, until: until})
 	if err != nil {
 		return nil, err
 	}

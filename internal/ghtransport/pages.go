@@ -18,7 +18,7 @@ func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, e
 func SomePages[T any](limit int, list func(page int) ([]T, *github.Response, error)) ([]T, error) {
 	var all []T
 	read := 0
-	err := EachPage(list, func(items []T) bool {
+	err := EachPage(0, list, func(items []T, _ int) bool {
 		all = append(all, items...)
 		read++
 		return limit <= 0 || read < limit
@@ -29,17 +29,18 @@ func SomePages[T any](limit int, list func(page int) ([]T, *github.Response, err
 	return all, nil
 }
 
-// EachPage hands each page's items to each, in order, until each returns false or the
-// last page: a reader that keeps little of each page (the asker's client, looking for one
-// comment in an issue of megabytes) holds one page at a time, and stops where it found
-// what it looks for.
-func EachPage[T any](list func(page int) ([]T, *github.Response, error), each func(items []T) (more bool)) error {
-	for page := 0; ; {
+// EachPage hands each page's items to each, in order, from page from (0: the first), with
+// the page after it (0: none), until each returns false or the last page: a reader that
+// keeps little of each page (the asker's client, looking for one comment in an issue of
+// megabytes) holds one page at a time, stops where it found what it looks for, and can
+// go on later from where it stopped.
+func EachPage[T any](from int, list func(page int) ([]T, *github.Response, error), each func(items []T, next int) (more bool)) error {
+	for page := from; ; {
 		items, resp, err := list(page)
 		if err != nil {
 			return err
 		}
-		if !each(items) || resp.NextPage == 0 {
+		if !each(items, resp.NextPage) || resp.NextPage == 0 {
 			return nil
 		}
 		page = resp.NextPage
