@@ -24,7 +24,7 @@ var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked 
 
 // GitHub's comment edit has no compare-and-swap (no If-Match on PATCH), so a save that
 // another process may overwrite is checked by reads around its write. In bot action, the
-// workflow's concurrency group runs one issue's event runs one at a time, and the
+// job's concurrency group runs one issue's event runs one at a time, and the
 // scheduled run, in a group of its own, is the only run that may share an issue with
 // another (Base.IssueGroup, Base.sharesIssue). So the scheduled run alone checks, for both:
 //
