@@ -12,9 +12,10 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // ErrNeedKey is the refusal to read records in Action mode without the ledger key.
@@ -26,7 +27,7 @@ var ErrNeedKey = errors.New("set CLARIFY_LEDGER_KEY to the key Clarify's workflo
 type Options struct {
 	// API is GitHub's REST API URL (GITHUB_API_URL); Token the caller's token.
 	API, Token string
-	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. handlers.ActionsSlug
+	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. wire.ActionsSlug
 	// when Clarify runs as a workflow, which requires Keys.
 	Slug string
 	// Keys verify the app's signed blocks; with none (App mode only) they are read
@@ -60,12 +61,13 @@ var askPoll = Backoff{First: time.Second, Max: 5 * time.Second}
 // Client is the asker's client for one token and one app.
 type Client struct {
 	gh     *github.Client
-	reader handlers.LedgerReader
+	reader ledger.LedgerReader
 	slug   string
 	now    func() time.Time
 	sleep  func(ctx context.Context, d time.Duration) error
 	notes  io.Writer
 	poll   Backoff
+	web    string // the web address the records' links point to (webOf the API)
 	// statuses keeps each issue's status comment between reads (read.go).
 	statuses sync.Map
 }
@@ -75,15 +77,15 @@ func New(o Options) (*Client, error) {
 	if o.Slug == "" {
 		return nil, errors.New("the app's slug is not set (--app, CLARIFY_APP_SLUG)")
 	}
-	if o.Slug == handlers.ActionsSlug && !o.Keys.Given() {
+	if o.Slug == wire.ActionsSlug && !o.Keys.Given() {
 		return nil, ErrNeedKey
 	}
 	gh, err := ghtransport.ConditionalTokenClient(o.API, o.Token, o.Transport)
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{gh: gh, slug: o.Slug, now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
-		reader: handlers.LedgerReader{Bot: handlers.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
+	c := &Client{gh: gh, slug: o.Slug, web: webOf(o.API), now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
+		reader: ledger.LedgerReader{Bot: ledger.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
 	if c.now == nil {
 		c.now = time.Now
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // A read costs one request whatever the issue's size: the client finds the issue's status
@@ -76,12 +76,12 @@ func (c *Client) read(ctx context.Context, issue clarify.IssueRef, o readOpts) (
 	defer k.mu.Unlock()
 	switch {
 	case k.id != 0:
-		snap, err := c.readKept(ctx, issue, k, o.enough)
+		snap, err := c.readKept(ctx, issue, k, o)
 		if !errors.Is(err, errRefind) {
 			return snap, err
 		}
 	case k.none && o.listed:
-		if st := c.reader.StatusIn(issue, o.recent); st != nil {
+		if st, _, _ := c.reader.FindStatus(issue, o.recent); st != nil {
 			return c.readFound(ctx, issue, k, st, o.enough)
 		}
 		return snapshot{}, nil
@@ -89,21 +89,26 @@ func (c *Client) read(ctx context.Context, issue clarify.IssueRef, o readOpts) (
 	return c.find(ctx, issue, k, o)
 }
 
-// readKept reads the kept status comment by its id; errRefind when it is gone, no longer
-// the app's status comment, or holds an older revision than it did.
-func (c *Client) readKept(ctx context.Context, issue clarify.IssueRef, k *keptStatus, enough func(clarify.Ledger) bool) (snapshot, error) {
-	cm, _, err := c.gh.Issues.GetComment(ctx, issue.Owner, issue.Repo, k.id)
-	switch {
-	case ghtransport.IsStatus(err, http.StatusNotFound):
-		return snapshot{}, errRefind
-	case err != nil:
-		return snapshot{}, fmt.Errorf("read the status comment %d of %s: %w", k.id, issue, err)
+// readKept reads the kept status comment by its id, or takes it from the comments just
+// listed since (o.recent) when it is among them; errRefind when it is gone, no longer the
+// app's status comment, or holds an older revision than it did.
+func (c *Client) readKept(ctx context.Context, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
+	cm := listed(o, k.id)
+	if cm == nil {
+		var err error
+		cm, _, err = c.gh.Issues.GetComment(ctx, issue.Owner, issue.Repo, k.id)
+		switch {
+		case ghtransport.IsStatus(err, http.StatusNotFound):
+			return snapshot{}, errRefind
+		case err != nil:
+			return snapshot{}, fmt.Errorf("read the status comment %d of %s: %w", k.id, issue, err)
+		}
 	}
 	l, err := c.reader.ReadStatus(issue, cm)
 	if err != nil || l.Rev < k.rev {
 		return snapshot{}, errRefind
 	}
-	if err := c.archives(ctx, issue, &l, enough); err != nil {
+	if err := c.archives(ctx, issue, &l, o.enough); err != nil {
 		var gone *archiveError
 		if errors.As(err, &gone) {
 			return snapshot{}, errRefind
@@ -112,6 +117,16 @@ func (c *Client) readKept(ctx context.Context, issue clarify.IssueRef, k *keptSt
 	}
 	k.rev = l.Rev
 	return snapshot{ledger: l, ok: true}, nil
+}
+
+// listed is the comment of that id among the comments o listed since, or nil.
+func listed(o readOpts, id int64) *github.IssueComment {
+	for _, cm := range o.recent {
+		if o.listed && cm.GetID() == id {
+			return cm
+		}
+	}
+	return nil
 }
 
 // find lists the issue's comments up to its status comment (its pages kept nowhere: they
@@ -126,9 +141,9 @@ func (c *Client) find(ctx context.Context, issue clarify.IssueRef, k *keptStatus
 		last = now
 		return o.until.IsZero() || !now.Add(page).After(o.until)
 	}
-	st, next, err := c.reader.FindStatus(ghtransport.WithoutStore(ctx), c.gh, issue, k.page, more)
+	st, next, err := c.reader.LocateStatus(ghtransport.WithoutStore(ctx), c.gh, issue, k.page, more)
 	switch {
-	case errors.Is(err, handlers.ErrNoStatus):
+	case errors.Is(err, ledger.ErrNoStatus):
 		k.id, k.rev, k.none, k.page = 0, 0, true, 0
 		return snapshot{}, nil
 	case err != nil:
@@ -185,7 +200,7 @@ func (c *Client) archives(ctx context.Context, issue clarify.IssueRef, l *clarif
 		}
 		got = append(got, cm)
 	}
-	if err := c.reader.MergeArchives(issue, l, got); err != nil {
+	if _, err := c.reader.MergeArchives(issue, l, got); err != nil {
 		return &archiveError{err}
 	}
 	return nil
@@ -195,13 +210,23 @@ func (c *Client) archives(ctx context.Context, issue clarify.IssueRef, l *clarif
 // reply to it: a few comments, whatever the issue's length, and conditional like every
 // read, so a poll that finds nothing new costs a 304.
 func (c *Client) since(ctx context.Context, issue clarify.IssueRef, t time.Time) ([]*github.IssueComment, error) {
-	return handlers.ListCommentsSince(ctx, c.gh, issue.Owner, issue.Repo, issue.Number, t)
+	return ledger.ListCommentsSince(ctx, c.gh, issue, t, 0)
 }
 
-// hasID is read's enough for a read of one clarification.
-func hasID(id string) func(clarify.Ledger) bool {
-	return func(l clarify.Ledger) bool {
-		_, ok := byID(l, id)
-		return ok
+// look is one read of a wait for Clarify to take what was sent (an ask, a settle): the
+// comments since it was sent, where the app's reply to it is, and the ledger. The first
+// read after a comment finds the status comment instead (a dispatch's did, in mark); the
+// reads after it find a new one among the comments since.
+func (c *Client) look(ctx context.Context, issue clarify.IssueRef, s sent, first bool, enough func(clarify.Ledger) bool) (
+	[]*github.IssueComment, snapshot, error) {
+	listed := !first || s.comment == 0
+	var recent []*github.IssueComment
+	if listed {
+		var err error
+		if recent, err = c.since(ctx, issue, s.since); err != nil {
+			return nil, snapshot{}, err
+		}
 	}
+	snap, err := c.read(ctx, issue, readOpts{enough: enough, recent: recent, listed: listed})
+	return recent, snap, err
 }

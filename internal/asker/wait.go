@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -34,7 +33,7 @@ func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, ti
 		rec, err := c.status(ctx, issue, id, deadline)
 		switch {
 		case errors.Is(err, errNotYet):
-			return clarify.AskRecord{ID: strings.ToUpper(id)}, ErrStillOpen
+			return notYet(issue, id), ErrStillOpen
 		case err != nil:
 			return last, err
 		}
@@ -88,4 +87,13 @@ func ExitCode(r clarify.AskRecord, err error) int {
 		return ExitAbandoned
 	}
 	return ExitAnswered
+}
+
+// notYet is the record of id (or of the ask with that ref) as a wait that has not read it
+// yet knows it: the issue, and the id or the ref asked for.
+func notYet(issue clarify.IssueRef, id string) clarify.AskRecord {
+	if n, ok := clarify.NormalizeID(id); ok && isID(id) {
+		return clarify.AskRecord{V: clarify.AskRecordVersion, Issue: issue.Number, ID: n}
+	}
+	return clarify.AskRecord{V: clarify.AskRecordVersion, Issue: issue.Number, Ref: id}
 }

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/palantir/go-githubapp/githubapp"
 )
 
 // GitHub's documented secondary limits on content-creating requests, per minute and per
@@ -122,7 +120,7 @@ const appWindow = -1
 // builds it once per client; clients of one installation share its window through the
 // context their requests carry (WithInstallation), and a request without one is paced
 // on its client's own window.
-func (p *Pacer) Middleware() githubapp.ClientMiddleware {
+func (p *Pacer) Middleware() Middleware {
 	return func(next http.RoundTripper) http.RoundTripper {
 		return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
 			inst, ok := InstallationOf(r.Context())
