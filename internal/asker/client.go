@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -69,6 +70,8 @@ type Client struct {
 	web    string // the web address the records' links point to (webOf the API)
 	// token keys the nonces of the client's dispatches (nonceOf).
 	token []byte
+	// statuses keeps each issue's status comment between reads (read.go).
+	statuses sync.Map
 }
 
 // New returns a client, or ErrNeedKey for Action mode without a key.
@@ -98,31 +101,6 @@ func New(o Options) (*Client, error) {
 		c.poll = DefaultPoll
 	}
 	return c, nil
-}
-
-// snapshot is one read of an issue: its comments, and the app's ledger among them
-// (ok false: no status comment by the app yet).
-type snapshot struct {
-	comments []*github.IssueComment
-	ledger   clarify.Ledger
-	ok       bool
-}
-
-// read lists the issue's comments (each page conditional) and reads the app's ledger from
-// them with the app's reader.
-func (c *Client) read(ctx context.Context, issue clarify.IssueRef) (snapshot, error) {
-	comments, err := ledger.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
-	if err != nil {
-		return snapshot{}, err
-	}
-	got, err := c.reader.ReadComments(issue.Owner, issue.Repo, issue.Number, comments)
-	switch {
-	case errors.Is(err, ledger.ErrNoStatus):
-		return snapshot{comments: comments}, nil
-	case err != nil:
-		return snapshot{}, err
-	}
-	return snapshot{comments: comments, ledger: got.Ledger, ok: true}, nil
 }
 
 // next is the interval after d: doubled, at most b.Max.
