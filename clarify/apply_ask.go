@@ -169,6 +169,7 @@ func (a *applier) open(target Target) {
 		Thread:     []Entry{a.entry(KindQuestion, 1, a.cmd.Text)},
 		Ref:        a.cmd.Ref,
 		State:      a.ev.State,
+		Expect:     a.cmd.Expect,
 	}
 	if c.Topic == "" {
 		c.Topic = topicOf(a.cmd.Text)

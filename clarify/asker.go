@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -121,6 +122,9 @@ type AskRecord struct {
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at,omitzero"`
 	ResolvedAt time.Time `json:"resolved_at,omitzero"`
+	// Value is the last answer's typed value when its round expected one (clarify.Entry's
+	// Value): true, 42, "2026-12-01" or {"key":"b","text":"…"}; Answer keeps the words.
+	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // AskRecordOf is the asker's record of c, a clarification of the given issue.
@@ -128,7 +132,13 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 	return AskRecord{V: AskRecordVersion, Issue: issue, ID: c.ID, Status: string(c.Status), Outcome: Outcome(c),
 		Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Topic: c.Topic, Question: FirstQuestion(c),
 		Answer: LastAnswer(c), Decision: c.Resolution, Ref: c.Ref, State: c.State,
-		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ResolvedAt: c.ResolvedAt}
+		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ResolvedAt: c.ResolvedAt, Value: LastValue(c)}
+}
+
+// LastValue is the typed value of the newest answer in c's thread, nil when it has none.
+func LastValue(c Clarification) json.RawMessage {
+	e, _ := lastAnswerEntry(c)
+	return e.Value
 }
 
 // LastAnswer is the newest answer in c's thread, "" when none was given.

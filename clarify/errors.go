@@ -39,9 +39,15 @@ const (
 	CodeNoRoom ErrorCode = "no-room"
 	// CodeTooLong: an ask's ref or state is longer than its limit.
 	CodeTooLong ErrorCode = "too-long"
+	// CodeBadExpect: an ask's `Expect:` names no kind of answer Clarify knows.
+	CodeBadExpect ErrorCode = "bad-expect"
+	// CodeExpectNoOptions: `Expect: option` on a question without options.
+	CodeExpectNoOptions ErrorCode = "expect-without-options"
+	// CodeDoesNotFit: a reply that does not fit the answer its question expects.
+	CodeDoesNotFit ErrorCode = "does-not-fit"
 )
 
 // ErrorCodes lists every code, in the order docs/agents.md documents them.
 var ErrorCodes = []ErrorCode{CodeBadCommand, CodeIssueClosed, CodeNotPermitted, CodeQuota, CodeSelfAddressed,
 	CodeMissingFields, CodeOutOfScope, CodeNotAwaiting, CodeStillAwaiting, CodeRoundLimit, CodeAmbiguous,
-	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong}
+	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong, CodeBadExpect, CodeExpectNoOptions, CodeDoesNotFit}

@@ -1,6 +1,9 @@
 package clarify
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Status is where a clarification stands in the protocol (DESIGN.md, transitions table).
 type Status string
@@ -73,6 +76,9 @@ type Entry struct {
 	// Edited says the comment had been edited after it was posted when it was read, so the
 	// text recorded may not be what the thread first showed.
 	Edited bool `json:"edited,omitempty"`
+	// Value is an answer's typed value, as JSON, when its round expected one (expect.go):
+	// true, 42, "2026-12-01" or {"key":"b","text":"…"}; Text keeps the words as typed.
+	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // Clarification is one question thread, CLR-<issue>-<seq>.
@@ -102,6 +108,9 @@ type Clarification struct {
 	// woken (asker.go); both as the ask gave them, returned byte for byte.
 	Ref   string `json:"ref,omitempty"`
 	State string `json:"state,omitempty"`
+	// Expect is the kind of answer the current round takes (Expect.String: "yes/no",
+	// "number 1..100", …); empty for any reply. Like the options, it is the round's.
+	Expect string `json:"expect,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on timeout).

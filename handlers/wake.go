@@ -57,6 +57,20 @@ type WakePayload struct {
 	Decision string `json:"decision,omitempty"`
 	// Context is the ref and state the ask carried, byte for byte; absent when it had none.
 	Context *AskContext `json:"context,omitempty"`
+	// Value is the last answer's typed value, when its round expected one
+	// (clarify.LastValue); see roomForValue.
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+// roomForValue leaves the value out where GitHub's 10 top-level keys leave no room for it:
+// seven keys are always there, and the answer, the decision, the context and the value come
+// all four only on a settled wake-up of a typed question that carried a context. There the
+// words and the asker's own data stay, and the record (`bot status --json`) has the value.
+func roomForValue(p WakePayload) WakePayload {
+	if p.Answer != "" && p.Decision != "" && p.Context != nil {
+		p.Value = nil
+	}
+	return p
 }
 
 // maxWakePayload keeps a wake-up's client_payload under GitHub's 64 KB, with room to spare.
@@ -148,11 +162,12 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 			continue
 		}
 		p := WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
-			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: clarify.LastAnswer(c), Decision: c.Resolution}
+			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: clarify.LastAnswer(c), Decision: c.Resolution,
+			Value: clarify.LastValue(c)}
 		if c.Ref != "" || c.State != "" {
 			p.Context = &AskContext{Ref: c.Ref, State: c.State}
 		}
-		out = append(out, wakeUp{event: event, payload: p})
+		out = append(out, wakeUp{event: event, payload: roomForValue(p)})
 	}
 	return out
 }

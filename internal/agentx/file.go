@@ -1,6 +1,7 @@
 package agentx
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -95,6 +96,8 @@ type ClarificationExtra struct {
 	// Ref and State are the asker's own correlation id and opaque state.
 	Ref   string `json:"ref,omitempty"`
 	State string `json:"state,omitempty"`
+	// Expect is the kind of answer the current round takes ("number 1..100").
+	Expect string `json:"expect,omitempty"`
 }
 
 // EntryExtra is what Clarify keeps of a thread entry that the AgentX format has no field for.
@@ -103,6 +106,8 @@ type EntryExtra struct {
 	CommentID int64 `json:"commentId,omitempty"`
 	// Edited says that comment had been edited when it was read.
 	Edited bool `json:"edited,omitempty"`
+	// Value is an answer's typed value, as JSON.
+	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on

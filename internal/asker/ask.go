@@ -37,6 +37,8 @@ type Ask struct {
 	Dispatch bool
 	// Timeout bounds the wait for Clarify to take the ask (0: DefaultTakeTimeout).
 	Timeout time.Duration
+	// Expect is the kind of answer it takes, as an `Expect:` line says it ("number 1..100").
+	Expect string
 }
 
 // ErrNotTaken says Clarify did not take an ask in time: neither a clarification nor a
@@ -89,6 +91,7 @@ func (a Ask) check() error {
 // command is the ask as a comment says it.
 func (a Ask) command() clarify.Command {
 	cmd := clarify.Command{Kind: clarify.CmdAsk, Text: a.Question, Topic: a.Topic, Fallback: a.Fallback, NonBlocking: a.NonBlocking}
+	cmd.Expect = a.Expect
 	cmd.Target, cmd.BareTarget = strings.TrimPrefix(strings.TrimSpace(a.Target), "@"), !strings.HasPrefix(strings.TrimSpace(a.Target), "@")
 	for i, o := range a.Options {
 		cmd.Options = append(cmd.Options, clarify.Option{Key: string(rune('a' + i)), Text: o})
