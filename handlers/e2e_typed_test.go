@@ -30,6 +30,9 @@ func TestEachExpectTurnsAwayAReplyThatDoesNotFitThenTakesOneThatFits(t *testing.
 			w := &world{t: t, h: newHarness(t)}
 			w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 			w.comment("coder-agent", "/clarify @maria "+tc.ask)
+			if n := w.botComments("**Answer with:** " + strings.TrimPrefix(tc.expected, "Expected ")); n != 1 {
+				t.Errorf("%d rounds say what the answer is to be, want 1", n)
+			}
 			asked := w.ledger()
 			misfit := w.comment("maria", tc.misfit)
 			w.wantNotTaken(asked, misfit, tc.expected)
@@ -157,5 +160,36 @@ func TestTheCostOfAReplyThatDoesNotFit(t *testing.T) {
 		fits, fitsWrites, misfits, misfitsWrites)
 	if misfitsWrites <= fitsWrites {
 		t.Errorf("a reply that does not fit wrote nothing more (%d writes against %d): its reply is missing", misfitsWrites, fitsWrites)
+	}
+}
+
+// TestTheWakeUpCarriesTheValueWhereGitHubHasRoom: a settled wake-up carries the answer's
+// value too, except where answer, decision, context and value would pass GitHub's 10
+// top-level keys (the in-memory GitHub refuses such a dispatch, as github.com does): there
+// the value is left out and the rest is sent.
+func TestTheWakeUpCarriesTheValueWhereGitHubHasRoom(t *testing.T) {
+	cases := map[string]struct {
+		ref       string
+		wantValue string
+	}{
+		"withoutContext": {"", "true"},
+		"withContext":    {"\nRef: run-981/step-3", ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
+			w.comment("coder-agent", "/clarify @maria Ship the limit on Monday?\nExpect: yes/no"+tc.ref)
+			w.comment("maria", "Yes, ship it.")
+			w.comment("coder-agent", "/clarify resolve CLR-42-001 Ship on Monday, behind a flag.")
+			sent := w.h.Fake.Dispatches(repo)
+			var p handlers.WakePayload
+			if len(sent) != 2 || sent[1].EventType != handlers.WakeResolved || json.Unmarshal(sent[1].ClientPayload, &p) != nil {
+				t.Fatalf("wake-ups %+v, want clarify-answered then clarify-resolved", sent)
+			}
+			if string(p.Value) != tc.wantValue || p.Answer != "Yes, ship it." || p.Decision != "Ship on Monday, behind a flag." {
+				t.Errorf("clarify-resolved payload %s, want value %q beside the answer and the decision", sent[1].ClientPayload, tc.wantValue)
+			}
+		})
 	}
 }
