@@ -1,7 +1,6 @@
 package clarify
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -124,7 +123,7 @@ type AskRecord struct {
 	ResolvedAt time.Time `json:"resolved_at,omitzero"`
 	// Value is the last answer's typed value when its round expected one (clarify.Entry's
 	// Value): true, 42, "2026-12-01" or {"key":"b","text":"…"}; Answer keeps the words.
-	Value json.RawMessage `json:"value,omitempty"`
+	Value Value `json:"value,omitempty"`
 }
 
 // AskRecordOf is the asker's record of c, a clarification of the given issue.
@@ -136,7 +135,7 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 }
 
 // LastValue is the typed value of the newest answer in c's thread, nil when it has none.
-func LastValue(c Clarification) json.RawMessage {
+func LastValue(c Clarification) Value {
 	e, _ := lastAnswerEntry(c)
 	return e.Value
 }

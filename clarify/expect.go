@@ -1,6 +1,8 @@
 package clarify
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -212,4 +214,38 @@ func (a *applier) doesNotFit(c Clarification, misfit string) {
 	// The record names the clarification, so that an agent that answered sees which one
 	// still waits; not its ref, which `bot ask` reads as the refusal of an ask.
 	a.reply(Reply{Kind: ReplyRefusal, Code: CodeDoesNotFit, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try, ID: c.ID})
+}
+
+// Value is a typed answer's value as JSON text: true, 42, "2026-12-01" or {"key": "b",
+// "text": "…"}; "" for none. A string rather than bytes, so that the records holding one stay
+// comparable.
+type Value string
+
+// valueOf is v as a Value; v is a string or an Option, which always marshal.
+func valueOf(v any) Value {
+	b, _ := json.Marshal(v)
+	return Value(b)
+}
+
+// MarshalJSON writes the value as the JSON it is (null for none: omitempty leaves it out).
+func (v Value) MarshalJSON() ([]byte, error) {
+	if v == "" {
+		return []byte("null"), nil
+	}
+	return []byte(v), nil
+}
+
+// UnmarshalJSON keeps the JSON as it is, compacted, so that a value read from an indented
+// file equals the one written.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = ""
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return err
+	}
+	*v = Value(buf.String())
+	return nil
 }

@@ -1,7 +1,6 @@
 package clarify
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -14,7 +13,7 @@ import (
 // ExpectOption) and returns its value as JSON: a boolean, a number, a "YYYY-MM-DD" string,
 // or the option ({"key": "b", "text": "…"}). Text takes any reply and has no value. When the
 // reply does not fit it returns why, in words that follow "this reply …".
-func ReadAnswer(e Expect, opts []Option, reply string) (json.RawMessage, string) {
+func ReadAnswer(e Expect, opts []Option, reply string) (Value, string) {
 	s := withoutIDs(reply)
 	switch e.Kind {
 	case ExpectYesNo:
@@ -26,7 +25,7 @@ func ReadAnswer(e Expect, opts []Option, reply string) (json.RawMessage, string)
 	case ExpectOption:
 		return readOption(opts, s)
 	}
-	return nil, ""
+	return "", ""
 }
 
 // withoutIDs is a reply without the clarification ids it names ("CLR-42-001: yes"): an id
@@ -44,20 +43,20 @@ var (
 
 // readYesNo takes the reply's first word: "Yes, ship it." is yes and "no, not now" is no;
 // "I think so" names neither.
-func readYesNo(s string) (json.RawMessage, string) {
+func readYesNo(s string) (Value, string) {
 	first, _ := cutToken(s)
 	first = strings.ToLower(strings.Trim(first, ".,;:!?\"'*_()`"))
 	for _, w := range yesWords {
 		if first == w {
-			return json.RawMessage("true"), ""
+			return Value("true"), ""
 		}
 	}
 	for _, w := range noWords {
 		if first == w {
-			return json.RawMessage("false"), ""
+			return Value("false"), ""
 		}
 	}
-	return nil, "does not start with yes or no"
+	return "", "does not start with yes or no"
 }
 
 // numberPattern finds numbers as people write them: 42, -3, 2.5, 1,000 and 1,000.5. A sign
@@ -66,12 +65,12 @@ var numberPattern = regexp.MustCompile(`(?:^|[^\w.])([-+]?)(\d{1,3}(?:,\d{3})+(?
 
 // readNumber takes the one number in the reply: "42 workers" is 42; the same number twice
 // is still one, and "1,000" is a thousand; two different numbers, or none, fit no number question.
-func (e Expect) readNumber(s string) (json.RawMessage, string) {
+func (e Expect) readNumber(s string) (Value, string) {
 	var found []float64
 	for _, m := range numberPattern.FindAllStringSubmatch(s, -1) {
 		f, err := strconv.ParseFloat(m[1]+strings.ReplaceAll(m[2], ",", ""), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return nil, "has a number too large to read"
+			return "", "has a number too large to read"
 		}
 		if len(found) == 0 || found[0] != f {
 			found = append(found, f)
@@ -79,15 +78,15 @@ func (e Expect) readNumber(s string) (json.RawMessage, string) {
 	}
 	switch {
 	case len(found) == 0:
-		return nil, "has no number in digits"
+		return "", "has no number in digits"
 	case len(found) > 1:
-		return nil, fmt.Sprintf("has more than one number (%s and %s)", formatNumber(found[0]), formatNumber(found[1]))
+		return "", fmt.Sprintf("has more than one number (%s and %s)", formatNumber(found[0]), formatNumber(found[1]))
 	}
 	f := found[0]
 	if problem := e.outOfRange(f); problem != "" {
-		return nil, "gives " + formatNumber(f) + ", which is " + problem
+		return "", "gives " + formatNumber(f) + ", which is " + problem
 	}
-	return json.RawMessage(formatNumber(f)), ""
+	return Value(formatNumber(f)), ""
 }
 
 // outOfRange says how f falls outside e's range, "" when it does not.
@@ -114,7 +113,7 @@ var (
 )
 
 // readDate takes the one date in the reply.
-func readDate(s string) (json.RawMessage, string) {
+func readDate(s string) (Value, string) {
 	var dates []string
 	add := func(year, month, day string) {
 		if d, ok := validDate(year, month, day); ok && (len(dates) == 0 || dates[0] != d) {
@@ -132,12 +131,11 @@ func readDate(s string) (json.RawMessage, string) {
 	}
 	switch {
 	case len(dates) == 0:
-		return nil, "has no date written as `2026-12-01` or `Dec 1, 2026`"
+		return "", "has no date written as `2026-12-01` or `Dec 1, 2026`"
 	case len(dates) > 1:
-		return nil, fmt.Sprintf("has more than one date (%s and %s)", dates[0], dates[1])
+		return "", fmt.Sprintf("has more than one date (%s and %s)", dates[0], dates[1])
 	}
-	raw, _ := json.Marshal(dates[0])
-	return raw, ""
+	return valueOf(dates[0]), ""
 }
 
 // validDate is the ISO form of a date that exists (no 2026-02-30), or false.
@@ -171,33 +169,30 @@ func monthNumber(word string) string {
 // readOption takes an option by its letter ("b", "b)", "(b)", "option b", "b) per client
 // IP") or by its text ("per client IP", or a reply that holds one option's text and no
 // other's).
-func readOption(opts []Option, s string) (json.RawMessage, string) {
+func readOption(opts []Option, s string) (Value, string) {
 	s = strings.TrimSpace(s)
 	if o, ok, problem := optionByLetter(opts, s); ok || problem != "" {
 		if problem != "" {
-			return nil, problem
+			return "", problem
 		}
-		raw, _ := json.Marshal(o)
-		return raw, ""
+		return valueOf(o), ""
 	}
 	reply := optionWords(s)
 	var hits []Option
 	for _, o := range opts {
 		if t := optionWords(o.Text); t != "" && reply == t {
-			raw, _ := json.Marshal(o)
-			return raw, ""
+			return valueOf(o), ""
 		} else if t != "" && strings.Contains(" "+reply+" ", " "+t+" ") {
 			hits = append(hits, o)
 		}
 	}
 	if len(hits) == 1 {
-		raw, _ := json.Marshal(hits[0])
-		return raw, ""
+		return valueOf(hits[0]), ""
 	}
 	if len(hits) > 1 {
-		return nil, "names more than one option (" + optionKeys(hits) + ")"
+		return "", "names more than one option (" + optionKeys(hits) + ")"
 	}
-	return nil, "names none of the options"
+	return "", "names none of the options"
 }
 
 // optionByLetter reads a reply that starts with an option's letter: alone, or marked as an

@@ -223,7 +223,7 @@ func TestAFollowupExpectsItsOwnKindOfAnswer(t *testing.T) {
 		step{agent, "/clarify followup CLR-42-001 Which region first?", ""},
 		step{maria, "eu-west, then the rest", ""})
 	c := l.Clarifications[0]
-	if c.Status != Answered || c.Round != 2 || string(c.Thread[1].Value) != "true" || c.Thread[3].Value != nil || c.Expect != "" {
+	if c.Status != Answered || c.Round != 2 || string(c.Thread[1].Value) != "true" || c.Thread[3].Value != "" || c.Expect != "" {
 		t.Fatalf("after the follow-up's answer: %+v", c)
 	}
 }

@@ -1,9 +1,6 @@
 package clarify
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // Status is where a clarification stands in the protocol (DESIGN.md, transitions table).
 type Status string
@@ -78,7 +75,7 @@ type Entry struct {
 	Edited bool `json:"edited,omitempty"`
 	// Value is an answer's typed value, as JSON, when its round expected one (expect.go):
 	// true, 42, "2026-12-01" or {"key":"b","text":"…"}; Text keeps the words as typed.
-	Value json.RawMessage `json:"value,omitempty"`
+	Value Value `json:"value,omitempty"`
 }
 
 // Clarification is one question thread, CLR-<issue>-<seq>.

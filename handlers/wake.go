@@ -59,7 +59,7 @@ type WakePayload struct {
 	Context *AskContext `json:"context,omitempty"`
 	// Value is the last answer's typed value, when its round expected one
 	// (clarify.LastValue); see roomForValue.
-	Value json.RawMessage `json:"value,omitempty"`
+	Value clarify.Value `json:"value,omitempty"`
 }
 
 // roomForValue leaves the value out where GitHub's 10 top-level keys leave no room for it:
@@ -68,7 +68,7 @@ type WakePayload struct {
 // words and the asker's own data stay, and the record (`bot status --json`) has the value.
 func roomForValue(p WakePayload) WakePayload {
 	if p.Answer != "" && p.Decision != "" && p.Context != nil {
-		p.Value = nil
+		p.Value = ""
 	}
 	return p
 }

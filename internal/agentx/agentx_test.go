@@ -258,7 +258,7 @@ func fullLedger() clarify.Ledger {
 			Precedent: &clarify.Precedent{From: "CLR-7-001", Decision: "pool it", Settles: at(39), Comment: 5, Objected: true, Applied: true, Undone: true},
 			Ref:       "run-981/step-3", State: `{"session":"é \"q\" -->"}`, Expect: "option",
 			Thread: []clarify.Entry{{Kind: clarify.KindEscalation, Round: 2, Author: "maria", CommentID: 1003, At: at(3), Text: "stuck", Edited: true,
-				Value: json.RawMessage(`{"key":"a","text":"pool"}`)}},
+				Value: `{"key":"a","text":"pool"}`}},
 		}},
 		Assumptions: []clarify.Assumption{{
 			Decision: "UTC", Confidence: "high", Risk: "low", Author: "coder-agent[bot]", CommentID: 1005,

@@ -1,7 +1,6 @@
 package agentx
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -107,7 +106,7 @@ type EntryExtra struct {
 	// Edited says that comment had been edited when it was read.
 	Edited bool `json:"edited,omitempty"`
 	// Value is an answer's typed value, as JSON.
-	Value json.RawMessage `json:"value,omitempty"`
+	Value clarify.Value `json:"value,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on
