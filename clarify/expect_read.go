@@ -102,12 +102,12 @@ func (e Expect) outOfRange(f float64) string {
 	return ""
 }
 
-// The dates a reply may give: ISO (2026-12-01), and the month named in English, day first or
+// The dates a reply may give: ISO (2026-12-01, or with a time after it: its day), and the month named in English, day first or
 // month first ("1 Dec 2026", "Dec 1, 2026", "December 1st 2026"). A date written all in
 // digits other than ISO's (01/12/2026) is read one way in one country and another way in
 // the next, so it fits no date question.
 var (
-	isoDate      = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	isoDate      = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})(?:T|\b)`)
 	dayMonthDate = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4})\b`)
 	monthDayDate = regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
 )

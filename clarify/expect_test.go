@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -87,6 +88,7 @@ var readAnswerCases = map[string]struct {
 	"atLeast":                {"number 1..", "7", "7"},
 	"belowAtLeast":           {"number 1..", "-1", ""},
 	"isoDate":                {"date", "2026-12-01", `"2026-12-01"`},
+	"isoDateWithATime":       {"date", "2026-12-01T09:00:00Z", `"2026-12-01"`},
 	"isoDateInWords":         {"date", "Ship on 2026-12-01, please.", `"2026-12-01"`},
 	"monthFirst":             {"date", "Dec 1, 2026", `"2026-12-01"`},
 	"monthFirstLong":         {"date", "December 1st 2026", `"2026-12-01"`},
@@ -234,4 +236,34 @@ func TestFormatCommandWritesExpect(t *testing.T) {
 	if err != nil || got.Expect != "number 1..100" || got.Text != "How many?" {
 		t.Fatalf("Parse(FormatCommand) = %+v, %v", got, err)
 	}
+}
+
+// FuzzReadAnswer: whatever the reply, a reply that fits has a value that is valid JSON of
+// the kind expected, and one that does not fit says why.
+func FuzzReadAnswer(f *testing.F) {
+	for _, tc := range readAnswerCases {
+		f.Add(tc.expect, tc.reply)
+	}
+	f.Fuzz(func(t *testing.T, expect, reply string) {
+		e, err := ParseExpect(expect)
+		if err != nil {
+			return
+		}
+		v, misfit := ReadAnswer(e, rateOptions, reply)
+		var decoded any
+		switch {
+		case e.Kind == ExpectText:
+			if v != "" || misfit != "" {
+				t.Fatalf("text read %q as %s (%q)", reply, v, misfit)
+			}
+		case misfit == "" && json.Unmarshal([]byte(v), &decoded) != nil:
+			t.Fatalf("ReadAnswer(%q, %q) = %s: not JSON", expect, reply, v)
+		case misfit != "" && v != "":
+			t.Fatalf("ReadAnswer(%q, %q) = %s and a misfit %q", expect, reply, v, misfit)
+		case e.Kind == ExpectNumber && misfit == "":
+			if n, ok := decoded.(float64); !ok || e.outOfRange(n) != "" {
+				t.Fatalf("ReadAnswer(%q, %q) = %s: no number in range", expect, reply, v)
+			}
+		}
+	})
 }
