@@ -39,22 +39,22 @@ type Expect struct {
 // expectTry shows every form an `Expect:` line takes, for the refusal of one that is none.
 const expectTry = "use one of `Expect: yes/no`, `Expect: number`, `Expect: number 1..100`, `Expect: date`, `Expect: option` or `Expect: text`, or leave the line out."
 
-// ParseExpect reads an `Expect:` value: yes/no, number, number MIN..MAX (either bound may
-// be left out), date, option or text, in any case. It returns what was wrong otherwise.
+// ParseExpect reads an `Expect:` value: yes/no (or boolean), number, number MIN..MAX
+// (either bound may be left out), date, option (or options) or text, in any case. It returns what was wrong otherwise.
 func ParseExpect(s string) (Expect, error) {
 	word, rest := cutToken(asciiLower(s))
 	var e Expect
 	switch word {
-	case "yes/no", "yes-no", "yesno", "boolean", "bool":
+	case "yes/no", "yes-no", "yesno", "boolean":
 		e.Kind = ExpectYesNo
-	case "number", "integer":
+	case "number":
 		e.Kind = ExpectNumber
 		if rest != "" {
 			return numberRange(rest)
 		}
 	case "date":
 		e.Kind = ExpectDate
-	case "option", "options", "choice":
+	case "option", "options":
 		e.Kind = ExpectOption
 	case "text", "":
 		e.Kind = ExpectText

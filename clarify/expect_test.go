@@ -36,9 +36,9 @@ func TestParseExpect(t *testing.T) {
 		"wordsAfterAKind":      {in: "date please", wantErr: true},
 		"wordsAfterYesNo":      {in: "yes/no maybe", wantErr: true},
 		"emptyIsText":          {in: "", want: ""},
-		"integerIsANumber":     {in: "integer 1..3", want: "number 1..3"},
+		"integerIsNoKind":      {in: "integer 1..3", wantErr: true},
 		"optionsIsAnOption":    {in: "options", want: "option"},
-		"choiceIsAnOption":     {in: "Choice", want: "option"},
+		"optionsAnyCase":       {in: "Options", want: "option"},
 		"decimalBoundsWritten": {in: "number 0.5..1.25", want: "number 0.5..1.25"},
 	}
 	for name, tc := range cases {
