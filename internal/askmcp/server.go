@@ -48,6 +48,7 @@ type AskInput struct {
 	Blocking *bool    `json:"blocking,omitempty" jsonschema:"whether the asker waits for the answer (default true)"`
 	Ref      string   `json:"ref,omitempty" jsonschema:"your own correlation id, at most 200 characters: an ask with the ref of an open one of yours is that one"`
 	State    string   `json:"state,omitempty" jsonschema:"an opaque string, at most 8 KiB, given back in the record and the wake-up; anyone who can read the issue can read it"`
+	Expect   string   `json:"expect,omitempty" jsonschema:"the kind of answer it takes: yes/no, number, number 1..100, date, option or text (default); the record's value is the answer typed"`
 }
 
 // WaitInput is clarify_wait's arguments.
@@ -86,11 +87,12 @@ func New(cfg Config) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "clarify", Version: cfg.Version}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "clarify_ask", Description: "Ask a person or a role a question in a GitHub issue through " +
 		"Clarify, and get the clarification's record (with its id) once Clarify has taken it. Look at clarify_decisions first: " +
-		"the question may be decided already."}, cfg.ask)
+		"the question may be decided already.", OutputSchema: outputSchema[clarify.AskRecord]()}, cfg.ask)
 	mcp.AddTool(s, &mcp.Tool{Name: "clarify_wait", Description: "Wait up to timeout_seconds for a clarification to be answered " +
-		"or settled; returns its record. Still open then (status pending, stale or escalated, no outcome): call again."}, cfg.wait)
+		"or settled; returns its record. Still open then (status pending, stale or escalated, no outcome): call again.",
+		OutputSchema: outputSchema[clarify.AskRecord]()}, cfg.wait)
 	mcp.AddTool(s, &mcp.Tool{Name: "clarify_status", Description: "The records of an issue's clarifications, or of one, " +
-		"read from Clarify's own signed ledger."}, cfg.status)
+		"read from Clarify's own signed ledger.", OutputSchema: outputSchema[Records]()}, cfg.status)
 	mcp.AddTool(s, &mcp.Tool{Name: "clarify_decisions", Description: "The decisions in force in the repository (topic, decision, " +
 		"who decided, where), so you can look before you ask."}, cfg.decisions)
 	return s
@@ -118,7 +120,7 @@ func (cfg Config) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) 
 	}
 	a := asker.Ask{Issue: issue, Target: in.Target, Question: in.Question, Topic: in.Topic, Options: in.Options,
 		Fallback: in.Fallback, Ref: in.Ref, State: in.State, Dispatch: cfg.Dispatch}
-	a.NonBlocking = in.Blocking != nil && !*in.Blocking
+	a.NonBlocking, a.Expect = in.Blocking != nil && !*in.Blocking, in.Expect
 	rec, err := cfg.Client.Ask(ctx, a)
 	return nil, rec, err
 }
