@@ -28,9 +28,9 @@ type askBody struct {
 }
 
 // question fills an ask's or a follow-up's question and its long-form fields (Topic:, Type:,
-// Options: with a) b) lines, Fallback:, Evidence: with - item lines, Expect:) from first (the rest of
-// the command line) and the body lines. Fields are recognised only at the start of text lines;
-// code blocks are kept verbatim in the question.
+// Options: with a) b) lines, Fallback:, Expect:, Evidence: with - item lines) from first (the
+// rest of the command line) and the body lines. Fields are recognised only at the start of
+// text lines; code blocks are kept verbatim in the question.
 func (p commandParser) question(c Command, first string) (Command, error) {
 	b := askBody{p: p, c: c, seen: map[string]bool{}}
 	b.q.text(first)
