@@ -193,3 +193,14 @@ func TestTheWakeUpCarriesTheValueWhereGitHubHasRoom(t *testing.T) {
 		})
 	}
 }
+
+// TestShowSaysTheValue: `/clarify show` puts an answer's value beside its words.
+func TestShowSaysTheValue(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.comment("coder-agent", "/clarify @maria Per API key or per client IP?"+rateOptions+"\nExpect: option")
+	w.comment("maria", "b) per client IP")
+	w.comment("coder-agent", "/clarify show CLR-42-001")
+	if w.botComments("· value `{\"key\":\"b\",\"text\":\"per client IP\"}`") != 1 {
+		t.Error("the thread shown does not give the answer's value")
+	}
+}
