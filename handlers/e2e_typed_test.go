@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // Typed answers: an ask's Expect: line, a reply that does not fit it (answered in the
@@ -46,7 +46,7 @@ func TestEachExpectTurnsAwayAReplyThatDoesNotFitThenTakesOneThatFits(t *testing.
 				t.Errorf("the asker's record: value %s, answer %q", rec.Value, rec.Answer)
 			}
 			sent := w.h.Fake.Dispatches(repo)
-			var p handlers.WakePayload
+			var p wire.WakePayload
 			if len(sent) != 1 || json.Unmarshal(sent[0].ClientPayload, &p) != nil || string(p.Value) != tc.value || p.Answer != tc.fit {
 				t.Errorf("wake-ups %+v, want one clarify-answered with value %s", sent, tc.value)
 			}
@@ -121,7 +121,7 @@ func TestAMalformedExpectIsRefusedAtTheAsk(t *testing.T) {
 // TestADispatchedAskExpects: a dispatch's `expect` is the ask's Expect: line.
 func TestADispatchedAskExpects(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
-	w.dispatch("coder-agent", handlers.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria",
+	w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria",
 		Question: "Per API key or per client IP?", Options: []string{"per API key", "per client IP"}, Expect: "option"})
 	c, _ := w.ledger().Find("CLR-42-001")
 	if c.Expect != "option" || !strings.Contains(w.mirrors()[0].Body, "Expect: option") {
@@ -183,8 +183,8 @@ func TestTheWakeUpCarriesTheValueWhereGitHubHasRoom(t *testing.T) {
 			w.comment("maria", "Yes, ship it.")
 			w.comment("coder-agent", "/clarify resolve CLR-42-001 Ship on Monday, behind a flag.")
 			sent := w.h.Fake.Dispatches(repo)
-			var p handlers.WakePayload
-			if len(sent) != 2 || sent[1].EventType != handlers.WakeResolved || json.Unmarshal(sent[1].ClientPayload, &p) != nil {
+			var p wire.WakePayload
+			if len(sent) != 2 || sent[1].EventType != wire.WakeResolved || json.Unmarshal(sent[1].ClientPayload, &p) != nil {
 				t.Fatalf("wake-ups %+v, want clarify-answered then clarify-resolved", sent)
 			}
 			if string(p.Value) != tc.wantValue || p.Answer != "Yes, ship it." || p.Decision != "Ship on Monday, behind a flag." {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/cli/go-gh/v2/pkg/auth"
 
-	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -71,9 +71,9 @@ func door(host string, stdout, stderr io.Writer) asker.Door {
 		}
 		return "", "", errors.New("not logged in to " + host + ": run gh auth login")
 	}
-	return asker.Door{Prog: "gh clarify", Stdout: stdout, Stderr: stderr, DefaultSlug: app.DefaultAppSlug,
+	return asker.Door{Prog: "gh clarify", Stdout: stdout, Stderr: stderr, DefaultSlug: ledger.DefaultAppSlug,
 		Env:  asker.Env{Getenv: getenv, Token: token},
-		Keys: func() (render.Keyring, error) { return app.LedgerKeyring("") }}
+		Keys: func() (render.Keyring, error) { return ledger.KeyringFromEnv("") }}
 }
 
 // apiOf is the REST API of a gh host, as gh reaches it: api.github.com, HOST/api/v3/ for

@@ -13,6 +13,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // DefaultBudget is the most requests one run may make. GITHUB_TOKEN has 1,000 an hour per
@@ -67,7 +68,7 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 		e.APIURL = ghtransport.DefaultAPIURL
 	}
 	if e.BotSlug == "" {
-		e.BotSlug = handlers.ActionsSlug
+		e.BotSlug = wire.ActionsSlug
 	}
 	if !handlers.IsSlug(e.BotSlug) {
 		return e, fmt.Errorf("CLARIFY_APP_SLUG (the action's app-slug input) is %q, not a slug: write it as in the app's URL, "+

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // DefaultTakeTimeout is how long an ask waits for Clarify to take it: a run starts within
@@ -121,7 +121,7 @@ func (c *Client) dispatch(ctx context.Context, a *Ask) (sent, error) {
 	}
 	payload := dispatchPayloadOf(*a)
 	_, _, err = c.gh.Repositories.Dispatch(ctx, a.Issue.Owner, a.Issue.Repo, github.DispatchRequestOptions{
-		EventType: handlers.DispatchEventType, ClientPayload: &payload})
+		EventType: wire.DispatchEventType, ClientPayload: &payload})
 	if err != nil {
 		return sent{}, fmt.Errorf("send the ask to %s as a repository_dispatch: %w", a.Issue.FullName(), err)
 	}

@@ -11,9 +11,10 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // ErrNeedKey is the refusal to read records in Action mode without the ledger key.
@@ -25,7 +26,7 @@ var ErrNeedKey = errors.New("set CLARIFY_LEDGER_KEY to the key Clarify's workflo
 type Options struct {
 	// API is GitHub's REST API URL (GITHUB_API_URL); Token the caller's token.
 	API, Token string
-	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. handlers.ActionsSlug
+	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. wire.ActionsSlug
 	// when Clarify runs as a workflow, which requires Keys.
 	Slug string
 	// Keys verify the app's signed blocks; with none (App mode only) they are read
@@ -59,7 +60,7 @@ var askPoll = Backoff{First: time.Second, Max: 5 * time.Second}
 // Client is the asker's client for one token and one app.
 type Client struct {
 	gh     *github.Client
-	reader handlers.LedgerReader
+	reader ledger.LedgerReader
 	slug   string
 	now    func() time.Time
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -72,7 +73,7 @@ func New(o Options) (*Client, error) {
 	if o.Slug == "" {
 		return nil, errors.New("the app's slug is not set (--app, CLARIFY_APP_SLUG)")
 	}
-	if o.Slug == handlers.ActionsSlug && !o.Keys.Given() {
+	if o.Slug == wire.ActionsSlug && !o.Keys.Given() {
 		return nil, ErrNeedKey
 	}
 	gh, err := ghtransport.ConditionalTokenClient(o.API, o.Token, o.Transport)
@@ -80,7 +81,7 @@ func New(o Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{gh: gh, slug: o.Slug, now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
-		reader: handlers.LedgerReader{Bot: handlers.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
+		reader: ledger.LedgerReader{Bot: ledger.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
 	if c.now == nil {
 		c.now = time.Now
 	}
@@ -107,13 +108,13 @@ type snapshot struct {
 // read lists the issue's comments (each page conditional) and reads the app's ledger from
 // them with the app's reader.
 func (c *Client) read(ctx context.Context, issue clarify.IssueRef) (snapshot, error) {
-	comments, err := handlers.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
+	comments, err := ledger.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
 	if err != nil {
 		return snapshot{}, err
 	}
 	got, err := c.reader.ReadComments(issue.Owner, issue.Repo, issue.Number, comments)
 	switch {
-	case errors.Is(err, handlers.ErrNoStatus):
+	case errors.Is(err, ledger.ErrNoStatus):
 		return snapshot{comments: comments}, nil
 	case err != nil:
 		return snapshot{}, err

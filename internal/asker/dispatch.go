@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // commentBody is the ask as a comment says it: the command, its ref on a Ref: line.
@@ -17,7 +17,7 @@ func commentBody(a Ask) string {
 // dispatchPayloadOf is the ask as a clarify dispatch's client_payload, its ref and state
 // under context.
 func dispatchPayloadOf(a Ask) json.RawMessage {
-	p := handlers.DispatchPayload{Issue: a.Issue.Number, Action: string(clarify.CmdAsk), Target: a.Target,
+	p := wire.DispatchPayload{Issue: a.Issue.Number, Action: string(clarify.CmdAsk), Target: a.Target,
 		Question: a.Question, Topic: a.Topic, Options: a.Options, Fallback: a.Fallback}
 	p.Expect = a.Expect
 	if a.NonBlocking {
@@ -25,7 +25,7 @@ func dispatchPayloadOf(a Ask) json.RawMessage {
 		p.Blocking = &no
 	}
 	if a.Ref != "" || a.State != "" {
-		p.Context = &handlers.AskContext{Ref: a.Ref, State: a.State}
+		p.Context = &wire.AskContext{Ref: a.Ref, State: a.State}
 	}
 	b, _ := json.Marshal(p) // a DispatchPayload always marshals
 	return b

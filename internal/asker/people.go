@@ -6,15 +6,15 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
 // people is the app's reader for people (bot ledger, bot stats) over the client's token.
-func (c *Client) people(d Door) handlers.PeopleReader {
-	return handlers.NewPeopleReader(c.slug, c.reader.Keys, d.Stderr, func(err error) string { return ghtransport.TokenHint(err, true) })
+func (c *Client) people(d Door) ledger.PeopleReader {
+	return ledger.NewPeopleReader(c.slug, c.reader.Keys, d.Stderr, func(err error) string { return ghtransport.TokenHint(err, true) })
 }
 
 const ledgerSummary = "Print an issue's ledger, read through GitHub's API as the app reads it."
@@ -56,7 +56,7 @@ const statsSummary = "Print a digest of a repository's clarifications."
 // Stats runs `stats` (gh clarify stats): the digest bot stats prints.
 func (d Door) Stats(args []string) int {
 	c := d.flags("stats", statsSummary, "stats [flags] OWNER/REPO", "")
-	since := handlers.DigestSinceFlag(c.Flags)
+	since := ledger.DigestSinceFlag(c.Flags)
 	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && len(pos) != 1 {
 		err = c.Usagef("give one repository, OWNER/REPO")

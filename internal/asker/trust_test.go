@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // forgedStatus is a status comment claiming CLR-42-001 was answered, signed with a key
@@ -51,7 +51,7 @@ func TestARecordAnyoneTypedIsNeverBelieved(t *testing.T) {
 func TestActionModeWithoutTheLedgerKeyIsRefusedBeforeAnyRequest(t *testing.T) {
 	w := newWorld(t)
 	var out, errs bytes.Buffer
-	code := w.door(&out, &errs, map[string]string{"CLARIFY_APP_SLUG": handlers.ActionsSlug}).Status([]string{"octo/widgets#42"})
+	code := w.door(&out, &errs, map[string]string{"CLARIFY_APP_SLUG": wire.ActionsSlug}).Status([]string{"octo/widgets#42"})
 	if code != 1 || !strings.Contains(errs.String(), "CLARIFY_LEDGER_KEY") {
 		t.Fatalf("bot status in Action mode with no key: exit %d, stderr %q; want 1 and what to set", code, errs.String())
 	}
@@ -70,7 +70,7 @@ func TestActionModeBelievesOnlyWhatVerifies(t *testing.T) {
 	d.Keys = func() (render.Keyring, error) {
 		return render.Keyring{Current: []byte("the workflow's ledger key")}, nil
 	}
-	code := d.Status([]string{"octo/widgets#42", "CLR-42-001", "--app", handlers.ActionsSlug, "--json"})
+	code := d.Status([]string{"octo/widgets#42", "CLR-42-001", "--app", wire.ActionsSlug, "--json"})
 	if code != 1 || out.Len() != 0 {
 		t.Fatalf("bot status in Action mode of what only an unsigned look-alike claims: exit %d, stdout %q, stderr %q; want 1 and nothing believed",
 			code, out.String(), errs.String())
