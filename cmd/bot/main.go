@@ -50,11 +50,19 @@ commands:
   setup  -webhook-url URL  register the app on GitHub from app.yml (in a browser) and write config.yml
   ask    OWNER/REPO#N TARGET QUESTION [--topic T] [--option O]… [--ref R] [--state S] [--json]
                         ask a question as an agent, with your own token; prints its id
-  wait   OWNER/REPO#N CLR-… [--timeout 2h] [--json]
+                        (exit 5: sent, not taken in time; its ref finds it)
+  wait   OWNER/REPO#N (CLR-… | --ref R) [--timeout 2h] [--json]
                         wait until it is answered or settled; exit 0 answered, 3 fallback,
                         4 abandoned, 124 still open
-  status OWNER/REPO#N [CLR-…] [--json]
+  status OWNER/REPO#N [CLR-… | --ref R] [--json]
                         the issue's clarifications, from the app's own records
+  resolve  OWNER/REPO#N CLR-… [DECISION] [--json]
+                        settle your clarification (without a decision, the last answer stands)
+  followup OWNER/REPO#N CLR-… QUESTION [--json]
+                        ask its next round, once the last one is answered
+  abandon  OWNER/REPO#N CLR-… [--json]
+                        withdraw it; each of the three prints the record once Clarify took it
+                        (exit 1 refused, 5 not taken in time)
   mcp                   the asker's tools for an agent, over MCP on stdin and stdout
 
 Flags go before or after the arguments. Exit status: 0 done, 1 failed, 2 a usage mistake.

@@ -1,4 +1,4 @@
-// Command gh-clarify is the GitHub CLI extension `gh clarify ask|wait|status|ledger|stats`:
+// Command gh-clarify is the GitHub CLI extension `gh clarify ask|wait|status|resolve|followup|abandon|ledger|stats`:
 // the asker's commands (internal/asker, the same as bot's) with gh's own login and host.
 package main
 
@@ -20,9 +20,12 @@ import (
 const usage = `usage: gh clarify <command> [flags]
 
 commands:
-  ask    OWNER/REPO#N TARGET QUESTION   ask as an agent; prints the clarification's id
-  wait   OWNER/REPO#N CLR-…             wait until it is answered or settled
-  status OWNER/REPO#N [CLR-…]           the issue's clarifications
+  ask      OWNER/REPO#N TARGET QUESTION  ask as an agent; prints the clarification's id
+  wait     OWNER/REPO#N CLR-…            wait until it is answered or settled (or --ref R)
+  status   OWNER/REPO#N [CLR-…]          the issue's clarifications (or --ref R)
+  resolve  OWNER/REPO#N CLR-… [DECISION] settle your clarification
+  followup OWNER/REPO#N CLR-… QUESTION   ask its next round
+  abandon  OWNER/REPO#N CLR-…            withdraw it
   ledger OWNER/REPO#N                   the issue's whole ledger
   stats  OWNER/REPO                     a digest of the repository's clarifications
 
@@ -31,6 +34,7 @@ gh's login and host are used (gh auth login; GH_HOST); gh clarify <command> -h s
 
 var commands = map[string]func(asker.Door, []string) int{
 	"ask": asker.Door.Ask, "wait": asker.Door.Wait, "status": asker.Door.Status,
+	"resolve": asker.Door.Resolve, "followup": asker.Door.Followup, "abandon": asker.Door.Abandon,
 	"ledger": asker.Door.Ledger, "stats": asker.Door.Stats,
 }
 

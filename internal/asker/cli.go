@@ -125,7 +125,12 @@ func recordText(r clarify.AskRecord) string {
 		fmt.Fprintf(&b, "  ref %s", r.Ref)
 	}
 	b.WriteString("\n")
-	for _, f := range []struct{ name, text string }{{"topic", r.Topic}, {"question", r.Question}, {"answer", r.Answer}, {"decision", r.Decision}} {
+	choice := ""
+	if r.Choice != nil {
+		choice = r.Choice.Key + ") " + r.Choice.Text
+	}
+	for _, f := range []struct{ name, text string }{{"topic", r.Topic}, {"question", r.Question}, {"answer", r.Answer},
+		{"decision", r.Decision}, {"choice", choice}, {"next", r.Next}, {"url", r.URL}} {
 		if f.text != "" {
 			fmt.Fprintf(&b, "  %s: %s\n", f.name, strings.Join(strings.Fields(f.text), " "))
 		}

@@ -66,6 +66,7 @@ type Client struct {
 	sleep  func(ctx context.Context, d time.Duration) error
 	notes  io.Writer
 	poll   Backoff
+	web    string // the web address the records' links point to (webOf the API)
 }
 
 // New returns a client, or ErrNeedKey for Action mode without a key.
@@ -80,7 +81,7 @@ func New(o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{gh: gh, slug: o.Slug, now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
+	c := &Client{gh: gh, slug: o.Slug, web: webOf(o.API), now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
 		reader: ledger.LedgerReader{Bot: ledger.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
 	if c.now == nil {
 		c.now = time.Now

@@ -1,7 +1,11 @@
 package asker
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+
+	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/wire"
@@ -29,4 +33,15 @@ func dispatchPayloadOf(a Ask) json.RawMessage {
 	}
 	b, _ := json.Marshal(p) // a DispatchPayload always marshals
 	return b
+}
+
+// sendDispatch sends payload as a clarify repository_dispatch to issue's repository; what
+// it is about says what failed.
+func (c *Client) sendDispatch(ctx context.Context, issue clarify.IssueRef, payload json.RawMessage, what string) error {
+	_, _, err := c.gh.Repositories.Dispatch(ctx, issue.Owner, issue.Repo, github.DispatchRequestOptions{
+		EventType: wire.DispatchEventType, ClientPayload: &payload})
+	if err != nil {
+		return fmt.Errorf("send %s to %s as a repository_dispatch: %w", what, issue.FullName(), err)
+	}
+	return nil
 }

@@ -62,11 +62,11 @@ func newest(comments []*github.IssueComment) int64 {
 	return id
 }
 
-// refusal is the app's refusal of an ask: its reply to the ask's comment (a comment ask,
-// or the mirror of a dispatch), or a refusal record naming the ask's ref written after the
-// ask was sent. Only the app's own comments are read (handlers' rule: from a shared
-// account, only those it sealed).
-func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, bool) {
+// refusal is the app's refusal of an ask, and the reason it gives: its reply to the ask's
+// comment (a comment ask, or the mirror of a dispatch), or a refusal record naming the
+// ask's ref written after the ask was sent. Only the app's own comments are read
+// (handlers' rule: from a shared account, only those it sealed).
+func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, string, bool) {
 	for _, cm := range comments {
 		if cm.GetID() <= after || !c.reader.Owns(issue, cm) {
 			continue
@@ -76,11 +76,11 @@ func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment
 			continue
 		}
 		if askComment != 0 && render.HasMarker(cm.GetBody(), clarify.ReplyKey(askComment)) {
-			return rec, true
+			return rec, render.RefusalReason(cm.GetBody()), true
 		}
 		if ref != "" && rec.Ref == ref {
-			return rec, true
+			return rec, render.RefusalReason(cm.GetBody()), true
 		}
 	}
-	return render.Record{}, false
+	return render.Record{}, "", false
 }

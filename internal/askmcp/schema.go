@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -20,4 +21,10 @@ func outputSchema[T any]() *jsonschema.Schema {
 		panic(err) // T is one of this package's result types, which always have a schema
 	}
 	return s
+}
+
+// addTool adds a tool whose result is Out, with Out's output schema (outputSchema).
+func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	t.OutputSchema = outputSchema[Out]()
+	mcp.AddTool(s, t, h)
 }
