@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -184,28 +185,17 @@ func NextStep(status, outcome string) string {
 	return NextWait
 }
 
-// ChosenOption is the option that text (an answer or a decision) names: its letter alone
-// ("b", "(b)", "b)"), its first line written as an option ("b) per client IP"), or the
-// option's own text (case, spacing and punctuation aside).
+// ChosenOption is the option that text (an answer or a decision) names, read as a reply
+// to `Expect: option` is (readOption): its letter ("b", "(b)", "b)", "option b", "b) per
+// client IP"), or the option's own text (case, spacing and punctuation aside), alone or as
+// the only option a longer text names.
 func ChosenOption(opts []Option, text string) (Option, bool) {
-	s := strings.TrimSpace(text)
-	if s == "" {
+	v, misfit := readOption(opts, withoutIDs(text))
+	var o Option
+	if misfit != "" || json.Unmarshal([]byte(v), &o) != nil {
 		return Option{}, false
 	}
-	first, _, _ := strings.Cut(s, "\n")
-	key, ok := optionKey(s)
-	if ok && len(strings.Fields(s)) > 1 {
-		ok = false // "a lot depends" names no option
-	}
-	if !ok {
-		key, _, ok = optionLine(first)
-	}
-	for _, o := range opts {
-		if (ok && o.Key == string(key)) || (!ok && sameText(o.Text, s)) {
-			return o, true
-		}
-	}
-	return Option{}, false
+	return o, true
 }
 
 // LastAnswer is the newest answer in c's thread, "" when none was given.
