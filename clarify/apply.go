@@ -215,11 +215,19 @@ func (a *applier) respond() {
 	a.answer(c)
 }
 
+// answer takes the comment as c's answer, if it fits the answer c's round expects.
 func (a *applier) answer(c *Clarification) {
+	value, misfit := ReadAnswer(ExpectOf(*c), c.Options, a.cmd.Text)
+	if misfit != "" {
+		a.doesNotFit(*c, misfit)
+		return
+	}
 	c.Status = Answered
 	c.UpdatedAt = a.now
 	c.StaleAfter = a.now.Add(a.p.SLA)
-	c.Thread = append(c.Thread, a.entry(KindAnswer, c.Round, a.cmd.Text))
+	e := a.entry(KindAnswer, c.Round, a.cmd.Text)
+	e.Value = value
+	c.Thread = append(c.Thread, e)
 	a.react("+1")
 }
 
@@ -258,8 +266,9 @@ func (a *applier) followup() {
 	c.Status = Pending
 	c.UpdatedAt = a.now
 	c.StaleAfter = a.now.Add(a.p.SLA)
-	// Options and fallback belong to the question of the round that gives them.
-	c.Options, c.Fallback = a.cmd.Options, a.cmd.Fallback
+	// Options, fallback and the answer expected belong to the question of the round that
+	// gives them.
+	c.Options, c.Fallback, c.Expect = a.cmd.Options, a.cmd.Fallback, a.cmd.Expect
 	c.Evidence = append(c.Evidence, a.cmd.Evidence...)
 	c.Thread = append(c.Thread, a.entry(KindQuestion, c.Round, a.cmd.Text))
 	a.postRound(*c)

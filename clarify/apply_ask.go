@@ -170,6 +170,7 @@ func (a *applier) open(target Target) {
 		Ref:        a.cmd.Ref,
 		State:      a.ev.State,
 		Nonce:      a.ev.Nonce,
+		Expect:     a.cmd.Expect,
 	}
 	if c.Topic == "" {
 		c.Topic = topicOf(a.cmd.Text)

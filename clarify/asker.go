@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -154,6 +155,9 @@ type AskRecord struct {
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at,omitzero"`
 	ResolvedAt time.Time `json:"resolved_at,omitzero"`
+	// Value is the last answer's typed value when its round expected one (clarify.Entry's
+	// Value): true, 42, "2026-12-01" or {"key":"b","text":"…"}; Answer keeps the words.
+	Value Value `json:"value,omitempty"`
 }
 
 // StatusPosted is the status of an ask's record when the ask was sent but Clarify has
@@ -172,7 +176,7 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 	r := AskRecord{V: AskRecordVersion, Issue: issue, ID: c.ID, Status: string(c.Status), Outcome: Outcome(c),
 		Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Topic: c.Topic, Question: FirstQuestion(c),
 		Answer: LastAnswer(c), Decision: c.Resolution, Options: c.Options, Ref: c.Ref, State: c.State,
-		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ResolvedAt: c.ResolvedAt}
+		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ResolvedAt: c.ResolvedAt, Value: LastValue(c)}
 	said := r.Answer
 	if !c.Status.Open() {
 		said = r.Decision
@@ -182,6 +186,12 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 	}
 	r.Next = NextStep(r.Status, r.Outcome)
 	return r
+}
+
+// LastValue is the typed value of the newest answer in c's thread, "" when it has none.
+func LastValue(c Clarification) Value {
+	e, _ := lastAnswerEntry(c)
+	return e.Value
 }
 
 // NextStep is what an asker does next with a clarification of that status and outcome:
@@ -200,28 +210,17 @@ func NextStep(status, outcome string) string {
 	return NextWait
 }
 
-// ChosenOption is the option that text (an answer or a decision) names: its letter alone
-// ("b", "(b)", "b)"), its first line written as an option ("b) per client IP"), or the
-// option's own text (case, spacing and punctuation aside).
+// ChosenOption is the option that text (an answer or a decision) names, read as a reply
+// to `Expect: option` is (readOption): its letter ("b", "(b)", "b)", "option b", "b) per
+// client IP"), or the option's own text (case, spacing and punctuation aside), alone or as
+// the only option a longer text names.
 func ChosenOption(opts []Option, text string) (Option, bool) {
-	s := strings.TrimSpace(text)
-	if s == "" {
+	v, misfit := readOption(opts, withoutIDs(text))
+	var o Option
+	if misfit != "" || json.Unmarshal([]byte(v), &o) != nil {
 		return Option{}, false
 	}
-	first, _, _ := strings.Cut(s, "\n")
-	key, ok := optionKey(s)
-	if ok && len(strings.Fields(s)) > 1 {
-		ok = false // "a lot depends" names no option
-	}
-	if !ok {
-		key, _, ok = optionLine(first)
-	}
-	for _, o := range opts {
-		if (ok && o.Key == string(key)) || (!ok && sameText(o.Text, s)) {
-			return o, true
-		}
-	}
-	return Option{}, false
+	return o, true
 }
 
 // LastAnswer is the newest answer in c's thread, "" when none was given.

@@ -48,6 +48,8 @@ type Command struct {
 	Risk       string
 	// Ref is an ask's `Ref:` line: the asker's correlation id.
 	Ref string
+	// Expect is an ask's or follow-up's `Expect:` line, as Expect.String writes it.
+	Expect string
 }
 
 // ParseError is a command that could not be understood: what was wrong and what to type instead.

@@ -39,7 +39,8 @@ type Reply struct {
 	Try     string
 	// Code names a refusal for machines, beside Problem for people.
 	Code ErrorCode
-	// ID is the clarification a ReplyShow shows.
+	// ID is the clarification a ReplyShow shows, or that a refusal of a reply that does not
+	// fit (CodeDoesNotFit) says still waits.
 	ID string
 	// Ref is the ref of the ask a refusal turns away, and Nonce the nonce of a dispatched
 	// one, so that its asker finds the refusal.

@@ -41,9 +41,15 @@ const (
 	CodeTooLong ErrorCode = "too-long"
 	// CodeCalledTwice: an escalation after the round called the maintainers twice already.
 	CodeCalledTwice ErrorCode = "called-twice"
+	// CodeBadExpect: an ask's `Expect:` names no kind of answer Clarify knows.
+	CodeBadExpect ErrorCode = "bad-expect"
+	// CodeExpectNoOptions: `Expect: option` on a question without options.
+	CodeExpectNoOptions ErrorCode = "expect-without-options"
+	// CodeDoesNotFit: a reply that does not fit the answer its question expects.
+	CodeDoesNotFit ErrorCode = "does-not-fit"
 )
 
 // ErrorCodes lists every code, in the order docs/agents.md documents them.
 var ErrorCodes = []ErrorCode{CodeBadCommand, CodeIssueClosed, CodeNotPermitted, CodeQuota, CodeSelfAddressed,
 	CodeMissingFields, CodeOutOfScope, CodeNotAwaiting, CodeStillAwaiting, CodeRoundLimit, CodeAmbiguous,
-	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong, CodeCalledTwice}
+	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong, CodeCalledTwice, CodeBadExpect, CodeExpectNoOptions, CodeDoesNotFit}

@@ -68,6 +68,7 @@ func askFieldLines(c Command) []string {
 		}
 	}
 	lines = appendField(lines, "Fallback", c.Fallback)
+	lines = appendField(lines, "Expect", c.Expect)
 	if len(c.Evidence) > 0 {
 		lines = append(lines, "Evidence:")
 		for _, e := range c.Evidence {

@@ -20,6 +20,8 @@ func roundTripCommands() map[string]Command {
 		"askOddCharacters":            {Kind: CmdAsk, Target: "maria", Text: `Is "a\b" --> ok? <b>ü</b> 漢字 👍 & 100% #12 @here`},
 		"askOptionsWithoutFallback":   {Kind: CmdAsk, Target: "architect", BareTarget: true, Text: "Pick one", Options: opts},
 		"askWithRef":                  {Kind: CmdAsk, Target: "maria", Text: "Which store?", Topic: "storage", Evidence: []string{"issue #12"}, Ref: `run-981/step-3 "é" --> 👍`},
+		"askExpectOption":             {Kind: CmdAsk, Target: "maria", Text: "Which store?", Options: opts, Fallback: "a", Expect: "option", Evidence: []string{"issue #12"}},
+		"followupExpectsANumber":      {Kind: CmdFollowup, ID: "CLR-42-001", Text: "How many workers?", Expect: "number 1..100"},
 		"askEvidenceOnly":             {Kind: CmdAsk, Target: "maria", Text: "Why?", Evidence: []string{"`go test` fails: see run 42"}},
 		"followup":                    {Kind: CmdFollowup, ID: "CLR-42-001", Text: "Does that hold for cached reads too?"},
 		"followupLongForm":            {Kind: CmdFollowup, ID: "CLR-42-1000", Text: "And then?", Topic: "t", Options: opts, Fallback: "a"},

@@ -28,9 +28,9 @@ type askBody struct {
 }
 
 // question fills an ask's or a follow-up's question and its long-form fields (Topic:, Type:,
-// Options: with a) b) lines, Fallback:, Evidence: with - item lines) from first (the rest of
-// the command line) and the body lines. Fields are recognised only at the start of text lines;
-// code blocks are kept verbatim in the question.
+// Options: with a) b) lines, Fallback:, Expect:, Evidence: with - item lines) from first (the
+// rest of the command line) and the body lines. Fields are recognised only at the start of
+// text lines; code blocks are kept verbatim in the question.
 func (p commandParser) question(c Command, first string) (Command, error) {
 	b := askBody{p: p, c: c, seen: map[string]bool{}}
 	b.q.text(first)
@@ -101,6 +101,12 @@ func (b *askBody) field(name, value, text string) error {
 		}
 	case "ref":
 		return b.ref(value)
+	case "expect":
+		e, err := ParseExpect(value)
+		if err != nil {
+			return &ParseError{Line: b.p.line, Problem: "`Expect:` will not do: " + err.Error() + ".", Try: expectTry, Code: CodeBadExpect}
+		}
+		b.c.Expect = e.String()
 	}
 	return nil
 }
@@ -185,6 +191,10 @@ func (b *askBody) finish() (Command, error) {
 	}
 	if err := b.checkFallback(); err != nil {
 		return Command{}, err
+	}
+	if b.c.Expect == string(ExpectOption) && len(b.c.Options) == 0 {
+		return Command{}, &ParseError{Line: b.p.line, Problem: "`Expect: option` asks for one of the options, but the question has no `Options:`.",
+			Try: "list the options: `Options:`, `a) Use Postgres`, `b) Use Redis`, or expect another kind of answer, as in `Expect: text`.", Code: CodeExpectNoOptions}
 	}
 	c := b.c
 	c.Text = b.q.String()
@@ -331,7 +341,7 @@ func fieldLine(text string) (name, value string, ok bool) {
 
 func isAskField(name string) bool {
 	switch name {
-	case "topic", "type", "options", "fallback", "evidence", "ref":
+	case "topic", "type", "options", "fallback", "evidence", "ref", "expect":
 		return true
 	}
 	return false
@@ -351,6 +361,8 @@ func fieldExample(name string) string {
 		return "the spec says UTC (docs/spec.md)"
 	case "ref":
 		return "run-981/step-3"
+	case "expect":
+		return "number 1..100"
 	}
 	return ""
 }

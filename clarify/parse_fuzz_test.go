@@ -88,6 +88,9 @@ func checkParsedFields(t *testing.T, body string, cmd Command) {
 			t.Fatalf("Parse(%q).%s = %q is not trimmed", body, name, v)
 		}
 	}
+	if e, err := ParseExpect(cmd.Expect); err != nil || e.String() != cmd.Expect {
+		t.Fatalf("Parse(%q).Expect = %q is not as Expect.String writes it", body, cmd.Expect)
+	}
 	if cmd.ID != "" {
 		if id, ok := NormalizeID(cmd.ID); !ok || id != cmd.ID {
 			t.Fatalf("Parse(%q).ID = %q is not a normalised id", body, cmd.ID)

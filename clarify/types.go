@@ -73,6 +73,9 @@ type Entry struct {
 	// Edited says the comment had been edited after it was posted when it was read, so the
 	// text recorded may not be what the thread first showed.
 	Edited bool `json:"edited,omitempty"`
+	// Value is an answer's typed value, as JSON, when its round expected one (expect.go):
+	// true, 42, "2026-12-01" or {"key":"b","text":"…"}; Text keeps the words as typed.
+	Value Value `json:"value,omitempty"`
 }
 
 // Clarification is one question thread, CLR-<issue>-<seq>.
@@ -104,6 +107,9 @@ type Clarification struct {
 	State string `json:"state,omitempty"`
 	// Nonce is a dispatched ask's nonce (asker.go): which asker's ask this is.
 	Nonce string `json:"nonce,omitempty"`
+	// Expect is the kind of answer the current round takes (Expect.String: "yes/no",
+	// "number 1..100", …); empty for any reply. Like the options, it is the round's.
+	Expect string `json:"expect,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on timeout).

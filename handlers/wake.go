@@ -80,7 +80,8 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 			continue
 		}
 		p := wire.WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
-			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: clarify.LastAnswer(c), Decision: c.Resolution}
+			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: clarify.LastAnswer(c), Decision: c.Resolution,
+			Value: clarify.LastValue(c)}
 		if c.Ref != "" || c.State != "" {
 			p.Context = &wire.AskContext{Ref: c.Ref, State: c.State}
 		}

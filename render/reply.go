@@ -39,7 +39,7 @@ func Reply(r clarify.Reply, l clarify.Ledger, key string) string {
 		// A refusal is the fail-closed default: an unknown kind still tells the user
 		// something went wrong rather than posting nothing.
 		body = refusal(r)
-		rec = Record{V: RecordVersion, Kind: "refusal", Code: string(r.Code), Ref: r.Ref, Nonce: r.Nonce}
+		rec = Record{V: RecordVersion, Kind: "refusal", Code: string(r.Code), Ref: r.Ref, Nonce: r.Nonce, ID: r.ID}
 	}
 	return finish(body, key, rec)
 }
@@ -130,8 +130,8 @@ func show(l clarify.Ledger, cid string) string {
 	b.WriteString(showHead(c))
 	entries := make([]string, len(c.Thread))
 	for i, e := range c.Thread {
-		entries[i] = fmt.Sprintf("**%s** · round %d · %s · %s%s\n\n%s\n\n",
-			inline(string(e.Kind), capWord), e.Round, login(e.Author), stamp(e.At), editedNote(e, " · "), quote(e.Text, capEntry))
+		entries[i] = fmt.Sprintf("**%s** · round %d · %s · %s%s%s\n\n%s\n\n",
+			inline(string(e.Kind), capWord), e.Round, login(e.Author), stamp(e.At), editedNote(e, " · "), valueNote(e), quote(e.Text, capEntry))
 	}
 	room := MaxCommentBytes - b.Len() - 1000
 	first := len(entries)
@@ -150,6 +150,14 @@ func show(l clarify.Ledger, cid string) string {
 		b.WriteString(e)
 	}
 	return b.String()
+}
+
+// valueNote shows a typed answer's value beside its words, as the asker's record has it.
+func valueNote(e clarify.Entry) string {
+	if e.Value == "" {
+		return ""
+	}
+	return " · value `" + codeText(string(e.Value)) + "`"
 }
 
 // showHead is what show writes above a clarification's thread: its summary line, topic and

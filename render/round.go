@@ -39,6 +39,10 @@ func roundWith(c clarify.Clarification, round int, mention []string, key string,
 	if len(c.Options) > 0 {
 		b.WriteString("**Options**\n\n" + options(c) + "\n")
 	}
+	if e := clarify.ExpectOf(c); e.Kind != clarify.ExpectText && round == c.Round {
+		// The round's own kind of answer: an earlier round's may have been another.
+		b.WriteString("**Answer with:** " + prose(e.Describe(c.Options)) + ".\n\n")
+	}
 	if len(c.Evidence) > 0 {
 		b.WriteString("**Evidence**\n\n")
 		for i, e := range c.Evidence {

@@ -44,6 +44,9 @@ type DispatchPayload struct {
 	// Context is an ask's own data, given back in the wake-ups: grouped under one key, since
 	// GitHub allows a client_payload at most 10 top-level keys.
 	Context *AskContext `json:"context,omitempty"`
+	// Expect is the kind of answer an ask or follow-up takes, as its `Expect:` line says it
+	// ("yes/no", "number 1..100", "date", "option", "text").
+	Expect string `json:"expect,omitempty"`
 }
 
 // AskContext is the asker's own data on an ask (clarify/asker.go), under "context" in a
@@ -201,6 +204,7 @@ func (p DispatchPayload) question(c clarify.Command) (clarify.Command, *Problem)
 	c.Target, c.BareTarget = strings.TrimPrefix(target, "@"), !strings.HasPrefix(target, "@")
 	c.NonBlocking = p.Blocking != nil && !*p.Blocking
 	c.Text, c.Topic, c.Type, c.Fallback, c.Evidence = p.Question, p.Topic, p.Type, p.Fallback, p.Evidence
+	c.Expect = p.Expect
 	if p.Context != nil {
 		c.Ref = strings.TrimSpace(p.Context.Ref)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"unicode/utf8"
+
+	"github.com/clarify-app/clarify/clarify"
 )
 
 // The event types of the wake-up dispatches, one per settling transition.
@@ -31,15 +33,25 @@ type WakePayload struct {
 	Decision string `json:"decision,omitempty"`
 	// Context is the ref and state the ask carried, byte for byte; absent when it had none.
 	Context *AskContext `json:"context,omitempty"`
+	// Value is the last answer's typed value, when its round expected one
+	// (clarify.LastValue); FitWake leaves it out where GitHub has no room for it.
+	Value clarify.Value `json:"value,omitempty"`
 }
 
 // maxWakePayload keeps a wake-up's client_payload under GitHub's 64 KB, with room to spare.
 const maxWakePayload = 60_000
 
-// FitWake is the payload's JSON within maxWakePayload: the answer, then the decision, is
-// shortened to the longest start that fits (marked "…"; the whole is in the issue). The
-// asker's context is never cut: at 8 KiB it fits, whatever JSON makes of it.
+// FitWake is the payload's JSON within GitHub's limits. Within 10 top-level keys: seven are
+// always there, and the answer, the decision, the context and the value come all four only
+// on a settled wake-up of a typed question that carried a context; there the value is left
+// out (the words and the asker's own data stay, and `bot status --json` has the value).
+// Within maxWakePayload: the answer, then the decision, is shortened to the longest start
+// that fits (marked "…"; the whole is in the issue). The asker's context is never cut: at 8
+// KiB it fits, whatever JSON makes of it.
 func FitWake(p WakePayload) ([]byte, error) {
+	if p.Answer != "" && p.Decision != "" && p.Context != nil {
+		p.Value = ""
+	}
 	raw, err := json.Marshal(p)
 	if err != nil || len(raw) <= maxWakePayload {
 		return raw, err

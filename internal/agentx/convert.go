@@ -46,13 +46,13 @@ func fromClarification(c clarify.Clarification) Clarification {
 	for _, e := range c.Thread {
 		out.Thread = append(out.Thread, Entry{
 			Round: e.Round, From: e.Author, Type: string(e.Kind), Body: e.Text, Timestamp: e.At,
-			Clarify: unlessZero(EntryExtra{CommentID: e.CommentID, Edited: e.Edited}),
+			Clarify: unlessZero(EntryExtra{CommentID: e.CommentID, Edited: e.Edited, Value: e.Value}),
 		})
 	}
 	x := ClarificationExtra{
 		Type: c.Type, Options: clone(c.Options), Fallback: c.Fallback, Evidence: clone(c.Evidence),
 		UpdatedAt: c.UpdatedAt, Resolution: c.Resolution, Precedent: clonePrecedent(c.Precedent),
-		Ref: c.Ref, State: c.State, Nonce: c.Nonce,
+		Ref: c.Ref, State: c.State, Nonce: c.Nonce, Expect: c.Expect,
 	}
 	// From says the role, or the login when there is no role; the login beside a role
 	// needs a place of its own.
@@ -141,7 +141,7 @@ func toClarification(c Clarification) (clarify.Clarification, error) {
 		out.Type, out.Fallback, out.Resolution, out.UpdatedAt = x.Type, x.Fallback, x.Resolution, x.UpdatedAt
 		out.Options, out.Evidence = clone(x.Options), clone(x.Evidence)
 		out.Precedent = clonePrecedent(x.Precedent)
-		out.Ref, out.State, out.Nonce = x.Ref, x.State, x.Nonce
+		out.Ref, out.State, out.Nonce, out.Expect = x.Ref, x.State, x.Nonce, x.Expect
 	}
 	for j, e := range c.Thread {
 		if !slices.Contains(kinds, clarify.EntryKind(e.Type)) {
@@ -152,7 +152,7 @@ func toClarification(c Clarification) (clarify.Clarification, error) {
 		}
 		entry := clarify.Entry{Kind: clarify.EntryKind(e.Type), Round: e.Round, Author: e.From, At: e.Timestamp, Text: e.Body}
 		if e.Clarify != nil {
-			entry.CommentID, entry.Edited = e.Clarify.CommentID, e.Clarify.Edited
+			entry.CommentID, entry.Edited, entry.Value = e.Clarify.CommentID, e.Clarify.Edited, e.Clarify.Value
 		}
 		out.Thread = append(out.Thread, entry)
 	}

@@ -97,6 +97,8 @@ type ClarificationExtra struct {
 	Ref   string `json:"ref,omitempty"`
 	State string `json:"state,omitempty"`
 	Nonce string `json:"nonce,omitempty"`
+	// Expect is the kind of answer the current round takes ("number 1..100").
+	Expect string `json:"expect,omitempty"`
 }
 
 // EntryExtra is what Clarify keeps of a thread entry that the AgentX format has no field for.
@@ -105,6 +107,8 @@ type EntryExtra struct {
 	CommentID int64 `json:"commentId,omitempty"`
 	// Edited says that comment had been edited when it was read.
 	Edited bool `json:"edited,omitempty"`
+	// Value is an answer's typed value, as JSON.
+	Value clarify.Value `json:"value,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on

@@ -41,6 +41,8 @@ type Ask struct {
 	Timeout time.Duration
 	// nonce is a dispatch's (Client.nonceOf), set when it is sent.
 	nonce string
+	// Expect is the kind of answer it takes, as an `Expect:` line says it ("number 1..100").
+	Expect string
 }
 
 // ErrNotTaken says Clarify did not take an ask (or a settle) in time: neither a
@@ -130,6 +132,7 @@ func (a Ask) check() error {
 // command is the ask as a comment says it.
 func (a Ask) command() clarify.Command {
 	cmd := clarify.Command{Kind: clarify.CmdAsk, Text: a.Question, Topic: a.Topic, Fallback: a.Fallback, NonBlocking: a.NonBlocking}
+	cmd.Expect = a.Expect
 	cmd.Target, cmd.BareTarget = strings.TrimPrefix(strings.TrimSpace(a.Target), "@"), !strings.HasPrefix(strings.TrimSpace(a.Target), "@")
 	for i, o := range a.Options {
 		cmd.Options = append(cmd.Options, clarify.Option{Key: string(rune('a' + i)), Text: o})

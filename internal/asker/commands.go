@@ -36,6 +36,7 @@ func (d Door) Ask(args []string) int {
 	c.Flags.StringVar(&a.Topic, "topic", "", "the question's topic (what the repository's decisions are filed under)")
 	c.Flags.Var(&options, "option", "an option to choose from (repeatable: a), b), …)")
 	c.Flags.StringVar(&a.Fallback, "fallback", "", "the option (its letter) taken if nobody answers in time")
+	c.Flags.StringVar(&a.Expect, "expect", "", "the kind of answer it takes: yes/no, number, number 1..100, date, option or text")
 	c.Flags.BoolVar(&a.NonBlocking, "non-blocking", false, "the asker goes on meanwhile")
 	c.Flags.StringVar(&a.Ref, "ref", "", "your own correlation id (at most 200 characters), given back in the record and the wake-up")
 	c.Flags.StringVar(&a.State, "state", "", "an opaque string (at most 8 KiB) given back in the wake-up and the record; anyone who can read the issue can read it")

@@ -19,6 +19,7 @@ type AskInput struct {
 	Blocking *bool    `json:"blocking,omitempty" jsonschema:"whether you wait for the answer before going on (default true)"`
 	Ref      string   `json:"ref,omitempty" jsonschema:"your own id for this ask; asking again with the same ref is the same ask (default: one is made and returned)"`
 	State    string   `json:"state,omitempty" jsonschema:"an opaque string (a session id) given back in the record and the wake-up; anyone who can read the issue can read it"`
+	Expect   string   `json:"expect,omitempty" jsonschema:"the kind of answer it takes: yes/no, number, number 1..100, date, option or text (default); the record's value is the answer typed"`
 }
 
 // WaitInput is clarify_wait's arguments.

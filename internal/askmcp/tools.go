@@ -25,26 +25,26 @@ func tool(name, title, description string, h hints, schema any) *mcp.Tool {
 
 // addTools adds the seven tools: four that read or ask, three that settle.
 func (cfg Config) addTools(s *mcp.Server) {
-	mcp.AddTool(s, tool("clarify_ask", "Ask a person in a GitHub issue", "Ask a person, a team or a role a question in a "+
+	addTool(s, tool("clarify_ask", "Ask a person in a GitHub issue", "Ask a person, a team or a role a question in a "+
 		"GitHub issue through Clarify. Returns the clarification's record with its id once Clarify has taken the ask, or, "+
 		"when it has not within 25 s, status \"posted\" with the ask's ref: find it later with clarify_status or clarify_wait "+
 		"and that ref. Asking again with the same ref is the same ask. Look at clarify_decisions first.",
 		hints{idempotent: true}, schemaOf[AskInput]()), cfg.ask)
-	mcp.AddTool(s, tool("clarify_wait", "Wait for an answer", "Wait up to timeout_seconds (at most 25) for a clarification "+
+	addTool(s, tool("clarify_wait", "Wait for an answer", "Wait up to timeout_seconds (at most 25) for a clarification "+
 		"to be answered or settled, and return its record. Still open then (no outcome): call again. People answer in "+
 		"minutes to days.", hints{readOnly: true, idempotent: true}, schemaOf[WaitInput]()), cfg.wait)
-	mcp.AddTool(s, tool("clarify_status", "Read clarifications", "The records of an issue's clarifications, or of one (by "+
+	addTool(s, tool("clarify_status", "Read clarifications", "The records of an issue's clarifications, or of one (by "+
 		"id or by the ask's ref), read from Clarify's own signed ledger.", hints{readOnly: true, idempotent: true},
 		schemaOf[StatusInput]()), cfg.status)
-	mcp.AddTool(s, tool("clarify_decisions", "Read the repository's decisions", "The decisions in force in the repository "+
+	addTool(s, tool("clarify_decisions", "Read the repository's decisions", "The decisions in force in the repository "+
 		"(topic, decision, who decided, where), so you can look before you ask.", hints{readOnly: true, idempotent: true},
 		schemaOf[DecisionsInput]()), cfg.decisions)
-	mcp.AddTool(s, tool("clarify_resolve", "Settle a clarification", "Settle an answered clarification once you have acted "+
+	addTool(s, tool("clarify_resolve", "Settle a clarification", "Settle an answered clarification once you have acted "+
 		"on it, with the decision the repository remembers (default: the last answer). Unsettled, it is pinged as stale "+
 		"and escalated to the maintainers.", hints{idempotent: true}, schemaOf[ResolveInput]()), settleTool(cfg, resolveOf))
-	mcp.AddTool(s, tool("clarify_followup", "Ask a follow-up", "Ask the same person the next question about a "+
+	addTool(s, tool("clarify_followup", "Ask a follow-up", "Ask the same person the next question about a "+
 		"clarification: a new round. Then wait again.", hints{}, schemaOf[FollowupInput]()), settleTool(cfg, followupOf))
-	mcp.AddTool(s, tool("clarify_abandon", "Withdraw a clarification", "Withdraw a clarification you no longer need: "+
+	addTool(s, tool("clarify_abandon", "Withdraw a clarification", "Withdraw a clarification you no longer need: "+
 		"nobody is asked any more.", hints{idempotent: true, destructive: true}, schemaOf[AbandonInput]()), settleTool(cfg, abandonOf))
 }
 
@@ -55,7 +55,7 @@ func (cfg Config) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) 
 	}
 	a := asker.Ask{Issue: issue, Target: in.Target, Question: in.Question, Topic: in.Topic, Options: in.Options,
 		Fallback: in.Fallback, Ref: in.Ref, State: in.State, Dispatch: cfg.Dispatch, Timeout: TakeSeconds * time.Second}
-	a.NonBlocking = in.Blocking != nil && !*in.Blocking
+	a.NonBlocking, a.Expect = in.Blocking != nil && !*in.Blocking, in.Expect
 	rec, err := c.Ask(ctx, a)
 	if errors.Is(err, asker.ErrNotTaken) {
 		return posted(rec, "clarify_status or clarify_wait with this ref"), rec, nil
