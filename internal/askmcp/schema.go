@@ -15,7 +15,10 @@ import (
 // would refuse every result that carries one.
 func outputSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[clarify.Value](): {},
+		// Written out, not {}: an empty schema is written as `true`, which the TypeScript
+		// SDK's client refuses in a tool's list.
+		reflect.TypeFor[clarify.Value](): {Types: []string{"boolean", "number", "string", "object"},
+			Description: "the answer's typed value: a boolean, a number, a date (YYYY-MM-DD) or an option {key, text}"},
 	}})
 	if err != nil {
 		panic(err) // T is one of this package's result types, which always have a schema
