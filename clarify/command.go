@@ -3,7 +3,7 @@ package clarify
 // CommandKind names what a comment asks the app to do.
 type CommandKind string
 
-// The commands of DESIGN.md, "What users type". CmdNone is a plain reply (no command line).
+// The commands of docs/agents.md, "Commands in an issue". CmdNone is a plain reply (no command line).
 const (
 	CmdNone     CommandKind = ""
 	CmdAsk      CommandKind = "ask"      // /clarify @target [--non-blocking] <question>

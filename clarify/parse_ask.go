@@ -2,7 +2,7 @@ package clarify
 
 import "strings"
 
-// askTypes are the values an ask's Type: line may take (DESIGN.md, "What users type").
+// askTypes are the values an ask's Type: line may take (docs/agents.md, commands in an issue).
 var askTypes = []string{"mutually-exclusive-requirements", "missing-external-data", "security-decision"}
 
 // askSection is the part of an ask's body a line belongs to: an Options: or Evidence: field

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Defaults of the protocol (DESIGN.md), all overridable per repository.
+// Defaults of the protocol (docs/config.md), all overridable per repository.
 const (
 	DefaultMaxRoundsBlocking    = 5
 	DefaultMaxRoundsNonBlocking = 6

@@ -3,7 +3,7 @@ package clarify
 import "strings"
 
 // lineKind says what a line of a comment is, as far as commands are concerned. Only text
-// lines can hold a command: DESIGN.md takes commands from neither code blocks nor quotes
+// lines can hold a command: docs/agents.md takes commands from neither code blocks nor quotes
 // (an e-mail reply quotes the whole thread, commands included).
 type lineKind uint8
 

@@ -29,7 +29,7 @@ const (
 // follows it, so the ledger remembers who was pinged without a field of its own.
 const staleNotePrefix = "stale: waiting on "
 
-// Tick applies the passage of time at now: the SLA transitions of DESIGN.md. A pending or
+// Tick applies the passage of time at now: the SLA transitions (docs/operations.md, deadlines). A pending or
 // answered clarification whose deadline has come goes stale (the awaited side is pinged once
 // and given another SLA period); a stale one whose deadline comes again is resolved with its
 // fallback, or escalated when it has none. Tick is pure and idempotent: ticking again at the

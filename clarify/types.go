@@ -2,7 +2,7 @@ package clarify
 
 import "time"
 
-// Status is where a clarification stands in the protocol (DESIGN.md, transitions table).
+// Status is where a clarification stands in the protocol (docs/operations.md says how it moves).
 type Status string
 
 // The statuses of a clarification; Resolved and Abandoned are final.

@@ -24,7 +24,7 @@ type Label struct {
 	Description string
 }
 
-// The default labels (DESIGN.md, "What users see").
+// The default labels (docs/config.md, labels).
 var (
 	DefaultLabelActive    = Label{repoconfig.DefaultLabelActive, "1d76db", "A clarification is open in this issue"}
 	DefaultLabelStale     = Label{repoconfig.DefaultLabelStale, "fbca04", "A clarification has waited past its SLA"}
