@@ -159,7 +159,7 @@ func (r LedgerReader) bookOf(ctx context.Context, ref issueRef, comments []*gith
 	book := memoryBook{issue: ref.Number}
 	byPart := map[int][]clarify.Decision{}
 	keys := r.Keys.Issue(ref.Owner, ref.Repo, ref.Number)
-	for _, c := range comments {
+	for _, c := range r.believe(ref, comments) {
 		if r.own(c) && strings.Contains(c.GetBody(), render.SweepIndexMarker) && book.sweepIndex == nil &&
 			r.ownBlock(c, func(body string) bool { _, err := keys.DecodeSweepIndex(body); return err == nil }) {
 			book.sweepIndex = c

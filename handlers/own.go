@@ -43,7 +43,8 @@ func (r LedgerReader) owns(ref issueRef, u *github.User, body string) bool {
 // Owns reports whether c is the app's own comment in the issue (the owns rule): what the
 // asker's client takes a refusal of its ask from.
 func (r LedgerReader) Owns(issue clarify.IssueRef, c *github.IssueComment) bool {
-	return r.owns(issueRef{Owner: issue.Owner, Repo: issue.Repo, Number: issue.Number}, c.GetUser(), c.GetBody())
+	ref := issueRef{Owner: issue.Owner, Repo: issue.Repo, Number: issue.Number}
+	return r.believed(ref, c) && r.owns(issueRef{Owner: issue.Owner, Repo: issue.Repo, Number: issue.Number}, c.GetUser(), c.GetBody())
 }
 
 // ownBlock reports whether c, by the app's account, is the app's comment holding a signed

@@ -32,6 +32,10 @@ type LedgerReader struct {
 	// Unchecked reads the blocks without verifying them: bot ledger given no key, for a
 	// person to look at. The app never does: a ledger it cannot verify is rebuilt.
 	Unchecked bool
+	// Public, when given, are the keys a comment of Bot must be signed under to be the
+	// app's (handlers/public.go): how an asker, who holds no ledger key, believes a
+	// workflow's records. A signed comment's blocks are then read as they are (Unchecked).
+	Public render.VerifyKeys
 }
 
 // LedgerRead is what Read found of an issue's ledger.
@@ -102,6 +106,7 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 		err error
 	)
 	ref := issueRef{Owner: owner, Repo: repo, Number: number}
+	comments = r.believe(ref, comments)
 	got.Status, _, got.Lookalikes = r.findStatus(ref, comments)
 	if got.Status == nil {
 		return got, ErrNoStatus

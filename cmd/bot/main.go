@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/cli"
+	"github.com/clarify-app/clarify/internal/keycmd"
 	"github.com/clarify-app/clarify/internal/readcmd"
 )
 
@@ -38,6 +40,9 @@ commands:
                         ledger [-key K] FILE reads a status comment's body (- for stdin)
   ledger export OWNER/REPO#N [-o FILE] | ledger import [-status] FILE
                         AgentX ledger files (.agentx/state/clarifications/issue-N.json)
+  key new [-config FILE] | key public [-config FILE]
+                        make the workflow's CLARIFY_LEDGER_KEY (printed once, on stdout)
+                        and the verify_keys line of its public key for .github/clarify.yml
   config check [-repo OWNER/REPO] FILE
                         check a repository's .github/clarify.yml (offline; -repo with
                         GITHUB_TOKEN also looks up label names people already use)
@@ -78,6 +83,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = readcmd.Ledger(args[1:], os.Stdin, stdout, stderr)
 	case "config":
 		err = configCmd(args[1:], stdout)
+	case "key":
+		err = keycmd.Run(args[1:], os.Getenv, rand.Reader, stdout, stderr)
 	case "sweep":
 		err = sweepCmd(args[1:], stdout)
 	case "action":

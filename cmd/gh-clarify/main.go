@@ -14,7 +14,6 @@ import (
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/ghtransport"
-	"github.com/clarify-app/clarify/render"
 )
 
 const usage = `usage: gh clarify <command> [flags]
@@ -72,8 +71,7 @@ func door(host string, stdout, stderr io.Writer) asker.Door {
 		return "", "", errors.New("not logged in to " + host + ": run gh auth login")
 	}
 	return asker.Door{Prog: "gh clarify", Stdout: stdout, Stderr: stderr, DefaultSlug: app.DefaultAppSlug,
-		Env:  asker.Env{Getenv: getenv, Token: token},
-		Keys: func() (render.Keyring, error) { return app.LedgerKeyring("") }}
+		Env: asker.Env{Getenv: getenv, Token: token}}
 }
 
 // apiOf is the REST API of a gh host, as gh reaches it: api.github.com, HOST/api/v3/ for

@@ -142,12 +142,15 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
 			return clarify.AskRecordOf(snap.ledger.Issue, cl), nil
 		}
-		if rec, ok := c.refusal(a.Issue, snap.comments, s.comment, a.Ref, s.after); ok {
+		if rec, ok := refusal(snap.reader, a.Issue, snap.comments, s.comment, a.Ref, s.after); ok {
 			return clarify.AskRecord{}, &Error{Code: clarify.ErrorCode(rec.Code), Msg: "Clarify refused the ask (its reply in " + a.Issue.String() + " says why)"}
 		}
 		more, err := c.pause(ctx, d, deadline)
 		if err != nil {
 			return clarify.AskRecord{}, err
+		}
+		if !more && snap.other != nil {
+			return clarify.AskRecord{}, fmt.Errorf("%w: %w", ErrNotTaken, snap.other)
 		}
 		if !more {
 			return clarify.AskRecord{}, fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+

@@ -1,11 +1,13 @@
 package asker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -13,24 +15,18 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
-	"github.com/clarify-app/clarify/render"
 )
-
-// ErrNeedKey is the refusal to read records in Action mode without the ledger key.
-var ErrNeedKey = errors.New("set CLARIFY_LEDGER_KEY to the key Clarify's workflow signs its ledgers with: " +
-	"where Clarify runs as a workflow (github-actions), every workflow of the repository comments as " +
-	"github-actions[bot], so the app's records count only with its MAC")
 
 // Options say how a Client reaches GitHub and whom it believes.
 type Options struct {
 	// API is GitHub's REST API URL (GITHUB_API_URL); Token the caller's token.
 	API, Token string
-	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. handlers.ActionsSlug
-	// when Clarify runs as a workflow, which requires Keys.
+	// Slug is the app's slug (--app): only comments by "<slug>[bot]" hold its records.
+	// Empty, each repository's config says (readerOf): the workflow where it lists
+	// verify_keys, else the App DefaultSlug.
 	Slug string
-	// Keys verify the app's signed blocks; with none (App mode only) they are read
-	// unchecked, the bot's login being the app's alone.
-	Keys render.Keyring
+	// DefaultSlug is the App's slug where nothing names one (app.DefaultAppSlug).
+	DefaultSlug string
 	// Transport is the HTTP transport under the client (nil: Go's default); tests count
 	// requests through it.
 	Transport http.RoundTripper
@@ -58,29 +54,31 @@ var askPoll = Backoff{First: time.Second, Max: 5 * time.Second}
 
 // Client is the asker's client for one token and one app.
 type Client struct {
-	gh     *github.Client
-	reader handlers.LedgerReader
-	slug   string
-	now    func() time.Time
-	sleep  func(ctx context.Context, d time.Duration) error
-	notes  io.Writer
-	poll   Backoff
+	gh                *github.Client
+	slug, defaultSlug string
+	// readers are the readers of each repository's records (readerOf), by "owner/repo".
+	mu      sync.Mutex
+	readers map[string]handlers.LedgerReader
+	now     func() time.Time
+	sleep   func(ctx context.Context, d time.Duration) error
+	notes   io.Writer
+	poll    Backoff
 }
 
-// New returns a client, or ErrNeedKey for Action mode without a key.
+// New returns a client; a slug written with "[bot]" is refused (CheckSlug).
 func New(o Options) (*Client, error) {
-	if o.Slug == "" {
-		return nil, errors.New("the app's slug is not set (--app, CLARIFY_APP_SLUG)")
+	if err := CheckSlug(o.Slug); err != nil {
+		return nil, err
 	}
-	if o.Slug == handlers.ActionsSlug && !o.Keys.Given() {
-		return nil, ErrNeedKey
+	if o.Slug == "" && o.DefaultSlug == "" {
+		return nil, errors.New("asker: neither the app's slug nor a default is given")
 	}
 	gh, err := ghtransport.ConditionalTokenClient(o.API, o.Token, o.Transport)
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{gh: gh, slug: o.Slug, now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
-		reader: handlers.LedgerReader{Bot: handlers.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
+	c := &Client{gh: gh, slug: o.Slug, defaultSlug: cmp.Or(o.DefaultSlug, o.Slug), now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
+		readers: map[string]handlers.LedgerReader{}}
 	if c.now == nil {
 		c.now = time.Now
 	}
@@ -97,28 +95,36 @@ func New(o Options) (*Client, error) {
 }
 
 // snapshot is one read of an issue: its comments, and the app's ledger among them
-// (ok false: no status comment by the app yet).
+// (ok false: no status comment by the app yet; other then names the account of a status
+// comment of Clarify's by another, if there is one).
 type snapshot struct {
 	comments []*github.IssueComment
 	ledger   clarify.Ledger
 	ok       bool
+	other    error
+	// reader is the reader the issue's repository was read with (readerOf).
+	reader handlers.LedgerReader
 }
 
 // read lists the issue's comments (each page conditional) and reads the app's ledger from
 // them with the app's reader.
 func (c *Client) read(ctx context.Context, issue clarify.IssueRef) (snapshot, error) {
+	r, err := c.readerOf(ctx, issue.Owner, issue.Repo)
+	if err != nil {
+		return snapshot{}, err
+	}
 	comments, err := handlers.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
 	if err != nil {
 		return snapshot{}, err
 	}
-	got, err := c.reader.ReadComments(issue.Owner, issue.Repo, issue.Number, comments)
+	got, err := r.ReadComments(issue.Owner, issue.Repo, issue.Number, comments)
 	switch {
 	case errors.Is(err, handlers.ErrNoStatus):
-		return snapshot{comments: comments}, nil
+		return snapshot{comments: comments, other: otherAccount(r.Bot, comments), reader: r}, nil
 	case err != nil:
 		return snapshot{}, err
 	}
-	return snapshot{comments: comments, ledger: got.Ledger, ok: true}, nil
+	return snapshot{comments: comments, ledger: got.Ledger, ok: true, reader: r}, nil
 }
 
 // next is the interval after d: doubled, at most b.Max.

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -66,9 +67,9 @@ func newest(comments []*github.IssueComment) int64 {
 // or the mirror of a dispatch), or a refusal record naming the ask's ref written after the
 // ask was sent. Only the app's own comments are read (handlers' rule: from a shared
 // account, only those it sealed).
-func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, bool) {
+func refusal(r handlers.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, bool) {
 	for _, cm := range comments {
-		if cm.GetID() <= after || !c.reader.Owns(issue, cm) {
+		if cm.GetID() <= after || !r.Owns(issue, cm) {
 			continue
 		}
 		rec, ok := render.ReadRecord(cm.GetBody())

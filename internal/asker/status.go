@@ -19,8 +19,11 @@ func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) 
 	}
 	if id != "" {
 		cl, ok := byID(snap.ledger, id)
+		if !ok && snap.other != nil {
+			return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s: %v", issue, id, snap.reader.Bot, snap.other)}
+		}
 		if !ok {
-			return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s", issue, id, c.reader.Bot)}
+			return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s", issue, id, snap.reader.Bot)}
 		}
 		return []clarify.AskRecord{clarify.AskRecordOf(snap.ledger.Issue, cl)}, nil
 	}
@@ -49,7 +52,11 @@ type Decision struct {
 // Decisions reads the repository's decisions in force (those not superseded), as the app's
 // decision memory holds them, on topic only when topic is not empty (any case).
 func (c *Client) Decisions(ctx context.Context, owner, repo, topic string) ([]Decision, error) {
-	mem, err := c.reader.ReadDecisions(ctx, c.gh, owner, repo)
+	r, err := c.readerOf(ctx, owner, repo)
+	if err != nil {
+		return nil, err
+	}
+	mem, err := r.ReadDecisions(ctx, c.gh, owner, repo)
 	if err != nil {
 		return nil, err
 	}

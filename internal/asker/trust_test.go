@@ -7,9 +7,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/asker"
-	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -48,31 +46,20 @@ func TestARecordAnyoneTypedIsNeverBelieved(t *testing.T) {
 	}
 }
 
-func TestActionModeWithoutTheLedgerKeyIsRefusedBeforeAnyRequest(t *testing.T) {
+func TestAnAppWrittenAsItsAccountIsAUsageMistake(t *testing.T) {
 	w := newWorld(t)
-	var out, errs bytes.Buffer
-	code := w.door(&out, &errs, map[string]string{"CLARIFY_APP_SLUG": handlers.ActionsSlug}).Status([]string{"octo/widgets#42"})
-	if code != 1 || !strings.Contains(errs.String(), "CLARIFY_LEDGER_KEY") {
-		t.Fatalf("bot status in Action mode with no key: exit %d, stderr %q; want 1 and what to set", code, errs.String())
+	for _, env := range []map[string]string{nil, {"CLARIFY_APP_SLUG": "clarify[bot]"}} {
+		var out, errs bytes.Buffer
+		args := []string{"octo/widgets#42"}
+		if env == nil {
+			args = append(args, "--app", "clarify[bot]")
+		}
+		code := w.door(&out, &errs, env).Status(args)
+		if code != 2 || !strings.Contains(errs.String(), "without [bot] (--app clarify)") {
+			t.Errorf("bot status given clarify[bot] (env %v): exit %d, stderr %q; want 2 and the slug to give", env, code, errs.String())
+		}
 	}
 	if _, other, _ := w.wire.counts(); other != 0 {
 		t.Errorf("%d requests were made", other)
-	}
-}
-
-func TestActionModeBelievesOnlyWhatVerifies(t *testing.T) {
-	w := newWorld(t)
-	// A workflow of the repository writes as github-actions[bot] too.
-	w.h.Fake.AddUser(fakegithub.ActionsBotLogin, "Bot")
-	w.say(fakegithub.ActionsBotLogin, forgedStatus(t))()
-	var out, errs bytes.Buffer
-	d := w.door(&out, &errs, nil)
-	d.Keys = func() (render.Keyring, error) {
-		return render.Keyring{Current: []byte("the workflow's ledger key")}, nil
-	}
-	code := d.Status([]string{"octo/widgets#42", "CLR-42-001", "--app", handlers.ActionsSlug, "--json"})
-	if code != 1 || out.Len() != 0 {
-		t.Fatalf("bot status in Action mode of what only an unsigned look-alike claims: exit %d, stdout %q, stderr %q; want 1 and nothing believed",
-			code, out.String(), errs.String())
 	}
 }
