@@ -8,6 +8,7 @@ require (
 	github.com/cli/go-gh/v2 v2.17.0
 	github.com/golang-jwt/jwt/v4 v4.5.2
 	github.com/google/go-github/v60 v60.0.0
+	github.com/google/jsonschema-go v0.4.3
 	github.com/gregjones/httpcache v0.0.0-20190611155906-901d90724c79
 	github.com/hashicorp/golang-lru v0.6.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -27,7 +28,6 @@ require (
 	github.com/cli/safeexec v1.0.1 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/go-querystring v1.2.0 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/kr/text v0.2.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect

@@ -115,20 +115,88 @@ type AskRecord struct {
 	// Answer is the last answer given, if any.
 	Answer string `json:"answer,omitempty"`
 	// Decision is a settled clarification's decision.
-	Decision   string    `json:"decision,omitempty"`
-	Ref        string    `json:"ref,omitempty"`
-	State      string    `json:"state,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	// Options are the latest question's options; Choice the one the decision, else the
+	// answer, names (ChosenOption).
+	Options []Option `json:"options,omitempty"`
+	Choice  *Option  `json:"choice,omitempty"`
+	Ref     string   `json:"ref,omitempty"`
+	State   string   `json:"state,omitempty"`
+	// URL is the issue's web page; Next what the asker does next (NextStep), absent once
+	// it is settled.
+	URL        string    `json:"url,omitempty"`
+	Next       string    `json:"next,omitempty"`
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at,omitzero"`
 	ResolvedAt time.Time `json:"resolved_at,omitzero"`
 }
 
+// StatusPosted is the status of an ask's record when the ask was sent but Clarify has
+// not taken it yet: there is no id, only the ask's ref to find it by later.
+const StatusPosted = "posted"
+
+// The next steps a record names (NextStep).
+const (
+	NextWait   = "wait"
+	NextAct    = "act on the answer, then resolve (or follow up)"
+	NextPosted = "find it by its ref, or ask again with the same ref"
+)
+
 // AskRecordOf is the asker's record of c, a clarification of the given issue.
 func AskRecordOf(issue int, c Clarification) AskRecord {
-	return AskRecord{V: AskRecordVersion, Issue: issue, ID: c.ID, Status: string(c.Status), Outcome: Outcome(c),
+	r := AskRecord{V: AskRecordVersion, Issue: issue, ID: c.ID, Status: string(c.Status), Outcome: Outcome(c),
 		Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Topic: c.Topic, Question: FirstQuestion(c),
-		Answer: LastAnswer(c), Decision: c.Resolution, Ref: c.Ref, State: c.State,
+		Answer: LastAnswer(c), Decision: c.Resolution, Options: c.Options, Ref: c.Ref, State: c.State,
 		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ResolvedAt: c.ResolvedAt}
+	said := r.Answer
+	if !c.Status.Open() {
+		said = r.Decision
+	}
+	if o, ok := ChosenOption(c.Options, said); ok {
+		r.Choice = &o
+	}
+	r.Next = NextStep(r.Status, r.Outcome)
+	return r
+}
+
+// NextStep is what an asker does next with a clarification of that status and outcome:
+// wait while its question waits (pending, stale or escalated with no answer); act on an
+// answer, then settle it (it stays stale or escalated for want of that step); nothing once
+// settled. A posted ask is found by its ref.
+func NextStep(status, outcome string) string {
+	switch {
+	case status == StatusPosted:
+		return NextPosted
+	case status == string(Resolved) || status == string(Abandoned):
+		return ""
+	case outcome == OutcomeAnswered:
+		return NextAct
+	}
+	return NextWait
+}
+
+// ChosenOption is the option that text (an answer or a decision) names: its letter alone
+// ("b", "(b)", "b)"), its first line written as an option ("b) per client IP"), or the
+// option's own text (case, spacing and punctuation aside).
+func ChosenOption(opts []Option, text string) (Option, bool) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return Option{}, false
+	}
+	first, _, _ := strings.Cut(s, "\n")
+	key, ok := optionKey(s)
+	if ok && len(strings.Fields(s)) > 1 {
+		ok = false // "a lot depends" names no option
+	}
+	if !ok {
+		key, _, ok = optionLine(first)
+	}
+	for _, o := range opts {
+		if (ok && o.Key == string(key)) || (!ok && sameText(o.Text, s)) {
+			return o, true
+		}
+	}
+	return Option{}, false
 }
 
 // LastAnswer is the newest answer in c's thread, "" when none was given.

@@ -181,3 +181,35 @@ func TestOutcomeTellsTheEndingsApart(t *testing.T) {
 		})
 	}
 }
+
+func TestChosenOptionIsTheOptionTheTextNames(t *testing.T) {
+	opts := []Option{{Key: "a", Text: "per API key"}, {Key: "b", Text: "per client IP"}}
+	for text, want := range map[string]string{
+		"b": "b", " B ": "b", "(b)": "b", "b)": "b", "b.": "b",
+		"b) per client IP: the gateway keys by IP":      "b",
+		"a. per API key\n\nanonymous calls are blocked": "a",
+		"Per client IP.":               "b",
+		"a lot depends on the gateway": "", "c": "", "": "", "per key, I think": "",
+	} {
+		got, ok := ChosenOption(opts, text)
+		if (want == "") == ok || got.Key != want {
+			t.Errorf("ChosenOption(%q) = %+v, %v; want %q", text, got, ok, want)
+		}
+	}
+	if _, ok := ChosenOption(nil, "a"); ok {
+		t.Error("a question without options has a choice")
+	}
+}
+
+func TestNextStepFollowsStatusAndOutcome(t *testing.T) {
+	for _, tc := range []struct{ status, outcome, want string }{
+		{"pending", "", NextWait}, {"stale", "", NextWait}, {"escalated", "", NextWait},
+		{"answered", OutcomeAnswered, NextAct}, {"stale", OutcomeAnswered, NextAct}, {"escalated", OutcomeAnswered, NextAct},
+		{"resolved", OutcomeResolved, ""}, {"resolved", OutcomeTimeoutAssumed, ""}, {"abandoned", OutcomeAbandoned, ""},
+		{StatusPosted, "", NextPosted},
+	} {
+		if got := NextStep(tc.status, tc.outcome); got != tc.want {
+			t.Errorf("NextStep(%s, %s) = %q, want %q", tc.status, tc.outcome, got, tc.want)
+		}
+	}
+}

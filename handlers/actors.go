@@ -49,7 +49,7 @@ type permission struct {
 // when something in the ledger awaits an answer: a plain comment in a quiet issue costs
 // no request.
 func (a *actorLookups) actor(ctx context.Context, b *Base, u *github.User, body string, l clarify.Ledger, p clarify.Policy) (clarify.Actor, error) {
-	act := clarify.Actor{Login: u.GetLogin(), Bot: u.GetType() == "Bot", Self: b.reader().owns(a.ref, u, body)}
+	act := clarify.Actor{Login: u.GetLogin(), Bot: u.GetType() == "Bot", Self: b.reader().OwnsBy(clarify.IssueRef(a.ref), u, body)}
 	if act.Self || act.Login == "" {
 		return act, nil
 	}

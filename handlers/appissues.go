@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // The app keeps two issues of its own in a repository, the decision memory and the
@@ -21,35 +21,8 @@ import (
 // workflow's, which in bot action is written by the same github-actions[bot]; following it
 // there, the app would post its memory into that issue or overwrite its body.
 
-// appIssueMarkIn finds the mark a label's description carries after the number.
-var appIssueMarkIn = regexp.MustCompile(`· mark ([0-9a-f]+)`)
-
-// marked reports whether a label's description carries the app's mark for issue n as its
-// issue of kind: the app writes it when it makes the issue, and it does not verify for
-// another number, so the label proves the issue is the app's without reading it.
-func (r LedgerReader) marked(owner, repo, kind string, n int, desc string) bool {
-	m := appIssueMarkIn.FindStringSubmatch(desc)
-	return m != nil && r.markedAs(owner, repo, kind, n, m[1])
-}
-
-// markedAs reports whether mark is the app's for issue n as its issue of kind: the proof a
-// label carries, and the one a ledger's hint keeps with the number (hints.go), so that a
-// hint is followed exactly when the label would be without reading the issue.
-func (r LedgerReader) markedAs(owner, repo, kind string, n int, mark string) bool {
-	return r.Keys.Issue(owner, repo, n).IsAppIssueMark(kind, mark)
-}
-
-// ownIssue reports whether is, read because its label carries no mark (a label written
-// before marks, or edited), is provably the app's: an issue, not a pull request, made by
-// the app's account, and signed says it carries the app's signed mark (a block of its that
-// verifies under the issue's key). In bot action the account alone proves nothing: every
-// workflow of the repository writes as github-actions[bot].
-func (r LedgerReader) ownIssue(is *github.Issue, signed bool) bool {
-	return is != nil && is.PullRequestLinks == nil && isLogin(is.GetUser(), r.Bot) && signed
-}
-
 // appIssueWhat says what each kind of the app's issues is, in its label's description.
-var appIssueWhat = map[string]string{decisionsKind: "Clarify's decision memory", dashboardKind: "Clarify's dashboard"}
+var appIssueWhat = map[string]string{ledger.DecisionsKind: "Clarify's decision memory", dashboardKind: "Clarify's dashboard"}
 
 // appIssueLabel is the description of the label that names ref's issue as the app's issue
 // of kind: what it is, its number, and its mark.
@@ -88,7 +61,7 @@ func (b *Base) claimLabel(ctx context.Context, client *github.Client, owner, rep
 	if err != nil {
 		return 0, fmt.Errorf("read label %s of %s/%s: %w", name, owner, repo, err)
 	}
-	if m := issueNumberIn.FindStringSubmatch(label.GetDescription()); m != nil {
+	if m := ledger.IssueNumberIn.FindStringSubmatch(label.GetDescription()); m != nil {
 		if other, _ := strconv.Atoi(m[1]); other != n {
 			ok, err := alive(other, label.GetDescription())
 			if err != nil || ok {

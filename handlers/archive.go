@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/google/go-github/v60/github"
 
@@ -24,12 +23,7 @@ const (
 // readArchives merges the ledger's archives into the snapshot's ledger (LedgerReader) and
 // returns their ids.
 func (b *Base) readArchives(ref issueRef, snap *snapshot) (map[string]bool, error) {
-	return b.reader().mergeArchives(ref, &snap.ledger, snap.comments)
-}
-
-// sortBySeq orders clarifications by their sequence number, the order they were asked in.
-func sortBySeq(cs []clarify.Clarification) {
-	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return clarify.CompareIDs(a.ID, b.ID) })
+	return b.reader().MergeArchives(clarify.IssueRef(ref), &snap.ledger, snap.comments)
 }
 
 // mainPart is the ledger as the status comment holds it: without the archived clarifications.

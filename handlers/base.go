@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // Log keys added to every line a handler logs, beside go-githubapp's delivery, event,
@@ -18,7 +19,7 @@ const (
 	LogKeyAction = "github_action"
 	LogKeySender = "github_sender"
 	// LogKeyComment is the id of the comment a line is about.
-	LogKeyComment = "comment_id"
+	LogKeyComment = ledger.LogKeyComment
 )
 
 // Base is what every handler shares: the client creator, the clock, the app's identity,
@@ -85,14 +86,7 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 }
 
 // BotLogin is the login GitHub gives the app's own comments.
-func (b *Base) BotLogin() string { return BotLoginOf(b.AppSlug) }
-
-// ActionsSlug is the slug of the account a workflow's GITHUB_TOKEN writes as,
-// github-actions[bot]: Clarify's own in bot action, and every other workflow's too.
-const ActionsSlug = "github-actions"
-
-// BotLoginOf is the login GitHub gives the comments of the app of that slug.
-func BotLoginOf(slug string) string { return slug + "[bot]" }
+func (b *Base) BotLogin() string { return ledger.BotLoginOf(b.AppSlug) }
 
 // IsSlug reports whether s can be a GitHub App's slug, as in github.com/apps/SLUG: the app
 // knows its own comments by "<slug>[bot]", so a slug written with [bot] or a display name
@@ -111,7 +105,7 @@ func IsSlug(s string) bool {
 
 // isSelf reports whether a user is the app itself.
 func (b *Base) isSelf(u *github.User) bool {
-	return isLogin(u, b.BotLogin())
+	return ledger.IsLogin(u, b.BotLogin())
 }
 
 // installationClient returns the installation's client, and ctx marked for it, so that

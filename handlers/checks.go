@@ -16,6 +16,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -298,7 +299,7 @@ func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref issueR
 func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref issueRef) (blocking []clarify.Clarification, known bool, err error) {
 	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
 	switch {
-	case gone(err):
+	case ledger.Gone(err):
 		return nil, true, nil
 	case err != nil:
 		return nil, false, fmt.Errorf("read %s: %w", ref.key(), err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -141,7 +142,7 @@ func (b *Base) writeDashboard(ctx context.Context, p *dashPending) (int, error) 
 	if err != nil {
 		return 0, err
 	}
-	body, err := render.DashboardBody(state, book.memory.InForceNewestFirst(), key)
+	body, err := render.DashboardBody(state, book.Memory.InForceNewestFirst(), key)
 	if err != nil {
 		return 0, err
 	}
@@ -194,18 +195,18 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 		return nil, "", false, fmt.Errorf("read label %s of %s/%s: %w", DashboardLabel, owner, repo, err)
 	}
 	desc = label.GetDescription()
-	m := issueNumberIn.FindStringSubmatch(desc)
+	m := ledger.IssueNumberIn.FindStringSubmatch(desc)
 	if desc == dashboardOff || m == nil {
 		return nil, desc, desc == dashboardOff, nil
 	}
 	n, _ := strconv.Atoi(m[1])
 	is, _, err = client.Issues.Get(ctx, owner, repo, n)
 	switch {
-	case gone(err) && strings.HasSuffix(desc, dashboardRecreated):
+	case ledger.Gone(err) && strings.HasSuffix(desc, dashboardRecreated):
 		off := dashboardOff
 		_, _, err := client.Issues.EditLabel(ctx, owner, repo, DashboardLabel, &github.Label{Description: &off})
 		return nil, desc, true, err
-	case gone(err):
+	case ledger.Gone(err):
 		return nil, desc, false, nil
 	case err != nil:
 		return nil, desc, false, fmt.Errorf("read the dashboard of %s/%s: %w", owner, repo, err)
@@ -217,7 +218,7 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 		return nil, "", false, nil
 	case is.GetState() == "closed":
 		return nil, desc, true, nil // the app never closes it: a person did
-	case !b.reader().marked(owner, repo, dashboardKind, n, desc):
+	case !b.reader().Marked(owner, repo, dashboardKind, n, desc):
 		// Proven the app's by its body: the label is given the mark, so that the next
 		// flush takes the issue for the app's without that proof.
 		var recreated string
@@ -232,18 +233,18 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 // dashboardKey is the key that signs a repository's dashboard state (the key of its issue 0:
 // the state is the repository's, whichever issue holds it).
 func (b *Base) dashboardKey(owner, repo string) []byte {
-	return IssueLedgerKey(b.LedgerKey, owner, repo, 0)
+	return ledger.IssueLedgerKey(b.LedgerKey, owner, repo, 0)
 }
 
 // ownDashboard reports whether is, named by the label's description desc, is provably the
 // app's dashboard (ownIssue): the label's mark, or a body the app signed.
 func (b *Base) ownDashboard(owner, repo string, is *github.Issue, desc string) bool {
-	signed := b.reader().marked(owner, repo, dashboardKind, is.GetNumber(), desc)
+	signed := b.reader().Marked(owner, repo, dashboardKind, is.GetNumber(), desc)
 	if !signed {
 		_, err := render.DecodeDashboard(is.GetBody(), b.dashboardKey(owner, repo))
 		signed = err == nil
 	}
-	return b.reader().ownIssue(is, signed)
+	return b.reader().OwnIssue(is, signed)
 }
 
 // createDashboard opens the dashboard issue with its body and stores its number. When
@@ -262,7 +263,7 @@ func (b *Base) createDashboard(ctx context.Context, client *github.Client, owner
 	}
 	stands, err := b.claimLabel(ctx, client, owner, repo, DashboardLabel, desc, n, func(other int, desc string) (bool, error) {
 		is, _, err := client.Issues.Get(ctx, owner, repo, other)
-		if gone(err) {
+		if ledger.Gone(err) {
 			return false, nil
 		}
 		return err == nil && b.ownDashboard(owner, repo, is, desc) && is.GetState() == "open", err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -24,29 +24,8 @@ import (
 // repository's history, and never a search: GitHub's search API allows 30 requests a
 // minute and lags minutes behind.
 
-// DecisionsLabel is the label whose description names the issue holding the repository's
-// decisions.
-const DecisionsLabel = "clarify:decisions"
-
 // decisionsTitle is the title of the issue the app creates for the decisions.
 const decisionsTitle = "Clarify: decisions of this repository"
-
-// issueNumberIn finds the issue number a label's description stores: "… issue #N".
-var issueNumberIn = regexp.MustCompile(`issue #([0-9]+)`)
-
-// memoryBook is a repository's decisions as read, with the comments that hold them.
-type memoryBook struct {
-	issue  int // 0: the repository has no decisions issue yet
-	parts  []*github.IssueComment
-	memory clarify.Memory
-	// sweepIndex is the app's comment there that holds bot action's sweep index
-	// (sweepindex.go), nil when there is none.
-	sweepIndex *github.IssueComment
-	// unmarked says the label names the issue without its mark, and unindexed that the
-	// issue's body lacks the index of these comments (an issue made before either, or
-	// edited by hand): the next write puts them there (decisions_read.go).
-	unmarked, unindexed bool
-}
 
 // decisionsTTL is how long an offer trusts the decisions this process last read or wrote:
 // an offer is advice, so a decision another process made a minute ago may wait for the
@@ -55,8 +34,8 @@ const decisionsTTL = time.Minute
 
 // offerMemory is the repository's decisions for an offer: as this process read or wrote
 // them less than decisionsTTL ago, else read once for every run that asks at that moment.
-func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, repo string) (memoryBook, error) {
-	book, _, err := b.decisionBooks.load(owner+"/"+repo, func() (memoryBook, bool, error) {
+func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, repo string) (ledger.MemoryBook, error) {
+	book, _, err := b.decisionBooks.load(owner+"/"+repo, func() (ledger.MemoryBook, bool, error) {
 		book, err := b.readMemory(ctx, client, owner, repo)
 		return book, err == nil, err
 	})
@@ -65,15 +44,15 @@ func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, re
 
 // lockedMemory reads the repository's decisions under its lock, for a change: one
 // process's runs of different issues take turns, so neither loses the other's decision.
-func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issueRef) (memoryBook, func(), error) {
+func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issueRef) (ledger.MemoryBook, func(), error) {
 	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
 	if err != nil {
-		return memoryBook{}, nil, fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
+		return ledger.MemoryBook{}, nil, fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
 	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
 	if err != nil {
 		unlock()
-		return memoryBook{}, nil, err
+		return ledger.MemoryBook{}, nil, err
 	}
 	return book, unlock, nil
 }
@@ -106,12 +85,12 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref i
 	defer unlock()
 	changed := false
 	for _, d := range ds {
-		changed = book.memory.Record(d) || changed
+		changed = book.Memory.Record(d) || changed
 	}
 	if !changed {
 		return nil
 	}
-	made := book.issue == 0
+	made := book.Issue == 0
 	if err := b.writeMemory(ctx, client, ref, &book); err != nil {
 		return err
 	}
@@ -121,7 +100,7 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref i
 		// a part of its own beside this one (bookOf reads both), not edited this one.
 		return nil
 	}
-	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.issue,
+	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.Issue,
 		kept: func(m clarify.Memory) bool {
 			for _, d := range ds {
 				if !slices.ContainsFunc(m.Decisions, func(x clarify.Decision) bool { return x.ID == d.ID }) {
@@ -136,13 +115,13 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref i
 
 // writeMemory writes the parts that changed, creating the decisions issue the first time
 // (book then names it), and keeps the issue's index of its parts and its label's mark.
-func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issueRef, book *memoryBook) error {
-	if book.issue == 0 {
+func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issueRef, book *ledger.MemoryBook) error {
+	if book.Issue == 0 {
 		n, err := b.createMemoryIssue(ctx, client, ref)
 		if err != nil {
 			return err
 		}
-		*book = memoryBook{issue: n, memory: book.memory}
+		*book = ledger.MemoryBook{Issue: n, Memory: book.Memory}
 		b.decisionIssues.put(ref.Owner+"/"+ref.Repo, n)
 	}
 	// What is offered next is what this write leaves, whether or not every part lands:
@@ -152,18 +131,18 @@ func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issue
 	if err != nil {
 		return err
 	}
-	return b.indexMemory(ctx, client, ref, book, book.sweepIndex, made)
+	return b.indexMemory(ctx, client, ref, book, book.SweepIndex, made)
 }
 
 // writeParts edits the parts of the memory that changed and makes those it lacks, and
 // reports whether it made any.
-func (b *Base) writeParts(ctx context.Context, client *github.Client, ref issueRef, book *memoryBook) (bool, error) {
-	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.issue}
-	bodies, err := render.EncodeDecisions(book.memory, b.keys(mref).Signing())
+func (b *Base) writeParts(ctx context.Context, client *github.Client, ref issueRef, book *ledger.MemoryBook) (bool, error) {
+	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.Issue}
+	bodies, err := render.EncodeDecisions(book.Memory, b.keys(mref).Signing())
 	if err != nil {
 		return false, err
 	}
-	for len(bodies) < len(book.parts) {
+	for len(bodies) < len(book.Parts) {
 		// A memory that shrank leaves its last parts empty rather than deleting them.
 		empty, err := render.EncodeDecisionsPart(len(bodies), nil, b.keys(mref).Signing())
 		if err != nil {
@@ -174,21 +153,21 @@ func (b *Base) writeParts(ctx context.Context, client *github.Client, ref issueR
 	made := false
 	for i, body := range bodies {
 		body = b.signed(mref, body)
-		if i < len(book.parts) {
-			if book.parts[i].GetBody() == body {
+		if i < len(book.Parts) {
+			if book.Parts[i].GetBody() == body {
 				continue
 			}
-			if _, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, book.parts[i].GetID(), &github.IssueComment{Body: &body}); err != nil {
+			if _, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, book.Parts[i].GetID(), &github.IssueComment{Body: &body}); err != nil {
 				return made, fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
 			}
-			book.parts[i].Body = &body
+			book.Parts[i].Body = &body
 			continue
 		}
-		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, book.issue, &github.IssueComment{Body: &body})
+		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, book.Issue, &github.IssueComment{Body: &body})
 		if err != nil {
 			return made, fmt.Errorf("write decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
 		}
-		book.parts, made = append(book.parts, c), true
+		book.Parts, made = append(book.Parts, c), true
 	}
 	return made, nil
 }
@@ -206,10 +185,10 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	}
 	n := is.GetNumber()
 	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
-	desc := b.appIssueLabel(mref, decisionsKind)
-	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
-		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, other, b.reader().marked(ref.Owner, ref.Repo, decisionsKind, other, desc))
-		return book.issue != 0, err
+	desc := b.appIssueLabel(mref, ledger.DecisionsKind)
+	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, ledger.DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
+		book, err := b.reader().ReadMemoryIn(ctx, client, ref.Owner, ref.Repo, other, b.reader().Marked(ref.Owner, ref.Repo, ledger.DecisionsKind, other, desc))
+		return book.Issue != 0, err
 	})
 	if err != nil || stands == n {
 		return n, err
@@ -247,7 +226,7 @@ func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, 
 		if !ok {
 			continue
 		}
-		if d, ok := book.memory.Offer(c.Topic, clarify.FirstQuestion(c)); ok {
+		if d, ok := book.Memory.Offer(c.Topic, clarify.FirstQuestion(c)); ok {
 			out[e.Key] = &offer{decision: d, id: c.ID}
 		}
 	}
@@ -389,14 +368,14 @@ func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref i
 		return "", err
 	}
 	defer unlock()
-	changed, problem := book.memory.Supersede(id, d)
+	changed, problem := book.Memory.Supersede(id, d)
 	if problem != "" || !changed {
 		return problem, nil
 	}
 	if err := b.writeMemory(ctx, client, ref, &book); err != nil {
 		return "", err
 	}
-	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.issue,
+	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.Issue,
 		kept: func(m clarify.Memory) bool {
 			return slices.ContainsFunc(m.Decisions, func(x clarify.Decision) bool { return x.Issue == d.Issue && x.CommentID == d.CommentID })
 		},

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // A decision that waits for the memory's next write (decisions_pending.go) is safe in its
@@ -34,7 +35,7 @@ const owedSlack = memoryWriteEvery + clockSlack
 // what it recorded. Only a process that lets
 // decisions wait looks: the others write each at once, and bot action's runs are one
 // process each.
-func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref issueRef, book *memoryBook) ([]clarify.Decision, error) {
+func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref issueRef, book *ledger.MemoryBook) ([]clarify.Decision, error) {
 	if !b.batchesMemory() || !b.pendingMemory.firstLook(ref.Owner, ref.Repo) {
 		return nil, nil
 	}
@@ -55,14 +56,14 @@ func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref issueR
 
 // repairOwed finds the decisions settled since the memory's last write that it lacks, and
 // records them, oldest first.
-func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref issueRef, book memoryBook) ([]clarify.Decision, error) {
+func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref issueRef, book ledger.MemoryBook) ([]clarify.Decision, error) {
 	last := lastWritten(book)
-	if book.issue == 0 || last.IsZero() {
+	if book.Issue == 0 || last.IsZero() {
 		// No memory: no decision ever waited for one.
 		return nil, nil
 	}
 	since := last.Add(-owedSlack)
-	issues, err := ListUpdated(ctx, client, ref.Owner, ref.Repo, since)
+	issues, err := ledger.ListUpdated(ctx, client, ref.Owner, ref.Repo, since)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +77,7 @@ func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref issueR
 }
 
 // owedIn is the decisions people settled since since in issues that the memory lacks.
-func (b *Base) owedIn(ctx context.Context, client *github.Client, ref issueRef, book memoryBook, issues []*github.Issue, since time.Time) ([]clarify.Decision, error) {
+func (b *Base) owedIn(ctx context.Context, client *github.Client, ref issueRef, book ledger.MemoryBook, issues []*github.Issue, since time.Time) ([]clarify.Decision, error) {
 	cfg, err := b.Configs.Load(ctx, client, ref.Owner, ref.Repo)
 	if err != nil {
 		return nil, err
@@ -86,11 +87,11 @@ func (b *Base) owedIn(ctx context.Context, client *github.Client, ref issueRef, 
 	who := func(login string) (clarify.Actor, error) { return lookups.now(ctx, login) }
 	var owed []clarify.Decision
 	for _, is := range issues {
-		if is.GetNumber() == book.issue {
+		if is.GetNumber() == book.Issue {
 			continue
 		}
 		got, err := b.reader().Read(ctx, client, ref.Owner, ref.Repo, is.GetNumber())
-		if errors.Is(err, ErrNoStatus) {
+		if errors.Is(err, ledger.ErrNoStatus) {
 			continue
 		}
 		if err != nil {
@@ -102,7 +103,7 @@ func (b *Base) owedIn(ctx context.Context, client *github.Client, ref issueRef, 
 		}
 		for _, d := range ds {
 			// An older decision the memory let go (clarify.MaxRemembered) stays gone.
-			if !d.At.Before(since) && !slices.ContainsFunc(book.memory.Decisions, func(x clarify.Decision) bool { return x.ID == d.ID }) {
+			if !d.At.Before(since) && !slices.ContainsFunc(book.Memory.Decisions, func(x clarify.Decision) bool { return x.ID == d.ID }) {
 				owed = append(owed, d)
 			}
 		}
@@ -111,9 +112,9 @@ func (b *Base) owedIn(ctx context.Context, client *github.Client, ref issueRef, 
 }
 
 // lastWritten is when the memory's last write landed, as GitHub stamped its parts.
-func lastWritten(book memoryBook) time.Time {
+func lastWritten(book ledger.MemoryBook) time.Time {
 	var last time.Time
-	for _, c := range book.parts {
+	for _, c := range book.Parts {
 		if t := c.GetUpdatedAt().Time; t.After(last) {
 			last = t
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // memoryWriteEvery is how often a lone process writes one repository's decision memory at
@@ -202,7 +203,7 @@ func (b *Base) flushDecisions(ctx context.Context) {
 // those waiting for this process's next write, those a process before it left owed (read
 // says book is the memory as read, which the look starts from), and those the replicas
 // made lately.
-func (b *Base) withPending(ctx context.Context, client *github.Client, book memoryBook, read bool, owner, repo string) memoryBook {
+func (b *Base) withPending(ctx context.Context, client *github.Client, book ledger.MemoryBook, read bool, owner, repo string) ledger.MemoryBook {
 	var ds []clarify.Decision
 	if read {
 		owed, err := b.repairOnce(ctx, client, issueRef{Owner: owner, Repo: repo}, &book)
@@ -222,9 +223,9 @@ func (b *Base) withPending(ctx context.Context, client *github.Client, book memo
 	if len(ds) == 0 {
 		return book
 	}
-	book.memory.Decisions = slices.Clone(book.memory.Decisions)
+	book.Memory.Decisions = slices.Clone(book.Memory.Decisions)
 	for _, d := range ds {
-		book.memory.Record(d)
+		book.Memory.Record(d)
 	}
 	return book
 }

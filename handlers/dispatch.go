@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,7 +16,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // Commands sent through repository_dispatch.
@@ -50,46 +51,6 @@ import (
 //     field that is none of ours) gets a refusal naming the field, in place of the mirror
 //     and under its marker. One without a usable issue number is logged and dropped: there
 //     is no issue to answer in.
-
-// DispatchEventType is the event_type of the repository_dispatch events Clarify takes;
-// repositories also dispatch for their own workflows, and those are not Clarify's.
-const DispatchEventType = "clarify"
-
-// DispatchPayload is the client_payload of a "clarify" repository_dispatch: the issue and
-// the command, in the fields of the long form. Which fields an action reads is in
-// docs/agents.md.
-type DispatchPayload struct {
-	Issue  int    `json:"issue"`
-	Action string `json:"action"`
-	// Target is whom an ask addresses: "@login", "@org/team", or a role's name.
-	Target   string   `json:"target,omitempty"`
-	Question string   `json:"question,omitempty"`
-	Topic    string   `json:"topic,omitempty"`
-	Type     string   `json:"type,omitempty"`
-	Options  []string `json:"options,omitempty"`
-	// Fallback names an option by its letter ("a").
-	Fallback string   `json:"fallback,omitempty"`
-	Evidence []string `json:"evidence,omitempty"`
-	// Blocking false makes an ask non-blocking; absent, it blocks, as a comment's does.
-	Blocking *bool `json:"blocking,omitempty"`
-	// ID names the clarification a followup, respond, resolve, escalate or abandon is about.
-	ID         string `json:"id,omitempty"`
-	Decision   string `json:"decision,omitempty"`
-	Answer     string `json:"answer,omitempty"`
-	Reason     string `json:"reason,omitempty"`
-	Confidence string `json:"confidence,omitempty"`
-	Risk       string `json:"risk,omitempty"`
-	// Context is an ask's own data, given back in the wake-ups: grouped under one key, since
-	// GitHub allows a client_payload at most 10 top-level keys.
-	Context *AskContext `json:"context,omitempty"`
-}
-
-// AskContext is the asker's own data on an ask (clarify/asker.go), under "context" in a
-// dispatch and in the wake-up: its correlation id and the opaque state it wants back.
-type AskContext struct {
-	Ref   string `json:"ref,omitempty"`
-	State string `json:"state,omitempty"`
-}
 
 // dispatchLookBack is how far back a run looks for the mirror of a redelivered dispatch
 // when it read only the comments since its cursor: GitHub keeps its deliveries, and so
@@ -138,11 +99,11 @@ func decodeDispatch(payload []byte) (*github.RepositoryDispatchEvent, error) {
 // has run, as for a comment holding a command.
 func (h *Dispatch) Accept(eventType string, payload []byte) (done func()) {
 	ev, err := decodeDispatch(payload)
-	if err != nil || ev.GetAction() != DispatchEventType || h.selfSender(ev.GetSender()) {
+	if err != nil || ev.GetAction() != wire.DispatchEventType || h.selfSender(ev.GetSender()) {
 		return func() {}
 	}
-	n := dispatchIssue(ev.ClientPayload)
-	if n <= 0 {
+	n, err := wire.IssueOf(ev.ClientPayload)
+	if err != nil {
 		return func() {}
 	}
 	return h.active.begin(issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: n}.key())
@@ -154,7 +115,7 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	if err != nil {
 		return githubapp.ValidationError{EventType: eventType, DeliveryID: deliveryID, Cause: err}
 	}
-	if ev.GetAction() != DispatchEventType {
+	if ev.GetAction() != wire.DispatchEventType {
 		return nil // another event_type: the repository's own workflows', not ours
 	}
 	ctx, logger := githubapp.PrepareRepoContext(ctx, ev.GetInstallation().GetID(), ev.GetRepo())
@@ -166,13 +127,14 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 		logger.Debug().Msg("Dispatch from the app itself or from nobody; ignored")
 		return nil
 	}
-	req, number := parseDispatch(ev.ClientPayload, deliveryID, ev.GetSender())
-	if number <= 0 {
+	number, err := wire.IssueOf(ev.ClientPayload)
+	if err != nil {
 		// Nowhere to say so: GitHub answered the sender's POST with 204 long ago.
-		logger.Warn().RawJSON("client_payload", compactJSON(ev.ClientPayload)).
+		logger.Warn().Err(err).RawJSON("client_payload", compactJSON(ev.ClientPayload)).
 			Msg("Dispatch names no issue (client_payload.issue must be a positive number); dropped")
 		return nil
 	}
+	req := parseDispatch(ev.ClientPayload, number, deliveryID, ev.GetSender())
 	logger = logger.With().Int(LogKeyIssue, number).Logger()
 	ctx = logger.WithContext(ctx)
 
@@ -184,7 +146,7 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	// The payload carries no issue: its state (a closed issue takes no new clarification),
 	// its labels and assignees are read here, as a comment's payload would carry them.
 	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
-	if gone(err) {
+	if ledger.Gone(err) {
 		logger.Warn().Msg("Dispatch names an issue that does not exist; dropped")
 		return nil
 	}
@@ -195,6 +157,9 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 		Issue: is, IssueClosed: is.GetState() == "closed", Push: pushOf(ev.GetRepo())})
 	return err
 }
+
+// dispatchProblem is why a payload is no command (wire.Problem).
+type dispatchProblem = wire.Problem
 
 // dispatchRequest is a dispatched command, as a run needs it.
 type dispatchRequest struct {
@@ -211,22 +176,9 @@ type dispatchRequest struct {
 	Ref, State string
 }
 
-// dispatchProblem is why a payload is no command, and what to send instead.
-type dispatchProblem struct {
-	Problem, Try string
-	// Code is the refusal's error code; empty means clarify.CodeBadCommand.
-	Code clarify.ErrorCode
-}
-
-// The example a refusal of a payload shows.
-const dispatchExample = "`{\"event_type\": \"clarify\", \"client_payload\": {\"issue\": 42, \"action\": \"ask\", \"target\": \"@maria\", \"question\": \"Per API key or per client IP?\"}}`"
-
-// dispatchActions are the actions a dispatch may name, in the order a refusal lists them.
-var dispatchActions = []string{"ask", "followup", "respond", "resolve", "escalate", "abandon", "assume"}
-
 // EventIssue is the issue or pull request an event's payload names: issue.number,
 // pull_request.number, or a repository_dispatch's client_payload.issue as the dispatch
-// handler reads it (dispatchIssue); 0 when it names none. What the runs, bot action's
+// handler reads it (wire.IssueOf); 0 when it names none. What the runs, bot action's
 // report and the replay's account of touched issues take an event to be about.
 func EventIssue(payload []byte) int {
 	var p struct {
@@ -241,54 +193,23 @@ func EventIssue(payload []byte) int {
 	if json.Unmarshal(payload, &p) != nil {
 		return 0
 	}
-	return cmp.Or(p.Issue.Number, p.PullRequest.Number, dispatchIssue(p.ClientPayload))
+	dispatched, _ := wire.IssueOf(p.ClientPayload)
+	return cmp.Or(p.Issue.Number, p.PullRequest.Number, dispatched)
 }
 
-// dispatchIssue reads client_payload.issue: a number, or a string of digits (what a shell
-// script's jq tends to send). Anything else is 0.
-func dispatchIssue(raw json.RawMessage) int {
-	var head struct {
-		Issue json.RawMessage `json:"issue"`
-	}
-	if json.Unmarshal(raw, &head) != nil || len(head.Issue) == 0 {
-		return 0
-	}
-	var s string
-	if json.Unmarshal(head.Issue, &s) != nil {
-		s = string(head.Issue)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return n
-}
-
-// parseDispatch reads a client_payload into the command it stands for, and the issue it
-// names (0 for none).
-func parseDispatch(raw json.RawMessage, guid string, sender *github.User) (*dispatchRequest, int) {
+// parseDispatch reads the client_payload of a dispatch for issue number (wire.IssueOf)
+// into the command it stands for.
+func parseDispatch(raw json.RawMessage, number int, guid string, sender *github.User) *dispatchRequest {
 	req := &dispatchRequest{GUID: guid, Sender: sender, Sent: string(withoutState(raw))}
-	number := dispatchIssue(raw)
-	if number <= 0 {
-		return req, 0
+	p, problem := wire.Decode(raw, number)
+	if problem != nil {
+		req.Problem = problem
+		return req
 	}
-	// The issue field is read above, leniently; this struct's shadows the payload's.
-	var wire struct {
-		DispatchPayload
-		Issue json.RawMessage `json:"issue"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&wire); err != nil {
-		req.Problem = payloadProblem(err)
-		return req, number
-	}
-	p := wire.DispatchPayload
-	p.Issue = number
 	if p.Context != nil && strings.EqualFold(strings.TrimSpace(p.Action), "ask") {
 		req.Ref, req.State = strings.TrimSpace(p.Context.Ref), p.Context.State
 	}
-	cmd, problem := p.command()
+	cmd, problem := p.Command()
 	switch {
 	case problem != nil:
 		req.Problem = problem
@@ -300,138 +221,7 @@ func parseDispatch(raw json.RawMessage, guid string, sender *github.User) (*disp
 	default:
 		req.Command = cmd
 	}
-	return req, number
-}
-
-// payloadProblem says what is wrong with a client_payload that does not decode.
-func payloadProblem(err error) *dispatchProblem {
-	try := "send the fields of the table in docs/agents.md, as in " + dispatchExample + "."
-	var typeErr *json.UnmarshalTypeError
-	msg := err.Error()
-	switch {
-	case errors.As(err, &typeErr) && typeErr.Field != "":
-		// The field is named by its Go path (DispatchPayload.options); the sender knows its key.
-		field := typeErr.Field[strings.LastIndexByte(typeErr.Field, '.')+1:]
-		return &dispatchProblem{Problem: fmt.Sprintf("`%s` must be a JSON %s, not a %s.", field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value), Try: try}
-	case strings.HasPrefix(msg, "json: unknown field "):
-		field := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
-		return &dispatchProblem{Problem: "`" + field + "` is not a field of a `clarify` dispatch.", Try: try}
-	}
-	return &dispatchProblem{Problem: "the client_payload is not a JSON object of the fields Clarify reads.", Try: try}
-}
-
-// jsonKind names a Go kind as JSON calls it.
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "slice":
-		return "array of strings"
-	case "bool", "ptr":
-		return "boolean"
-	case "int":
-		return "number"
-	}
-	return goKind
-}
-
-// command writes the payload as the comment that would say the same
-// (clarify.FormatCommand), so that the parser and every check of Apply treat it as they
-// treat that comment. What is left here is the payload's: which of its fields an action
-// needs, named as the sender wrote them.
-func (p DispatchPayload) command() (string, *dispatchProblem) {
-	c, problem := p.fields()
-	if problem != nil {
-		return "", problem
-	}
-	return clarify.FormatCommand(c), nil
-}
-
-// fields maps the payload onto the command's fields, or says which field is missing.
-func (p DispatchPayload) fields() (clarify.Command, *dispatchProblem) {
-	action := strings.ToLower(strings.TrimSpace(p.Action))
-	c := clarify.Command{Kind: clarify.CommandKind(action), ID: strings.TrimSpace(p.ID)}
-	if p.Context != nil && slices.Contains(dispatchActions, action) {
-		if problem := p.contextProblem(action); problem != nil {
-			return c, problem
-		}
-	}
-	switch action {
-	case "ask", "followup":
-		return p.question(c)
-	case "respond":
-		c.Text = p.Answer
-	case "resolve", "assume":
-		c.Text, c.Confidence, c.Risk = p.Decision, p.Confidence, p.Risk
-	case "escalate", "abandon":
-		c.Text = p.Reason
-	default:
-		problem := "a `clarify` dispatch needs an `action`."
-		if action != "" {
-			problem = "`" + strings.Join(strings.Fields(p.Action), " ") + "` is not an action of a `clarify` dispatch."
-		}
-		return c, &dispatchProblem{Problem: problem,
-			Try: "send `action` as one of `" + strings.Join(dispatchActions, "`, `") + "`, as in " + dispatchExample + "."}
-	}
-	return c, p.missing(c)
-}
-
-// contextProblem checks an ask's context against its limits (clarify/asker.go); another
-// action takes none.
-func (p DispatchPayload) contextProblem(action string) *dispatchProblem {
-	if action != "ask" {
-		return &dispatchProblem{Problem: "`context` belongs to an `ask` dispatch: a `" + action + "` keeps the context of the ask it is about.",
-			Try: "leave `context` out."}
-	}
-	if problem, code := clarify.RefProblem(strings.TrimSpace(p.Context.Ref)); problem != "" {
-		return &dispatchProblem{Problem: "`context.ref` will not do: " + problem, Code: code,
-			Try: "send a short id on one line, as in `\"context\": {\"ref\": \"run-981/step-3\"}`."}
-	}
-	if problem := clarify.StateProblem(p.Context.State); problem != "" {
-		return &dispatchProblem{Problem: "`context.state` is too long: " + problem, Code: clarify.CodeTooLong,
-			Try: clarify.StateTry}
-	}
-	return nil
-}
-
-// question maps an ask's or a follow-up's fields. A target without "@" is a role's name.
-func (p DispatchPayload) question(c clarify.Command) (clarify.Command, *dispatchProblem) {
-	target := strings.TrimSpace(p.Target)
-	c.Target, c.BareTarget = strings.TrimPrefix(target, "@"), !strings.HasPrefix(target, "@")
-	c.NonBlocking = p.Blocking != nil && !*p.Blocking
-	c.Text, c.Topic, c.Type, c.Fallback, c.Evidence = p.Question, p.Topic, p.Type, p.Fallback, p.Evidence
-	if p.Context != nil {
-		c.Ref = strings.TrimSpace(p.Context.Ref)
-	}
-	for i, o := range p.Options {
-		if i == 26 {
-			break // the parser refuses more options than letters anyway
-		}
-		c.Options = append(c.Options, clarify.Option{Key: string(rune('a' + i)), Text: o})
-	}
-	return c, p.missing(c)
-}
-
-// dispatchNeed is a field an action cannot go without, and an example of it.
-type dispatchNeed struct{ field, example string }
-
-// dispatchNeeds lists, per action, the fields it needs, in the order a refusal names them.
-var dispatchNeeds = map[clarify.CommandKind][]dispatchNeed{
-	clarify.CmdAsk:      {{"target", `"target": "@maria"`}, {"question", `"question": "Per API key or per client IP?"`}},
-	clarify.CmdFollowup: {{"id", `"id": "CLR-42-001"`}, {"question", `"question": "Does that hold for cached reads too?"`}},
-	clarify.CmdRespond:  {{"answer", `"answer": "Per API key."`}},
-	clarify.CmdEscalate: {{"id", `"id": "CLR-42-001"`}},
-	clarify.CmdAbandon:  {{"id", `"id": "CLR-42-001"`}},
-	clarify.CmdAssume:   {{"decision", `"decision": "Store all timestamps in UTC"`}},
-}
-
-// missing names the first field the action needs that the payload lacks, with an example.
-func (p DispatchPayload) missing(c clarify.Command) *dispatchProblem {
-	given := map[string]string{"target": p.Target, "question": p.Question, "id": p.ID, "answer": p.Answer, "decision": p.Decision}
-	for _, n := range dispatchNeeds[c.Kind] {
-		if strings.TrimSpace(given[n.field]) == "" {
-			return &dispatchProblem{Problem: "a `" + string(c.Kind) + "` dispatch needs `" + n.field + "`.", Try: "add it, as in `" + n.example + "`."}
-		}
-	}
-	return nil
+	return req
 }
 
 // withoutState is a client_payload as a refusal quotes it: compact, with an ask's state
@@ -618,7 +408,7 @@ func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issu
 		return nil, nil
 	}
 	since := b.Now().Add(-dispatchLookBack)
-	recent, err := listComments(ctx, client, ref, since, 0)
+	recent, err := ledger.ListCommentsSince(ctx, client, clarify.IssueRef(ref), since, 0)
 	if err != nil {
 		return nil, err
 	}

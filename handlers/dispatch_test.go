@@ -1,69 +1,14 @@
 package handlers
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/render"
 )
-
-func TestDispatchPayloadBecomesTheCommentThatSaysTheSame(t *testing.T) {
-	no := false
-	cases := map[string]struct {
-		payload DispatchPayload
-		want    string
-	}{
-		"askLongForm": {
-			DispatchPayload{Action: "ask", Target: "@maria", Question: "Per key or per IP?", Topic: "rate-limit  scope",
-				Type: "security-decision", Options: []string{"per key", "per\nIP"}, Fallback: "a", Evidence: []string{"docs/limits.md"}},
-			"/clarify @maria Per key or per IP?\nTopic: rate-limit scope\nType: security-decision\nOptions:\na) per key\nb) per IP\nFallback: a\nEvidence:\n- docs/limits.md",
-		},
-		"askNonBlockingToARole": {DispatchPayload{Action: "Ask", Target: "architect", Question: "Which DB?", Blocking: &no},
-			"/clarify architect --non-blocking Which DB?"},
-		"followup":        {DispatchPayload{Action: "followup", ID: "CLR-42-001", Question: "And bursts?"}, "/clarify followup CLR-42-001 And bursts?"},
-		"respondByName":   {DispatchPayload{Action: "respond", ID: "CLR-42-001", Answer: "Per key."}, "/respond CLR-42-001 Per key."},
-		"resolveTheOnly":  {DispatchPayload{Action: "resolve"}, "/clarify resolve"},
-		"resolveDecided":  {DispatchPayload{Action: "resolve", ID: "CLR-42-001", Decision: "Per key."}, "/clarify resolve CLR-42-001 Per key."},
-		"abandon":         {DispatchPayload{Action: "abandon", ID: "CLR-42-001"}, "/clarify abandon CLR-42-001"},
-		"escalateWithWhy": {DispatchPayload{Action: "escalate", ID: "CLR-42-001", Reason: "No progress."}, "/clarify escalate CLR-42-001 No progress."},
-		"assume": {DispatchPayload{Action: "assume", Decision: "UTC everywhere", Confidence: "high", Risk: "local\nreports"},
-			"/assume UTC everywhere\nConfidence: high\nRisk: local reports"},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, problem := tc.payload.command()
-			if problem != nil || got != tc.want {
-				t.Fatalf("command = %q, %+v; want %q", got, problem, tc.want)
-			}
-			if _, err := clarify.Parse(got); err != nil {
-				t.Errorf("the parser refuses the command built: %v", err)
-			}
-		})
-	}
-}
-
-func TestParseDispatchReadsTheIssueLeniently(t *testing.T) {
-	cases := map[string]int{
-		`{"issue": 42, "action": "resolve"}`:    42,
-		`{"issue": "42", "action": "resolve"}`:  42,
-		`{"issue": " 7 ", "action": "resolve"}`: 7,
-		`{"issue": 0, "action": "resolve"}`:     0,
-		`{"issue": "#42", "action": "resolve"}`: 0,
-		`{"action": "resolve"}`:                 0,
-		`["not", "an", "object"]`:               0,
-		`null`:                                  0,
-	}
-	for raw, want := range cases {
-		if _, got := parseDispatch(json.RawMessage(raw), "g", &github.User{}); got != want {
-			t.Errorf("%s: issue %d, want %d", raw, got, want)
-		}
-	}
-}
 
 func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
 	b := &Base{AppSlug: "clarify", LedgerKey: []byte("ledger key")}

@@ -31,7 +31,8 @@
 //     action run, the decisions it wrote into a memory it did not just make are read back
 //     and written again if another run's write dropped them.
 //   - wake.go: with notify.dispatch, a repository_dispatch for each clarification the save
-//     settled, once, carrying the ask's ref and state, under GitHub's 64 KB.
+//     settled, once, carrying the ask's ref and state, under GitHub's 64 KB (its payload is
+//     wire.WakePayload).
 //   - labels.go, checks.go: labels set to match the saved ledger (ColourLabels: the sweeps,
 //     the App's and the Action's, colour those GitHub made grey); the checks of the pull
 //     requests that link the issue (pulllinks.go: which issues open pull requests link, so
@@ -39,8 +40,9 @@
 //   - decisions.go: the repository's decisions (one closed issue of the app's, named by the
 //     label clarify:decisions): earlier ones offered to new questions, those people with
 //     standing settle remembered, /clarify supersede, settling from precedent after a 👎
-//     look; decisions_read.go reads them: one page of the issue's comments, or the app's
-//     own past it through the index its body keeps, whatever others post there;
+//     look; ledger/decisions.go reads them: one page of the issue's comments, or the app's
+//     own past it through the index its body keeps, whatever others post there, and
+//     decisions_read.go keeps this process's note of the issue and writes the index;
 //     decisions_pending.go: a lone process writes the memory at most once a minute, the
 //     decisions in between waiting (and offered) until the next run past it or the sweep;
 //     decisions_owed.go: the next process records those a process stopped hard (or whose
@@ -50,7 +52,8 @@
 //     writes each noted repository's dashboard issue once (with Base.Concurrent, read
 //     back and written again if another run's write dropped its rows).
 //   - appissues.go: the app's own issues (the decisions, the dashboard), each named by a
-//     label's description; the label is followed only to an issue provably the app's (its
+//     label's description; the label is followed only to an issue provably the app's
+//     (ledger/appissues.go: its
 //     mark in the label, or the issue made by the app and signed, whose label markLabel
 //     then gives the mark); two runs making one at once end with the label's.
 //
@@ -71,25 +74,29 @@
 //   - Keys: which keys sign and verify an issue's blocks is render.Keyring's; keys.go draws
 //     the app's ring for an issue.
 //   - Codec: the signed hidden blocks are render's (codec.go).
-//   - Reader: reader.go, LedgerReader, reads an issue's ledger from its comments (the app's
-//     status comment, its archives), for the runs, bot ledger, bot stats and the asker's
-//     client (internal/asker) alike; reader_people.go words it for people (PeopleReader). listComments there is the one
-//     way an issue's comments are listed.
-//   - Trust: ledger_trust.go, LedgerReader.trust, decides whether a ledger that verifies is
-//     trusted (revision floor, sequence, cursor), for the runs and bot ledger alike.
+//   - Reader: ledger.LedgerReader (ledger/reader.go) reads an issue's ledger from its
+//     comments (the app's status comment, its archives), for the runs, bot ledger, bot
+//     stats and the asker's client (internal/asker) alike; ledger/people.go words it for
+//     people (PeopleReader). ledger.ListCommentsSince is the one way an issue's comments
+//     are listed.
+//   - Trust: ledger/trust.go, LedgerReader.Trust, decides whether a ledger that verifies is
+//     trusted (revision floor, sequence, cursor), for the runs and bot ledger alike;
+//     ledger_trust.go logs the runs' decision.
 //   - The asker's ref and state: their limits, the same ask by ref and a clarification's
 //     outcome (a fallback told from a person) are clarify/asker.go's; a dispatch carries
-//     them as its context (dispatch.go), the mirror's signed copy keeps the state.
-//   - The app's login: base.go, BotLoginOf, IsSlug, what a slug may be (serve and the Action),
-//     and ActionsSlug, the account a workflow's GITHUB_TOKEN writes as.
-//   - The app's own comments: own.go. From a shared account (github-actions[bot], every
+//     them as its context (wire/dispatch.go decodes it, dispatch.go mirrors it), the
+//     mirror's signed copy keeps the state.
+//   - The app's login: ledger.BotLoginOf; base.go, IsSlug, what a slug may be (serve and the
+//     Action); wire.ActionsSlug, the account a workflow's GITHUB_TOKEN writes as.
+//   - The app's own comments: ledger/own.go (own.go asks it for the runs). From a shared account (github-actions[bot], every
 //     workflow's) only a comment with a marker sealed under the issue's key is the app's
 //     (render/seal.go seals them): any other is input, like a bot's, and a marker in it
 //     neither skips a post nor makes it the status comment.
 //   - Standing (whose word becomes a decision of the repository, who may change one):
 //     clarify/permission.go; actors.go only says what GitHub reports of an account now,
 //     and never gives the app's own login (in bot action every workflow's) write access.
-//   - The app's own issues: appissues.go (marked, ownIssue) says when a label is followed.
+//   - The app's own issues: ledger/appissues.go (Marked, OwnIssue) says when a label is
+//     followed.
 //   - A label's colour: labels.go, greyLabels, says which of the app's labels GitHub made
 //     (grey, no description) and so are the app's to colour; one a person made stays theirs.
 //   - Pagination: ghtransport.AllPages (and SomePages), the one reader of GitHub's Link pagination.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // TestADecisionsLabelPointedAtAPersonsIssueIsNotFollowed: someone who may edit labels
@@ -16,7 +16,7 @@ func TestADecisionsLabelPointedAtAPersonsIssueIsNotFollowed(t *testing.T) {
 	w := &world{t: t, h: newHarnessLogging(t, &logs, nil)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssueWithBody(repo, 80, "Crash on start", "drive-by", "It crashes.\n")
-	w.h.Fake.SetLabel(repo, handlers.DecisionsLabel, "ededed", "Clarify's decision memory: issue #80")
+	w.h.Fake.SetLabel(repo, ledger.DecisionsLabel, "ededed", "Clarify's decision memory: issue #80")
 	w.h.Stop()
 	if _, err := w.h.Start(t.Context()); err != nil {
 		t.Fatal(err)

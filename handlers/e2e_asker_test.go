@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // trickyState is a state an agent might send: non-ASCII, quotes, an HTML comment's end,
@@ -272,7 +272,7 @@ func TestWakeUpWithAFullStateAndALongAnswerFitsGitHubsLimit(t *testing.T) {
 	if len(sent) != 1 {
 		t.Fatalf("%d wake-ups sent, want the one GitHub takes:\n%s", len(sent), w.h.Fake.Transcript(repo, 42))
 	}
-	var p handlers.WakePayload
+	var p wire.WakePayload
 	if err := json.Unmarshal(sent[0].ClientPayload, &p); err != nil || p.Context == nil || p.Context.State != state {
 		t.Fatalf("the wake-up lost the state (%v)", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -212,7 +213,7 @@ func TestTheDashboardIsTrimmedUnderTheLimit(t *testing.T) {
 	if len(body) > 60_000 || !strings.Contains(body, "more rows left out") {
 		t.Errorf("a dashboard of %d bytes, want it trimmed under the limit with a line saying so; its end:\n%s", len(body), body[max(0, len(body)-2000):])
 	}
-	if _, err := render.DecodeDashboard(body, handlers.IssueLedgerKey(w.h.Config.LedgerKeyBytes(), "octo", "widgets", 0)); err != nil {
+	if _, err := render.DecodeDashboard(body, ledger.IssueLedgerKey(w.h.Config.LedgerKeyBytes(), "octo", "widgets", 0)); err != nil {
 		t.Errorf("the trimmed dashboard's state does not read back: %v", err)
 	}
 }

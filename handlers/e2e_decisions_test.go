@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // botText is every comment the app wrote in issue n, joined.
@@ -30,7 +31,7 @@ func (w *world) botText(n int) string {
 // issue, its app comments, each part verified.
 func (w *world) memory() (int, clarify.Memory) {
 	w.t.Helper()
-	_, desc, ok := w.h.Fake.RepoLabel(repo, handlers.DecisionsLabel)
+	_, desc, ok := w.h.Fake.RepoLabel(repo, ledger.DecisionsLabel)
 	if !ok {
 		return 0, clarify.Memory{}
 	}
@@ -190,7 +191,7 @@ func TestADecisionLookupCostsTheSameWhateverTheHistory(t *testing.T) {
 				switch {
 				case strings.HasPrefix(r.Route, "GET /search"):
 					search++
-				case r.Route == "GET /repos/{owner}/{repo}/labels/{name}" && strings.HasSuffix(r.Path, "/"+handlers.DecisionsLabel),
+				case r.Route == "GET /repos/{owner}/{repo}/labels/{name}" && strings.HasSuffix(r.Path, "/"+ledger.DecisionsLabel),
 					r.Route == "GET /repos/{owner}/{repo}/issues/{issue_number}/comments" && strings.Contains(r.Path, "/issues/500/"):
 					lookup++
 				}
@@ -239,7 +240,7 @@ func seedMemory(t *testing.T, w *world, at, n int, noisy bool) {
 	for _, b := range bodies {
 		w.h.Fake.Comment(repo, at, "clarify[bot]", b)
 	}
-	w.h.Fake.SetLabel(repo, handlers.DecisionsLabel, "ededed", fmt.Sprintf("Clarify's decision memory: issue #%d", at))
+	w.h.Fake.SetLabel(repo, ledger.DecisionsLabel, "ededed", fmt.Sprintf("Clarify's decision memory: issue #%d", at))
 	t.Logf("%d decisions take %d comments", n, len(bodies))
 }
 
@@ -427,8 +428,8 @@ func TestTheAskingAgentLearnsOfAResolutionFromPrecedentLikeAnyOther(t *testing.T
 	w.sweep()
 	var found bool
 	for _, d := range w.h.Fake.Dispatches(repo) {
-		var p handlers.WakePayload
-		if d.EventType == handlers.WakeResolved && json.Unmarshal(d.ClientPayload, &p) == nil && p.ID == "CLR-60-001" {
+		var p wire.WakePayload
+		if d.EventType == wire.WakeResolved && json.Unmarshal(d.ClientPayload, &p) == nil && p.ID == "CLR-60-001" {
 			found = p.Decision == "Per-user cache, keyed by tenant."
 		}
 	}

@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // dispatch sends a "clarify" repository_dispatch from sender with the given client_payload.
 func (w *world) dispatch(sender string, payload any) {
 	w.t.Helper()
-	if st := w.send(w.h.Fake.Dispatch(repo, sender, handlers.DispatchEventType, payload)); st != http.StatusOK {
+	if st := w.send(w.h.Fake.Dispatch(repo, sender, wire.DispatchEventType, payload)); st != http.StatusOK {
 		w.t.Fatalf("dispatch from %s answered %d, want 200", sender, st)
 	}
 }
@@ -31,7 +31,7 @@ func (w *world) mirrors() []fakegithub.Comment {
 
 func TestAgentAsksAndResolvesThroughDispatch(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
-	w.dispatch("coder-agent", handlers.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria",
+	w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria",
 		Question: "Should the limit apply per API key or per client IP?", Topic: "rate-limit scope",
 		Options: []string{"per API key", "per client IP"}, Fallback: "a"})
 
@@ -91,8 +91,8 @@ func TestDispatchIsHeldToTheChecksOfAComment(t *testing.T) {
 	t.Run("anOutsiderIsIgnoredAsTheirCommentWouldBe", func(t *testing.T) {
 		w := &world{t: t, h: newHarness(t)}
 		w.comment("drive-by", "/clarify @maria Per key or per IP?")
-		w.dispatch("drive-by", handlers.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key or per IP?"})
-		w.dispatch("drive-by", handlers.DispatchPayload{Issue: 42, Action: "frobnicate"})
+		w.dispatch("drive-by", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key or per IP?"})
+		w.dispatch("drive-by", wire.DispatchPayload{Issue: 42, Action: "frobnicate"})
 		if n := w.botComments(""); n != 0 {
 			t.Errorf("the app wrote %d comments for a drive-by, want none:\n%s", n, w.h.Fake.Transcript(repo, 42))
 		}
@@ -103,7 +103,7 @@ func TestDispatchIsHeldToTheChecksOfAComment(t *testing.T) {
 	t.Run("aClosedIssueTakesNoNewClarification", func(t *testing.T) {
 		w := &world{t: t, h: newHarness(t)}
 		w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
-		w.dispatch("coder-agent", handlers.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key?"})
+		w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key?"})
 		if len(w.mirrors()) != 1 || w.botComments("@coder-agent: this issue is closed") != 1 {
 			t.Errorf("want the mirror and the refusal a comment gets:\n%s", w.h.Fake.Transcript(repo, 42))
 		}
@@ -112,7 +112,7 @@ func TestDispatchIsHeldToTheChecksOfAComment(t *testing.T) {
 	t.Run("routesApplyToTheSender", func(t *testing.T) {
 		w := &world{t: t, h: newHarness(t)}
 		w.h.Fake.SetFile(repo, ".github/clarify.yml", "roles:\n  engineer: [coder-agent]\n  architect: [maria]\nroutes:\n  engineer: [product-manager]\n")
-		w.dispatch("coder-agent", handlers.DispatchPayload{Issue: 42, Action: "ask", Target: "architect", Question: "Which database?"})
+		w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "architect", Question: "Which database?"})
 		if w.botComments("@coder-agent:") != 1 || w.botComments("Clarification needed") != 0 {
 			t.Errorf("want the route's refusal, as a comment gets:\n%s", w.h.Fake.Transcript(repo, 42))
 		}
@@ -126,8 +126,8 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 	}{
 		"unknownAction":     {map[string]any{"issue": 42, "action": "frobnicate"}, "`frobnicate` is not an action of a `clarify` dispatch"},
 		"noAction":          {map[string]any{"issue": 42}, "a `clarify` dispatch needs an `action`"},
-		"askWithoutTarget":  {handlers.DispatchPayload{Issue: 42, Action: "ask", Question: "Per key?"}, "a `ask` dispatch needs `target`"},
-		"followupWithoutId": {handlers.DispatchPayload{Issue: 42, Action: "followup", Question: "And bursts?"}, "a `followup` dispatch needs `id`"},
+		"askWithoutTarget":  {wire.DispatchPayload{Issue: 42, Action: "ask", Question: "Per key?"}, "a `ask` dispatch needs `target`"},
+		"followupWithoutId": {wire.DispatchPayload{Issue: 42, Action: "followup", Question: "And bursts?"}, "a `followup` dispatch needs `id`"},
 		"unknownField":      {map[string]any{"issue": 42, "action": "ask", "target": "@maria", "questoin": "Per key?"}, "`questoin` is not a field"},
 		"wrongType":         {map[string]any{"issue": 42, "action": "ask", "target": "@maria", "question": "Per key?", "options": "a, b"}, "`options` must be a JSON array"},
 	}
@@ -146,7 +146,7 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 	}
 	t.Run("aMalformedCommandGetsTheParsersRefusal", func(t *testing.T) {
 		w := &world{t: t, h: newHarness(t)}
-		w.dispatch("coder-agent", handlers.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key?", Type: "vibes"})
+		w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key?", Type: "vibes"})
 		if len(w.mirrors()) != 1 || w.botComments("is not a type Clarify knows") != 1 {
 			t.Errorf("want the mirror and the parser's refusal:\n%s", w.h.Fake.Transcript(repo, 42))
 		}
@@ -180,7 +180,7 @@ func TestAMirrorLeftUnappliedIsFoldedInAsTheSenders(t *testing.T) {
 	// goes through, then each of the 4 runs tries the status comment 3 times.
 	w.h.Fake.PassNext(postCommentRoute, 1)
 	w.h.Fake.FailNext(postCommentRoute, http.StatusInternalServerError, 4*3)
-	w.dispatch("coder-agent", handlers.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key or per IP?"})
+	w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key or per IP?"})
 	if len(w.mirrors()) != 1 || w.botComments("Clarification needed") != 0 {
 		t.Fatalf("want the mirror and nothing else:\n%s", w.h.Fake.Transcript(repo, 42))
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // TestWakeUpInAppMode: the App sends the same wake-up dispatch as bot action, as its bot,
@@ -19,10 +19,10 @@ func TestWakeUpInAppMode(t *testing.T) {
 	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
 	w.replayAll()
 	sent := w.h.Fake.Dispatches(repo)
-	if len(sent) != 2 || sent[0].EventType != handlers.WakeAnswered || sent[1].EventType != handlers.WakeResolved {
+	if len(sent) != 2 || sent[0].EventType != wire.WakeAnswered || sent[1].EventType != wire.WakeResolved {
 		t.Fatalf("dispatches = %+v, want clarify-answered then clarify-resolved, once each", sent)
 	}
-	var p handlers.WakePayload
+	var p wire.WakePayload
 	if err := json.Unmarshal(sent[1].ClientPayload, &p); err != nil || p.Decision != "Per API key." || p.Issue != 42 ||
 		sent[1].Sender != w.h.Fake.BotLogin() {
 		t.Errorf("resolved dispatch from %s: %+v, %v", sent[1].Sender, p, err)

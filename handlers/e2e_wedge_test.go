@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -32,7 +32,7 @@ func (w *world) commentOn(n int, author, body string) int64 {
 
 // keyOf is the key the ledger of issue n of octo/widgets is signed with.
 func keyOf(w *world, n int) []byte {
-	return handlers.IssueLedgerKey(w.h.Config.LedgerKeyBytes(), "octo", "widgets", n)
+	return ledger.IssueLedgerKey(w.h.Config.LedgerKeyBytes(), "octo", "widgets", n)
 }
 
 // ledgerOn reads issue n's ledger from its one status comment.

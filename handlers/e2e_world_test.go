@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/replay"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -160,5 +160,5 @@ func writes(h *replay.Harness) []string {
 
 // issueKey is the key the ledger of #42 is signed with.
 func issueKey(h *replay.Harness) []byte {
-	return handlers.IssueLedgerKey(h.Config.LedgerKeyBytes(), "octo", "widgets", 42)
+	return ledger.IssueLedgerKey(h.Config.LedgerKeyBytes(), "octo", "widgets", 42)
 }

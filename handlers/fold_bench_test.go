@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -24,7 +25,7 @@ func BenchmarkEventsOfALongIssueInActionMode(b *testing.B) {
 		id++
 		body := render.Reply(clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeIssueClosed, To: "coder-agent",
 			Quote: "/clarify @maria Per key?", Problem: "this issue is closed"}, snap.ledger, key)
-		snap.comments = append(snap.comments, comment(id, ActionsLogin, foldT0, keys.Seal(body, render.Marker(key))))
+		snap.comments = append(snap.comments, comment(id, ledger.ActionsLogin, foldT0, keys.Seal(body, render.Marker(key))))
 		id++
 	}
 	snap.ledger.Cursor = id - 1

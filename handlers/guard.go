@@ -13,6 +13,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // ErrLedgerMoved says a run's save found the status comment changed since the run read it:
@@ -24,7 +25,7 @@ var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked 
 
 // GitHub's comment edit has no compare-and-swap (no If-Match on PATCH), so a save that
 // another process may overwrite is checked by reads around its write. In bot action, the
-// workflow's concurrency group runs one issue's event runs one at a time, and the
+// job's concurrency group runs one issue's event runs one at a time, and the
 // scheduled run, in a group of its own, is the only run that may share an issue with
 // another (Base.IssueGroup, Base.sharesIssue). So the scheduled run alone checks, for both:
 //
@@ -83,7 +84,7 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 		return err
 	}
 	id := snap.status.GetID()
-	since, err := listComments(ctx, client, ref, snap.readTo, 1)
+	since, err := ledger.ListCommentsSince(ctx, client, clarify.IssueRef(ref), snap.readTo, 1)
 	switch {
 	case err != nil && ctx.Err() == nil:
 		// The edit was taken; only whether another save overwrote it is unknown. Stopping
@@ -130,7 +131,7 @@ func cameAfter(listed []*github.IssueComment, snap *snapshot) *github.IssueComme
 			return c
 		}
 	}
-	if len(listed) >= commentsPage {
+	if len(listed) >= ledger.CommentsPage {
 		return listed[len(listed)-1]
 	}
 	return nil
@@ -165,7 +166,7 @@ func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref
 		if err := ghtransport.Sleep(ctx, time.Until(w.at.Add(b.settleDelay()))); err != nil {
 			return err
 		}
-		book, err := b.reader().readMemoryIn(ctx, client, ref.Owner, ref.Repo, w.issue, true)
+		book, err := b.reader().ReadMemoryIn(ctx, client, ref.Owner, ref.Repo, w.issue, true)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			// The write was taken; only whether another overwrote it is unknown, as with
@@ -174,7 +175,7 @@ func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref
 			continue
 		case err != nil:
 			return err
-		case w.kept(book.memory):
+		case w.kept(book.Memory):
 			continue
 		}
 		b.decisionIssues.forget(ref.Owner + "/" + ref.Repo)

@@ -4,6 +4,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // What a run learned of its repository that the next run of the same issue may take
@@ -26,7 +27,7 @@ func (b *Base) followHints(ref issueRef, h clarify.Hints) {
 	if _, ok := b.decisionIssues.get(key); ok || h.Memory.Issue <= 0 {
 		return
 	}
-	if b.reader().markedAs(ref.Owner, ref.Repo, decisionsKind, h.Memory.Issue, h.Memory.Mark) {
+	if b.reader().MarkedAs(ref.Owner, ref.Repo, ledger.DecisionsKind, h.Memory.Issue, h.Memory.Mark) {
 		b.decisionIssues.put(key, h.Memory.Issue)
 	}
 }
@@ -40,6 +41,6 @@ func (b *Base) noteHints(ref issueRef, was clarify.Hints, cfg RepoConfig, push c
 	l.Hints.Memory = clarify.MemoryHint{}
 	if n, ok := b.decisionIssues.get(ref.Owner + "/" + ref.Repo); ok {
 		mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
-		l.Hints.Memory = clarify.MemoryHint{Issue: n, Mark: b.keys(mref).AppIssueMark(decisionsKind)}
+		l.Hints.Memory = clarify.MemoryHint{Issue: n, Mark: b.keys(mref).AppIssueMark(ledger.DecisionsKind)}
 	}
 }

@@ -127,7 +127,7 @@ func hasCommand(body string) bool {
 func (h *IssueComment) touchesStatus(ctx context.Context, ev *github.IssueCommentEvent) bool {
 	logger := zerolog.Ctx(ctx)
 	body := ev.GetComment().GetBody() + "\n" + ev.GetChanges().GetBody().GetFrom()
-	if h.reader().isStatus(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment().GetUser(), body) {
+	if h.reader().IsStatus(clarify.IssueRef(refOf(ev.GetRepo(), ev.GetIssue())), ev.GetComment().GetUser(), body) {
 		logger.Warn().Int64(LogKeyComment, ev.GetComment().GetID()).Msg("The status comment was edited or deleted by someone else")
 		return true
 	}

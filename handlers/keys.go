@@ -2,14 +2,9 @@ package handlers
 
 import (
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
-
-// IssueLedgerKey is the key that signs the blocks of one issue (render.IssueKey), named
-// here for the callers that sign a ledger as the app would.
-func IssueLedgerKey(key []byte, owner, repo string, number int) []byte {
-	return render.IssueKey(key, owner, repo, number)
-}
 
 // keys are the issue's keys from the app's keyring: which keys sign and verify its blocks
 // is render.Keyring's rule.
@@ -19,10 +14,10 @@ func (b *Base) keys(ref issueRef) render.IssueKeys {
 
 // decodeLedger verifies and decodes the ledger in a status comment of the issue.
 func (b *Base) decodeLedger(ref issueRef, body string) (clarify.Ledger, error) {
-	return b.reader().decodeStatus(ref, body)
+	return b.reader().DecodeStatus(clarify.IssueRef(ref), body)
 }
 
 // reader reads the issue's ledger as bot ledger does, under the app's keyring.
-func (b *Base) reader() LedgerReader {
-	return LedgerReader{Bot: b.BotLogin(), Keys: render.Keyring{Current: b.LedgerKey, Previous: b.PreviousKeys}}
+func (b *Base) reader() ledger.LedgerReader {
+	return ledger.LedgerReader{Bot: b.BotLogin(), Keys: render.Keyring{Current: b.LedgerKey, Previous: b.PreviousKeys}}
 }

@@ -209,24 +209,32 @@ func (s labelState) move() (add, remove, mine bool) {
 	return false, true, false
 }
 
-// reconcileLabels carries out a label plan: adding is idempotent and removing a missing
-// label is a 404 we accept, so a payload older than the last run costs at most a redundant
-// write.
-func (b *Base) reconcileLabels(ctx context.Context, client *github.Client, ref issueRef, p labelPlan) error {
+// putOnLabels puts on the labels a plan adds, before the run posts: adding is idempotent,
+// so a payload older than the last run costs at most a redundant write.
+func (b *Base) putOnLabels(ctx context.Context, client *github.Client, ref issueRef, p labelPlan) error {
+	if len(p.add) == 0 {
+		return nil
+	}
+	add := make([]string, 0, len(p.add))
+	for _, lb := range p.add {
+		add = append(add, lb.Name)
+	}
+	// A label GitHub makes on the spot is grey; the sweep colours it (ColourLabels).
+	if _, _, err := client.Issues.AddLabelsToIssue(ctx, ref.Owner, ref.Repo, ref.Number, add); err != nil {
+		return fmt.Errorf("add labels %v to %s: %w", add, ref.key(), err)
+	}
+	// Should the run fail before takeOffLabels, the next one here knows what is on.
+	b.labelsSet.put(ref.key(), p.set)
+	return nil
+}
+
+// takeOffLabels takes off the labels a plan removes, after the save: removing a missing
+// label is a 404 we accept.
+func (b *Base) takeOffLabels(ctx context.Context, client *github.Client, ref issueRef, p labelPlan) error {
 	for _, name := range p.remove {
 		_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, name)
 		if err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
 			return fmt.Errorf("remove label %q from %s: %w", name, ref.key(), err)
-		}
-	}
-	if len(p.add) > 0 {
-		add := make([]string, 0, len(p.add))
-		for _, lb := range p.add {
-			add = append(add, lb.Name)
-		}
-		// A label GitHub makes on the spot is grey; the sweep colours it (ColourLabels).
-		if _, _, err := client.Issues.AddLabelsToIssue(ctx, ref.Owner, ref.Repo, ref.Number, add); err != nil {
-			return fmt.Errorf("add labels %v to %s: %w", add, ref.key(), err)
 		}
 	}
 	b.labelsSet.put(ref.key(), p.set)

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // maxRemembered bounds the keys a memory holds; past it, it starts afresh.
@@ -54,7 +55,7 @@ type memories struct {
 	pullLinks pullLinks
 	// decisionBooks keeps each repository's decisions as last read or written, for
 	// offers, for decisionsTTL.
-	decisionBooks memory[memoryBook]
+	decisionBooks memory[ledger.MemoryBook]
 	// pendingMemory holds the decisions waiting for the memory's next write.
 	pendingMemory pendingDecisions
 }
@@ -63,7 +64,7 @@ type memories struct {
 func newMemories(now func() time.Time) memories {
 	return memories{members: membershipCache{ttl: membershipTTL, now: now},
 		blocked:       memory[[]clarify.Clarification]{ttl: outsiderTrust, now: now},
-		decisionBooks: memory[memoryBook]{ttl: decisionsTTL, now: now}}
+		decisionBooks: memory[ledger.MemoryBook]{ttl: decisionsTTL, now: now}}
 }
 
 // memory is a map a process keeps between runs, safe for concurrent use. It is bounded:

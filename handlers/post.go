@@ -10,7 +10,9 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // raceWindow is how far back a post looks for a twin posted by another replica; a twin
@@ -43,7 +45,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	}
 
 	since := c.GetCreatedAt().Time.Add(-raceWindow)
-	recent, err := listComments(ctx, client, ref, since, 1) // a twin is among the first 100 since
+	recent, err := ledger.ListCommentsSince(ctx, client, clarify.IssueRef(ref), since, 1) // a twin is among the first 100 since
 	if err != nil {
 		// Best effort: the post itself succeeded, and a twin, if any, stays.
 		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Could not look for a twin posted by another replica")
@@ -96,7 +98,7 @@ func (b *Base) create(ctx context.Context, client *github.Client, ref issueRef, 
 // or nil.
 func (b *Base) findMarked(ctx context.Context, client *github.Client, ref issueRef, mark string) (*github.IssueComment, error) {
 	since := b.Now().Add(-raceWindow)
-	recent, err := listComments(ctx, client, ref, since, 0)
+	recent, err := ledger.ListCommentsSince(ctx, client, clarify.IssueRef(ref), since, 0)
 	if err != nil {
 		return nil, err
 	}

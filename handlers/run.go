@@ -108,7 +108,15 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
-	// 3. The effects: notices first, then what the fold asked for, each posted once.
+	// 3. The labels, decided first, so that the ledger saved records those the app puts on;
+	// those to put on go on before anything is posted: a reply to a round that mentions
+	// someone then carries the label in its payload, which a workflow's job needs to start
+	// (docs/workflow.md). Those to take off come off after the save.
+	labels, err := b.labelsToSave(ctx, client, ref, trig, snap, cfg, &f.ledger)
+	if err != nil {
+		return clarify.Ledger{}, err
+	}
+	// 4. The effects: notices first, then what the fold asked for, each posted once.
 	if err := b.report(ctx, client, ref, snap, cfg); err != nil {
 		return clarify.Ledger{}, err
 	}
@@ -120,12 +128,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	}
 	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)
 	b.noteHints(ref, snap.ledger.Hints, cfg, trig.Push, &f.ledger)
-	// 4. The save: the status comment, and archives when it grows too big. The labels are
-	// decided first, so that the ledger saved records those the app puts on.
-	labels, err := b.labelsToSave(ctx, client, ref, trig, snap, cfg, &f.ledger)
-	if err != nil {
-		return clarify.Ledger{}, err
-	}
+	// 5. The save: the status comment, and archives when it grows too big.
 	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
 	if err != nil {
 		return clarify.Ledger{}, err
@@ -133,10 +136,10 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 	savedOK = true
 	kept := b.checkMemoryWrites(ctx, client, ref, snap)
 	b.noteSaved(ctx, client, ref, snap, f, saved, cfg, trig)
-	// 5. The wake-ups of agents waiting on what settled (wake.go), then the labels, to
-	// match what was saved.
+	// 6. The wake-ups of agents waiting on what settled (wake.go), then the labels that no
+	// longer match what was saved come off.
 	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
-	return saved, errors.Join(kept, woke, b.reconcileLabels(ctx, client, ref, labels))
+	return saved, errors.Join(kept, woke, b.takeOffLabels(ctx, client, ref, labels))
 }
 
 // loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs
@@ -208,7 +211,8 @@ func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref issueRe
 }
 
 // labelsToSave plans the issue's labels against the folded ledger l, from the labels it
-// carries as far as the run can tell, and records in l those the app puts on.
+// carries as far as the run can tell, records in l those the app puts on, and puts them on;
+// it returns the plan, whose labels to take off wait for the save (takeOffLabels).
 func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref issueRef, trig trigger, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) (labelPlan, error) {
 	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
 	if err != nil {
@@ -222,5 +226,5 @@ func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref issu
 		plan = b.planLabels(ref, labelsOf(cfg.Labels), current, *l)
 	}
 	l.Labels = plan.owned
-	return plan, nil
+	return plan, b.putOnLabels(ctx, client, ref, plan)
 }

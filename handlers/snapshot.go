@@ -14,6 +14,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -119,12 +120,12 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, fl
 
 // loadAll reads every comment of the issue.
 func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
-	comments, err := ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
+	comments, err := ledger.ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
 	if err != nil {
 		return nil, err
 	}
 	snap := &snapshot{comments: comments, archived: map[string]bool{}, revFloor: floor}
-	status, extra, _ := b.reader().findStatus(ref, comments)
+	status, extra, _ := b.reader().FindStatus(clarify.IssueRef(ref), comments)
 	for _, c := range extra {
 		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
 	}
@@ -211,7 +212,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 			return nil, false, err // a missing archive: the whole read finds the ledger damaged
 		}
 	}
-	sortByID(rc.comments)
+	ledger.SortByID(rc.comments)
 	snap := &snapshot{comments: rc.comments, status: status, ledger: l, hasLedger: true, revFloor: floor, partial: true}
 	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
@@ -234,7 +235,7 @@ type recentComments struct {
 
 // list reads the issue's comments updated since a time.
 func (rc *recentComments) list(since time.Time) error {
-	comments, err := listComments(rc.ctx, rc.client, rc.ref, since, 0)
+	comments, err := ledger.ListCommentsSince(rc.ctx, rc.client, clarify.IssueRef(rc.ref), since, 0)
 	if err != nil {
 		return err
 	}

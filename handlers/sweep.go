@@ -3,10 +3,8 @@ package handlers
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"reflect"
 	"slices"
 	"strings"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/repoconfig"
 )
 
@@ -246,7 +245,7 @@ func (p *sweepPass) visitEntry(in *instSweep, e IndexEntry, brk *deadlockBreak) 
 	is, _, err := in.client.Issues.Get(in.ctx, e.Owner, e.Repo, e.Number)
 	if err != nil {
 		p.visited[ref.key()] = true
-		if gone(err) {
+		if ledger.Gone(err) {
 			// Deleted, or the repository is gone from the installation: nothing is left to
 			// run, and a walk finds the issue again should it come back.
 			zerolog.Ctx(in.ctx).Info().Str("issue", ref.key()).Msg("An issue in the deadline index is gone; forgotten")
@@ -263,15 +262,6 @@ func (p *sweepPass) visitEntry(in *instSweep, e IndexEntry, brk *deadlockBreak) 
 		trig = trigger{Kind: triggerBreak, Issue: is, Break: *brk}
 	}
 	p.visit(in, ref, trig)
-}
-
-// gone reports whether GitHub says an issue is not there (any more) for the installation.
-func gone(err error) bool {
-	var resp *github.ErrorResponse
-	if !errors.As(err, &resp) || resp.Response == nil {
-		return false
-	}
-	return resp.Response.StatusCode == http.StatusNotFound || resp.Response.StatusCode == http.StatusGone
 }
 
 // due visits the issues whose deadline has come, earliest first. It makes no request when

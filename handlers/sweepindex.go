@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -24,7 +25,7 @@ type SweepIndex struct {
 	owner, repo string
 	issue       int                  // the decisions issue; 0 when there is none yet
 	comment     *github.IssueComment // the comment holding the index; nil when none yet
-	book        memoryBook           // the decisions issue as read, for its index (decisions_read.go)
+	book        ledger.MemoryBook    // the decisions issue as read, for its index (decisions_read.go)
 	loaded      map[int]render.Swept
 	next        map[int]render.Swept
 }
@@ -37,7 +38,7 @@ func (b *Base) LoadSweepIndex(ctx context.Context, client *github.Client, owner,
 	if err != nil {
 		return nil, err
 	}
-	x := &SweepIndex{owner: owner, repo: repo, issue: book.issue, comment: book.sweepIndex, book: book, next: map[int]render.Swept{}}
+	x := &SweepIndex{owner: owner, repo: repo, issue: book.Issue, comment: book.SweepIndex, book: book, next: map[int]render.Swept{}}
 	if x.comment != nil {
 		x.loaded, err = b.keys(issueRef{Owner: owner, Repo: repo, Number: x.issue}).DecodeSweepIndex(x.comment.GetBody())
 		if err != nil {
@@ -105,7 +106,7 @@ func (b *Base) SaveSweepIndex(ctx context.Context, client *github.Client, x *Swe
 			return err
 		}
 		b.decisionIssues.put(x.owner+"/"+x.repo, n)
-		x.issue, x.book = n, memoryBook{issue: n}
+		x.issue, x.book = n, ledger.MemoryBook{Issue: n}
 	}
 	xref := issueRef{Owner: x.owner, Repo: x.repo, Number: x.issue}
 	body, err := render.EncodeSweepIndex(x.next, b.keys(xref).Signing())
@@ -122,16 +123,16 @@ func (b *Base) SaveSweepIndex(ctx context.Context, client *github.Client, x *Swe
 	if err != nil {
 		return fmt.Errorf("write the sweep index of %s/%s in #%d: %w", x.owner, x.repo, x.issue, err)
 	}
-	if !made && !x.book.unindexed && !x.book.unmarked {
+	if !made && !x.book.Unindexed && !x.book.Unmarked {
 		return nil
 	}
 	// The decisions issue's index names this comment, so a run finds it on the first page
 	// or by its id whatever others post there; its parts are read again, since this run
 	// may have written the decisions after it read the index.
-	book, err := b.reader().readMemoryIn(ctx, client, x.owner, x.repo, x.issue, true)
+	book, err := b.reader().ReadMemoryIn(ctx, client, x.owner, x.repo, x.issue, true)
 	if err != nil {
 		return err
 	}
-	book.unmarked = x.book.unmarked
+	book.Unmarked = x.book.Unmarked
 	return b.indexMemory(ctx, client, issueRef{Owner: x.owner, Repo: x.repo}, &book, x.comment, true)
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sort"
-	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
@@ -15,6 +13,7 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/repoconfig"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // The wake-up: with notify.dispatch on, the app sends a repository_dispatch each time a
@@ -32,76 +31,6 @@ import (
 // offers no way to look a dispatch up, so one that fails (or whose answer is lost) is not
 // sent again: at most once, and the failure is returned, so that it shows.
 
-// The event types of the wake-up dispatches, one per settling transition.
-const (
-	WakeAnswered  = "clarify-answered"
-	WakeResolved  = "clarify-resolved"
-	WakeFallback  = "clarify-fallback"
-	WakeAbandoned = "clarify-abandoned"
-)
-
-// WakePayload is the client_payload of a wake-up dispatch: the clarification's record.
-// GitHub allows at most 10 top-level keys and 64 KB, so the asker's own data is one key,
-// and the texts give way to it when the whole would not fit (fitWake).
-type WakePayload struct {
-	V      int    `json:"v"`
-	Issue  int    `json:"issue"`
-	ID     string `json:"id"`
-	Status string `json:"status"`
-	Round  int    `json:"round"`
-	Asker  string `json:"asker"`
-	Target string `json:"target"`
-	// Answer is the last answer, for clarify-answered and when a resolution kept it.
-	Answer string `json:"answer,omitempty"`
-	// Decision is a settled clarification's decision.
-	Decision string `json:"decision,omitempty"`
-	// Context is the ref and state the ask carried, byte for byte; absent when it had none.
-	Context *AskContext `json:"context,omitempty"`
-}
-
-// maxWakePayload keeps a wake-up's client_payload under GitHub's 64 KB, with room to spare.
-const maxWakePayload = 60_000
-
-// fitWake is the payload's JSON within maxWakePayload: the answer, then the decision, is
-// shortened to the longest start that fits (marked "…"; the whole is in the issue). The
-// asker's context is never cut: at 8 KiB it fits, whatever JSON makes of it.
-func fitWake(p WakePayload) ([]byte, error) {
-	raw, err := json.Marshal(p)
-	if err != nil || len(raw) <= maxWakePayload {
-		return raw, err
-	}
-	for _, text := range []*string{&p.Answer, &p.Decision} {
-		whole := *text
-		fits := func(n int) bool {
-			*text = cut(whole, n)
-			raw, err = json.Marshal(p)
-			return err == nil && len(raw) <= maxWakePayload
-		}
-		// The longest start that fits; a marshal failure ends the search as a misfit.
-		keep := sort.Search(len(whole)+1, func(n int) bool { return !fits(n) }) - 1
-		if keep >= 0 {
-			*text = cut(whole, keep)
-			return json.Marshal(p)
-		}
-		*text = ""
-	}
-	return json.Marshal(p)
-}
-
-// cut is the first n bytes of s, back to a rune boundary, marked as cut ("" for none).
-func cut(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	if n == 0 {
-		return ""
-	}
-	return s[:n] + "…"
-}
-
 // wake sends the dispatches for what the run's save settled.
 func (b *Base) wake(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, saved clarify.Ledger, n repoconfig.Notify) error {
 	if !n.Dispatch || snap.damaged {
@@ -109,7 +38,7 @@ func (b *Base) wake(ctx context.Context, client *github.Client, ref issueRef, sn
 	}
 	var errs []error
 	for _, w := range wakeUps(snap.ledger, saved) {
-		raw, err := fitWake(w.payload)
+		raw, err := wire.FitWake(w.payload)
 		if err != nil {
 			return err
 		}
@@ -132,7 +61,7 @@ func (b *Base) wake(ctx context.Context, client *github.Client, ref issueRef, sn
 
 type wakeUp struct {
 	event   string
-	payload WakePayload
+	payload wire.WakePayload
 }
 
 // wakeUps lists the settling transitions from before to after, in the ledger's order.
@@ -147,10 +76,10 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 		if event == "" {
 			continue
 		}
-		p := WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
+		p := wire.WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
 			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: clarify.LastAnswer(c), Decision: c.Resolution}
 		if c.Ref != "" || c.State != "" {
-			p.Context = &AskContext{Ref: c.Ref, State: c.State}
+			p.Context = &wire.AskContext{Ref: c.Ref, State: c.State}
 		}
 		out = append(out, wakeUp{event: event, payload: p})
 	}
@@ -161,18 +90,18 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 // "" for a state nobody waits on (a stale or escalated answer was sent when it came).
 func wakeEvent(c clarify.Clarification) string {
 	if c.Status == clarify.Answered {
-		return WakeAnswered
+		return wire.WakeAnswered
 	}
 	if c.Status.Open() {
 		return ""
 	}
 	switch clarify.Outcome(c) {
 	case clarify.OutcomeResolved:
-		return WakeResolved
+		return wire.WakeResolved
 	case clarify.OutcomeTimeoutAssumed:
-		return WakeFallback
+		return wire.WakeFallback
 	case clarify.OutcomeAbandoned:
-		return WakeAbandoned
+		return wire.WakeAbandoned
 	}
 	return ""
 }

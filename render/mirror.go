@@ -28,6 +28,13 @@ func Mirror(sender, command string, mention []string, block, key string) string 
 	return finish(b.String(), key, Record{V: RecordVersion, Kind: "dispatch"})
 }
 
+// IsMirrorOf reports whether body is a mirror (Mirror) of command: an asker that sent it
+// as a dispatch finds by it the comment that stands for its command.
+func IsMirrorOf(body, command string) bool {
+	rec, ok := ReadRecord(body)
+	return ok && rec.Kind == "dispatch" && strings.Contains(body, " taken as their comment:\n\n"+quote(command, capEntry)+"\n")
+}
+
 // DispatchCopy is the signed copy of a dispatched command that its mirror hides: from it,
 // and not from the quote people read, the app takes the command as the sender's comment.
 type DispatchCopy struct {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -68,6 +69,28 @@ func refusal(r clarify.Reply) string {
 		b.WriteString("\nError code: `" + codeText(string(r.Code)) + "`\n")
 	}
 	return b.String()
+}
+
+// refusalTo is the address a refusal's problem starts with (refusal): "@login: ", or a
+// bot's login written out.
+var refusalTo = regexp.MustCompile(`^(@[^\s:]+|[^\s:]*\\?\[bot\\?\]): `)
+
+// RefusalReason is what a refusal (Reply's) says, on one line, for an asker that reads it
+// through the API: the problem and what to try, without the quoted command, the address,
+// the error code's line and the hidden blocks.
+func RefusalReason(body string) string {
+	var parts []string
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, ">") || strings.HasPrefix(line, "<!--") || strings.HasPrefix(line, "Error code:") {
+			continue
+		}
+		if len(parts) == 0 {
+			line = refusalTo.ReplaceAllString(line, "")
+		}
+		parts = append(parts, line)
+	}
+	return strings.Join(parts, " ")
 }
 
 // list shows the open clarifications, oldest first, as many as fit.

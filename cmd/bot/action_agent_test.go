@@ -16,8 +16,8 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -91,7 +91,7 @@ func (a *agentRepo) clar() clarify.Clarification {
 		if c.User != fakegithub.ActionsBotLogin || !render.IsStatus(c.Body) {
 			continue
 		}
-		l, err := render.DecodeLedger(c.Body, handlers.IssueLedgerKey([]byte(agentKey), "octo", "widgets", 42))
+		l, err := render.DecodeLedger(c.Body, ledger.IssueLedgerKey([]byte(agentKey), "octo", "widgets", 42))
 		if cl, ok := l.Find("CLR-42-001"); err == nil && ok {
 			return cl
 		}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -59,7 +59,7 @@ func TestActionAsOneProcessPerEvent(t *testing.T) {
 	resolved := false
 	for _, c := range fake.Comments("octo/widgets", 42) {
 		if c.User == fakegithub.ActionsBotLogin && render.IsStatus(c.Body) {
-			l, err := render.DecodeLedger(c.Body, handlers.IssueLedgerKey([]byte(strings.Repeat("k", 40)), "octo", "widgets", 42))
+			l, err := render.DecodeLedger(c.Body, ledger.IssueLedgerKey([]byte(strings.Repeat("k", 40)), "octo", "widgets", 42))
 			cl, _ := l.Find("CLR-42-001")
 			resolved = err == nil && cl.Status == clarify.Resolved
 		}

@@ -5,8 +5,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/askmcp"
@@ -21,14 +19,15 @@ func askerDoor(stdout, stderr io.Writer) asker.Door {
 
 // mcpCmd runs bot mcp: the asker's client as an MCP server on stdin and stdout.
 func mcpCmd(args []string, stdout, stderr io.Writer) int {
-	return askerDoor(stdout, stderr).Serve(args, func(ctx context.Context, c *asker.Client, dispatch bool) error {
-		cfg := askmcp.Config{Client: c, Repo: asker.RepoFromEnv(os.Getenv, "."), Dispatch: dispatch, Version: versionLine()}
-		return askmcp.New(cfg).Run(ctx, &mcp.StdioTransport{})
+	return askerDoor(stdout, stderr).Serve(args, func(ctx context.Context, c *asker.Client, dispatch bool, clientErr error) error {
+		cfg := askmcp.Config{Client: c, ClientErr: clientErr, Repo: asker.RepoFromEnv(os.Getenv, "."), Dispatch: dispatch, Version: versionLine()}
+		return askmcp.New(cfg).Run(ctx, askmcp.Stdio(os.Stdin, os.Stdout))
 	})
 }
 
 // askerCommands are the asker's commands, each with its own exit codes.
 var askerCommands = map[string]func(asker.Door, []string) int{
 	"ask": asker.Door.Ask, "wait": asker.Door.Wait, "status": asker.Door.Status,
+	"resolve": asker.Door.Resolve, "followup": asker.Door.Followup, "abandon": asker.Door.Abandon,
 	"mcp": func(d asker.Door, args []string) int { return mcpCmd(args, d.Stdout, d.Stderr) },
 }

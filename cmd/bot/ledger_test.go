@@ -17,11 +17,11 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/readcmd"
 	"github.com/clarify-app/clarify/internal/replay"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -182,7 +182,7 @@ func archivedIssue(t *testing.T, key []byte) (gh *httptest.Server, fake *fakegit
 			Blocking: true, CreatedAt: at, Thread: []clarify.Entry{{Kind: clarify.KindQuestion, Round: 1, Author: "coder-agent", At: at, Text: "Question " + clarify.FormatID(7, seq)}},
 		}
 	}
-	issueKey := handlers.IssueLedgerKey(key, "octo", "widgets", 7)
+	issueKey := ledger.IssueLedgerKey(key, "octo", "widgets", 7)
 	post := func(body string) int64 {
 		c, _, err := client.Issues.CreateComment(context.Background(), "octo", "widgets", 7, &github.IssueComment{Body: &body})
 		if err != nil {
@@ -265,7 +265,7 @@ func checkStatusImport(t *testing.T, path string) {
 	if !strings.Contains(errs, "the clarifications of 1 archive comment are written into the status body") {
 		t.Errorf("stderr %q", errs)
 	}
-	l, err := render.DecodeLedger(body, handlers.IssueLedgerKey([]byte("k3y"), "octo", "widgets", 7))
+	l, err := render.DecodeLedger(body, ledger.IssueLedgerKey([]byte("k3y"), "octo", "widgets", 7))
 	if err != nil || !render.IsStatus(body) || len(l.Clarifications) != 3 || len(l.Archives) != 0 {
 		t.Errorf("import -status: err %v, %d clarifications, archives %v:\n%s", err, len(l.Clarifications), l.Archives, body)
 	}
@@ -318,7 +318,7 @@ func TestLedgerExportToStdoutWithoutAKey(t *testing.T) {
 
 func TestLedgerFileFormStillReadsAStatusBody(t *testing.T) {
 	l := clarify.Ledger{Version: clarify.LedgerVersion, Issue: 9, Seq: 0, Rev: 2}
-	body := render.Status(l, mustBlock(t, l, handlers.IssueLedgerKey([]byte("k3y"), "octo", "widgets", 9)))
+	body := render.Status(l, mustBlock(t, l, ledger.IssueLedgerKey([]byte("k3y"), "octo", "widgets", 9)))
 	path := filepath.Join(t.TempDir(), "status.md")
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
@@ -347,7 +347,7 @@ func TestLedgerFileFormStillReadsAStatusBody(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ledgerEnv(t, tc.env)
 			out, errs, err := runLedger(t, tc.stdin, tc.args...)
-			if strings.Contains(errs, handlers.UncheckedNote) != tc.note {
+			if strings.Contains(errs, ledger.UncheckedNote) != tc.note {
 				t.Errorf("stderr %q: the MAC note should show: %v", errs, tc.note)
 			}
 			if tc.wantErr != "" {
@@ -384,7 +384,7 @@ func TestLedgerImportTranslatesAnAgentXFileOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l, err := render.DecodeLedger(body, handlers.IssueLedgerKey([]byte("k3y"), "octo", "widgets", 42)); err != nil || l.Clarifications[0].Target.Name != "architect" {
+	if l, err := render.DecodeLedger(body, ledger.IssueLedgerKey([]byte("k3y"), "octo", "widgets", 42)); err != nil || l.Clarifications[0].Target.Name != "architect" {
 		t.Errorf("-status body does not verify for octo/widgets#42: %v", err)
 	}
 }

@@ -65,7 +65,16 @@ func builtBot(t *testing.T) string {
 	return built.bin
 }
 
-func newMCPWorld(t *testing.T) *mcpWorld {
+func newMCPWorld(t *testing.T) *mcpWorld { return newMCPWorldWith(t, worldOpts{pump: true}) }
+
+// worldOpts say how a test's world differs: pump false leaves GitHub's deliveries unsent,
+// as when Clarify is down; client is the MCP client's options.
+type worldOpts struct {
+	pump   bool
+	client *mcp.ClientOptions
+}
+
+func newMCPWorldWith(t *testing.T, o worldOpts) *mcpWorld {
 	if testing.Short() {
 		t.Skip("builds the binary; not in -short")
 	}
@@ -83,14 +92,14 @@ func newMCPWorld(t *testing.T) *mcpWorld {
 	w.deliver(h.Fake.OpenIssue("octo/widgets", 42, "Rate limit", "maria"))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go w.pump(ctx)
+	if o.pump {
+		go w.pump(ctx)
+	}
 
 	cmd := exec.Command(bin, "mcp")
-	cmd.Env = append(os.Environ(), "GITHUB_API_URL="+h.GitHub.URL+"/", "GITHUB_TOKEN="+h.Fake.PersonalToken("octo/widgets", "coder-agent"),
-		"GH_TOKEN=", "CLARIFY_REPO=octo/widgets", "CLARIFY_APP_SLUG=clarify", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
-		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=")
+	cmd.Env = w.env()
 	cmd.Stderr = os.Stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, o.client)
 	w.started = time.Now()
 	w.session, err = client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -98,6 +107,13 @@ func newMCPWorld(t *testing.T) *mcpWorld {
 	}
 	t.Cleanup(func() { _ = w.session.Close() })
 	return w
+}
+
+// env is bot mcp's environment in the world: the agent's token, the fake's API.
+func (w *mcpWorld) env() []string {
+	return append(os.Environ(), "GITHUB_API_URL="+w.h.GitHub.URL+"/", "GITHUB_TOKEN="+w.h.Fake.PersonalToken("octo/widgets", "coder-agent"),
+		"GH_TOKEN=", "CLARIFY_REPO=octo/widgets", "CLARIFY_APP_SLUG=clarify", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
+		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=")
 }
 
 // deliver sends one delivery to the app and waits until it has run.
@@ -143,14 +159,15 @@ func (w *mcpWorld) call(name string, args map[string]any) map[string]any {
 	return out
 }
 
-func TestMCPListsTheFourToolsWithTheirSchemas(t *testing.T) {
+func TestMCPListsTheSevenToolsWithTheirSchemas(t *testing.T) {
 	w := newMCPWorld(t)
 	tools, err := w.session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]string{"clarify_ask": {"issue", "target", "question"}, "clarify_wait": {"issue", "id"},
-		"clarify_status": {"issue"}, "clarify_decisions": nil}
+	want := map[string][]string{"clarify_ask": {"issue", "target", "question"}, "clarify_wait": {"issue"},
+		"clarify_status": {"issue"}, "clarify_decisions": nil, "clarify_resolve": {"issue", "id"},
+		"clarify_followup": {"issue", "id", "question"}, "clarify_abandon": {"issue", "id"}}
 	var names []string
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
@@ -164,7 +181,8 @@ func TestMCPListsTheFourToolsWithTheirSchemas(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"clarify_ask", "clarify_decisions", "clarify_status", "clarify_wait"}) {
+	if !slices.Equal(names, []string{"clarify_abandon", "clarify_ask", "clarify_decisions", "clarify_followup", "clarify_resolve",
+		"clarify_status", "clarify_wait"}) {
 		t.Errorf("tools/list: %v", names)
 	}
 	t.Logf("bot mcp: %s from the process's start to its first answer (tools/list)", time.Since(w.started).Round(time.Millisecond))

@@ -23,10 +23,10 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/redisstate/redistest"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -431,7 +431,7 @@ func (w *replicaWorld) unsettled(from, to int) []int {
 // clarification reads issue n's clarification from the app's status comment, as the
 // app does.
 func (w *replicaWorld) clarification(n int) (clarify.Clarification, bool) {
-	key := handlers.IssueLedgerKey(w.ledgerKey, "octo", "widgets", n)
+	key := ledger.IssueLedgerKey(w.ledgerKey, "octo", "widgets", n)
 	for _, c := range w.fake.Comments(replicaRepo, n) {
 		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
 			l, err := render.DecodeLedger(c.Body, key)

@@ -15,13 +15,13 @@ import (
 )
 
 const setupUsage = `bot setup -webhook-url URL [-org ORG] [-name NAME] [-o config.yml] [-force]
-                 [-manifest app.yml] [-web https://github.com] [-api https://api.github.com/]
+                 [-manifest FILE] [-web https://github.com] [-api https://api.github.com/]
                  [-listen 127.0.0.1:0]`
 
 const setupDetails = `Registers the app on GitHub from app.yml through GitHub's manifest flow: open the page it
 prints, confirm on GitHub, and it writes the config for bot serve and the private key
-beside it (CONFIG without its extension, plus .private-key.pem), then exits. Run it in
-Clarify's checkout, where app.yml is, or give -manifest.`
+beside it (CONFIG without its extension, plus .private-key.pem), then exits. The manifest
+is -manifest, else app.yml in the working directory, else the app.yml built into bot.`
 
 func setupCmd(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -40,7 +40,7 @@ func runSetup(ctx context.Context, args []string, stdout, stderr io.Writer, list
 	fs.StringVar(&opts.Org, "org", "", "register the app for this organization instead of your account")
 	fs.StringVar(&opts.WebhookURL, "webhook-url", "", "the public URL where bot serve takes webhooks (a bare host gets /api/github/hook); required while app.yml has the example's")
 	fs.StringVar(&opts.Name, "name", "", "the app's name instead of app.yml's (it must be unique on GitHub)")
-	fs.StringVar(&opts.ManifestPath, "manifest", setup.DefaultManifest, "the GitHub App manifest (YAML)")
+	fs.StringVar(&opts.ManifestPath, "manifest", "", "the GitHub App manifest (YAML); default: app.yml here, else the one built into bot")
 	fs.StringVar(&opts.ConfigPath, "o", setup.DefaultConfig, "the config file to write; the key goes beside it")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite the config and key files if they exist")
 	addr := fs.String("listen", "127.0.0.1:0", "where the page listens: a loopback address (port 0: any free port)")

@@ -48,9 +48,11 @@ func chromium(t *testing.T) string {
 
 // TestSetupRegistersTheAppInABrowser drives the whole manifest flow in headless Chromium:
 // `bot setup`'s page, the in-memory GitHub's confirmation, the redirect back, the code
-// exchange, and the files it leaves, which `bot serve` must be able to load.
+// exchange, and the files it leaves, which `bot serve` must be able to load. It runs where
+// there is no app.yml, as an installed binary does: the manifest is the one built in.
 func TestSetupRegistersTheAppInABrowser(t *testing.T) {
 	exe := chromium(t)
+	t.Chdir(t.TempDir())
 
 	api := fakegithub.New(fakegithub.Options{})
 	manifests := fakegithub.NewManifests(api, "alice")
@@ -204,7 +206,6 @@ func startSetup(t *testing.T, ctx context.Context, webURL, restURL, configPath s
 		exited <- runSetup(ctx, []string{
 			"-web", webURL, "-api", restURL + "/",
 			"-webhook-url", "https://clarify.test.example.org",
-			"-manifest", filepath.Join("..", "..", "app.yml"),
 			"-o", configPath,
 		}, stdout, stderr, listen)
 	}()
@@ -277,8 +278,7 @@ func TestSetupRefusesToStartWhereItWouldOverwriteOrLeaveLoopback(t *testing.T) {
 		"publicAddress":      {[]string{"-webhook-url", "https://h.example.org", "-manifest", manifest, "-listen", "0.0.0.0:0"}, "not a loopback address"},
 		"placeholderWebhook": {[]string{"-manifest", manifest, "-o", filepath.Join(dir, "new.yml")}, "pass -webhook-url"},
 		"extraArgument":      {[]string{"config.yml"}, `unexpected argument "config.yml"`},
-		// The tests run in cmd/bot, where there is no app.yml: as outside the checkout.
-		"noManifestHere": {[]string{"-webhook-url", "https://h.example.org", "-o", filepath.Join(dir, "new.yml")}, "no GitHub App manifest at app.yml: pass -manifest"},
+		"noManifestThere":    {[]string{"-webhook-url", "https://h.example.org", "-manifest", filepath.Join(dir, "app.yml"), "-o", filepath.Join(dir, "new.yml")}, "no GitHub App manifest at " + filepath.Join(dir, "app.yml")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -290,6 +290,22 @@ func TestSetupRefusesToStartWhereItWouldOverwriteOrLeaveLoopback(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(existing); string(b) != "kept\n" {
 		t.Errorf("the existing config became %q", b)
+	}
+}
+
+// TestSetupReadsTheBuiltInManifestWhereThereIsNoAppYml: run in a directory without app.yml
+// and without -manifest, bot setup reads the manifest built into it, whose webhook URL is
+// the placeholder, and so asks for -webhook-url rather than for a manifest.
+func TestSetupReadsTheBuiltInManifestWhereThereIsNoAppYml(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"setup", "-o", "c.yml"}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "pass -webhook-url") {
+		t.Errorf("exit %d, stderr %q; want exit 2 asking for -webhook-url, the built-in app.yml's placeholder", code, stderr.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("wrote %v", entries)
 	}
 }
 

@@ -1,4 +1,4 @@
-// Command gh-clarify is the GitHub CLI extension `gh clarify ask|wait|status|ledger|stats`:
+// Command gh-clarify is the GitHub CLI extension `gh clarify ask|wait|status|resolve|followup|abandon|ledger|stats`:
 // the asker's commands (internal/asker, the same as bot's) with gh's own login and host.
 package main
 
@@ -11,17 +11,20 @@ import (
 
 	"github.com/cli/go-gh/v2/pkg/auth"
 
-	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 const usage = `usage: gh clarify <command> [flags]
 
 commands:
-  ask    OWNER/REPO#N TARGET QUESTION   ask as an agent; prints the clarification's id
-  wait   OWNER/REPO#N CLR-…             wait until it is answered or settled
-  status OWNER/REPO#N [CLR-…]           the issue's clarifications
+  ask      OWNER/REPO#N TARGET QUESTION  ask as an agent; prints the clarification's id
+  wait     OWNER/REPO#N CLR-…            wait until it is answered or settled (or --ref R)
+  status   OWNER/REPO#N [CLR-…]          the issue's clarifications (or --ref R)
+  resolve  OWNER/REPO#N CLR-… [DECISION] settle your clarification
+  followup OWNER/REPO#N CLR-… QUESTION   ask its next round
+  abandon  OWNER/REPO#N CLR-…            withdraw it
   ledger OWNER/REPO#N                   the issue's whole ledger
   stats  OWNER/REPO                     a digest of the repository's clarifications
 
@@ -30,6 +33,7 @@ gh's login and host are used (gh auth login; GH_HOST); gh clarify <command> -h s
 
 var commands = map[string]func(asker.Door, []string) int{
 	"ask": asker.Door.Ask, "wait": asker.Door.Wait, "status": asker.Door.Status,
+	"resolve": asker.Door.Resolve, "followup": asker.Door.Followup, "abandon": asker.Door.Abandon,
 	"ledger": asker.Door.Ledger, "stats": asker.Door.Stats,
 }
 
@@ -70,7 +74,7 @@ func door(host string, stdout, stderr io.Writer) asker.Door {
 		}
 		return "", "", errors.New("not logged in to " + host + ": run gh auth login")
 	}
-	return asker.Door{Prog: "gh clarify", Stdout: stdout, Stderr: stderr, DefaultSlug: app.DefaultAppSlug,
+	return asker.Door{Prog: "gh clarify", Stdout: stdout, Stderr: stderr, DefaultSlug: ledger.DefaultAppSlug,
 		Env: asker.Env{Getenv: getenv, Token: token}}
 }
 

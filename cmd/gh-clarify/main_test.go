@@ -63,10 +63,20 @@ func TestGhClarifyAsksAndReadsWithGhsLogin(t *testing.T) {
 			t.Errorf("the ask was posted by %s; want gh's login, coder-agent", c.User)
 		}
 	}
-	out.Reset()
+	readAndSettle(t)
+}
+
+// readAndSettle runs gh clarify status, abandon and ledger on the clarification asked.
+func readAndSettle(t *testing.T) {
+	var out, errs bytes.Buffer
 	if code := run([]string{"status", "--json", "octo/widgets#42", "CLR-42-001"}, &out, &errs); code != 0 ||
 		!strings.Contains(out.String(), `"status": "pending"`) {
 		t.Errorf("gh clarify status: exit %d, stdout %q, stderr %q; want the pending record", code, out.String(), errs.String())
+	}
+	out.Reset()
+	if code := run([]string{"abandon", "octo/widgets#42", "CLR-42-001"}, &out, &errs); code != 0 ||
+		!strings.HasPrefix(out.String(), "CLR-42-001  abandoned") {
+		t.Errorf("gh clarify abandon: exit %d, stdout %q, stderr %q; want the abandoned record", code, out.String(), errs.String())
 	}
 	out.Reset()
 	if code := run([]string{"ledger", "octo/widgets#42"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "CLR-42-001") {

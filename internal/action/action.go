@@ -21,6 +21,7 @@ import (
 
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // Options are what a caller other than main tunes.
@@ -171,7 +172,7 @@ func newRunner(env Env, opts Options) *runner {
 		githubapp.WithClientMiddleware(ghtransport.RetryTransient(opts.Retry), count.middleware, (&ghtransport.Pacer{Minute: opts.PaceMinute}).Middleware()))
 	clients := tokenClients{ClientCreator: cc, token: env.Token}
 	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
-	if env.BotSlug == handlers.ActionsSlug {
+	if env.BotSlug == wire.ActionsSlug {
 		base.Configs = handlers.NewRepoConfigLoader(handlers.DefaultConfigTTL, now)
 	}
 	// No lock is shared with other runs: runs of different issues write the repository's

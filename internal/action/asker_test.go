@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // TestAskerRefAndStateInActionMode is the App mode's test (handlers) as `bot action` runs:
@@ -43,10 +43,10 @@ func TestAskerRefAndStateInActionMode(t *testing.T) {
 	b.comment("maria", "/respond CLR-42-001 Per API key.")
 	b.comment("maria", "/respond CLR-42-002 X-Api-Key.")
 	b.wantWakeUps(t, "clarify-answered CLR-42-001 answered 1", "clarify-answered CLR-42-002 answered 1")
-	for i, want := range []handlers.AskContext{{Ref: "comment-step-1"}, {Ref: dispatchRef, State: state}} {
-		var p handlers.WakePayload
+	for i, want := range []wire.AskContext{{Ref: "comment-step-1"}, {Ref: dispatchRef, State: state}} {
+		var p wire.WakePayload
 		err := json.Unmarshal(b.fake.Dispatches(repo)[i].ClientPayload, &p)
-		var got handlers.AskContext
+		var got wire.AskContext
 		if p.Context != nil {
 			got = *p.Context
 		}

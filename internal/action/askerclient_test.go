@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // runWorkflows starts Clarify's workflow for what happened as GitHub would: every clarify
@@ -29,7 +29,7 @@ func (b *bench) runWorkflows() {
 		}
 		_ = json.Unmarshal(d.Body, &p)
 		switch {
-		case d.Event == "repository_dispatch" && p.Action == handlers.DispatchEventType:
+		case d.Event == "repository_dispatch" && p.Action == wire.DispatchEventType:
 		case d.Event == "issue_comment" && p.Action == "created" && p.Sender.Login != fakegithub.ActionsBotLogin:
 		default:
 			continue
@@ -75,7 +75,7 @@ func TestAskerClientInActionMode(t *testing.T) {
 	if code != 0 || json.Unmarshal(out.Bytes(), &rec) != nil || rec.Answer != "Per API key." || rec.Outcome != clarify.OutcomeAnswered {
 		t.Fatalf("bot wait: exit %d, stdout %s, stderr %s; want the answer", code, out.String(), errs.String())
 	}
-	var wake handlers.WakePayload
+	var wake wire.WakePayload
 	all := b.fake.Dispatches(repo)
 	if err := json.Unmarshal(all[len(all)-1].ClientPayload, &wake); err != nil || wake.Context == nil || wake.Context.Ref != "run-7/step-2" {
 		t.Errorf("the wake-up carries %s; want the ask's ref", all[len(all)-1].ClientPayload)
@@ -98,7 +98,7 @@ func TestAJobsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
 	if code != 0 || strings.TrimSpace(out.String()) != "CLR-42-001" {
 		t.Fatalf("bot ask with the job's token: exit %d, stdout %q, stderr %q; want CLR-42-001", code, out.String(), errs.String())
 	}
-	if d := b.fake.Dispatches(repo); len(d) != 1 || d[0].EventType != handlers.DispatchEventType {
+	if d := b.fake.Dispatches(repo); len(d) != 1 || d[0].EventType != wire.DispatchEventType {
 		t.Fatalf("sent %+v; want the ask as one clarify dispatch", d)
 	}
 

@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/action"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
 )
 
 const (
@@ -127,7 +128,7 @@ func (b *bench) env(event, path string) action.Env {
 	b.runs++
 	return action.Env{EventName: event, EventPath: path, Repository: repo, APIURL: b.url, Token: b.token,
 		LedgerKey: ledgerKey, StepSummary: b.summary, RunID: strconv.Itoa(9000 + b.runs), RunAttempt: "1",
-		RunNumber: b.runs, BotSlug: handlers.ActionsSlug, Budget: action.DefaultBudget, Checks: b.checks}
+		RunNumber: b.runs, BotSlug: wire.ActionsSlug, Budget: action.DefaultBudget, Checks: b.checks}
 }
 
 // result is one run's exit code, stdout, log and requests.
@@ -195,7 +196,7 @@ func (b *bench) ledger(n int) clarify.Ledger {
 	var errs []error
 	for _, c := range b.fake.Comments(repo, n) {
 		if c.User == fakegithub.ActionsBotLogin && render.IsStatus(c.Body) {
-			l, err := render.DecodeLedger(c.Body, handlers.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", n))
+			l, err := render.DecodeLedger(c.Body, ledger.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", n))
 			if err == nil {
 				return l
 			}

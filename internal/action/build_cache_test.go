@@ -105,7 +105,7 @@ func TestTheBuildsCacheKeyFollowsTheSource(t *testing.T) {
 		changes bool
 	}{
 		{"handlers/issue_comment.go", true}, {"go.mod", true}, {"go.sum", true},
-		{"internal/replay/testdata/scenarios/demo.txt", true}, // embedded in the binary
+		{"internal/replay/testdata/scenarios/demo.txt", true}, {"app.yml", true}, // embedded in the binary
 		{"handlers/new_file.go", true},
 		{"handlers/seen_test.go", false}, {"README.md", false}, {"docs/workflow.yml", false}, {"action.yml", false},
 	}

@@ -109,7 +109,7 @@ func statusTraffic(b *bench, from int, status int64) []string {
 	return out
 }
 
-// TestOnlyTheScheduledRunChecksAnIssuesSaves: the workflow's concurrency group runs an
+// TestOnlyTheScheduledRunChecksAnIssuesSaves: the job's concurrency group runs an
 // issue's event runs one at a time, so an event's run lists the issue once and edits its
 // status comment without reading it again before or after (nor looks for a twin of its
 // first post); the scheduled run, the one run that may share the issue with another, reads

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -33,7 +33,7 @@ func TestOutsidersCommentsOnTheDecisionsIssueDoNotSlowALookup(t *testing.T) {
 	b.comment("coder-agent", "/clarify @maria Per key or per IP?\nTopic: Rate limit scope")
 	b.comment("maria", "Per key.")
 	b.comment("coder-agent", "/clarify resolve CLR-42-001")
-	n := b.labelled(handlers.DecisionsLabel)
+	n := b.labelled(ledger.DecisionsLabel)
 	for i := 0; i < 1000; i++ {
 		b.fake.Comment(repo, n, "drive-by", "+1 "+strconv.Itoa(i))
 	}

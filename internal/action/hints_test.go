@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -20,7 +20,7 @@ import (
 
 const (
 	configRoute = "GET /repos/octo/widgets/contents/.github/clarify.yml"
-	labelRoute  = "GET /repos/octo/widgets/labels/" + handlers.DecisionsLabel
+	labelRoute  = "GET /repos/octo/widgets/labels/" + ledger.DecisionsLabel
 )
 
 // step has author comment in issue n and runs the workflow for it, with edits changing the
@@ -164,7 +164,7 @@ func TestAForgedHintIsNotFollowed(t *testing.T) {
 			b.withBob()
 			b.fake.SetFile(repo, ".github/clarify.yml", narrowed)
 			b.step(42, "coder-agent", askWithFallback)
-			b.plantNoConfigHint(42, handlers.IssueLedgerKey([]byte(tc.key), "octo", "widgets", 42))
+			b.plantNoConfigHint(42, ledger.IssueLedgerKey([]byte(tc.key), "octo", "widgets", 42))
 			routes := b.step(42, "bob", "/respond CLR-42-001 Per client IP.")
 			if count(routes, configRoute) != tc.reads {
 				t.Fatalf("the answer's run read the config %d times, want %d:\n%s", count(routes, configRoute), tc.reads, strings.Join(routes, "\n"))

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/fakegithub"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -183,7 +183,7 @@ func TestAStatusCommentFromBeforeMarkersWereSealedIsStillClarifys(t *testing.T) 
 		Target:    clarify.Target{Kind: clarify.TargetLogin, Name: "maria"},
 		CreatedAt: b.fake.Now(), StaleAfter: b.fake.Now().Add(30 * time.Minute),
 		Thread: []clarify.Entry{{Kind: clarify.KindQuestion, Round: 1, Author: "coder-agent", Text: "Per API key or per client IP?", CommentID: askID, At: b.fake.Now()}}}}
-	block, err := render.EncodeLedger(l, handlers.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", 42))
+	block, err := render.EncodeLedger(l, ledger.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", 42))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,10 +13,10 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/action"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -25,20 +25,20 @@ import (
 // parts there.
 func (b *bench) decisions() (issue int, ids []string) {
 	b.t.Helper()
-	_, desc, ok := b.fake.RepoLabel(repo, handlers.DecisionsLabel)
+	_, desc, ok := b.fake.RepoLabel(repo, ledger.DecisionsLabel)
 	if !ok {
 		return 0, nil
 	}
 	m := regexp.MustCompile(`issue #([0-9]+)`).FindStringSubmatch(desc)
 	if m == nil {
-		b.t.Fatalf("label %s names no issue: %q", handlers.DecisionsLabel, desc)
+		b.t.Fatalf("label %s names no issue: %q", ledger.DecisionsLabel, desc)
 	}
 	issue, _ = strconv.Atoi(m[1])
 	for _, c := range b.fake.Comments(repo, issue) {
 		if c.User != fakegithub.ActionsBotLogin || !strings.Contains(c.Body, render.DecisionsMarker) {
 			continue
 		}
-		_, ds, err := render.DecodeDecisions(c.Body, handlers.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", issue))
+		_, ds, err := render.DecodeDecisions(c.Body, ledger.IssueLedgerKey([]byte(ledgerKey), "octo", "widgets", issue))
 		if err != nil {
 			b.t.Fatalf("a part of the memory in #%d does not verify: %v", issue, err)
 		}
@@ -203,7 +203,7 @@ func TestTwoFirstPartsBothStand(t *testing.T) {
 	tokenA, tokenB := b.fake.WorkflowToken(repo), b.fake.WorkflowToken(repo)
 	label := "/repos/octo/widgets/labels"
 	b.sequence([]hold{
-		{req: req{tokenB, http.MethodGet, label + "/" + handlers.DecisionsLabel}, until: "A claimed"},
+		{req: req{tokenB, http.MethodGet, label + "/" + ledger.DecisionsLabel}, until: "A claimed"},
 		{req: req{tokenA, http.MethodPost, memory}, until: "B read"},
 		{req: req{tokenB, http.MethodPost, memory}, until: "A posted"},
 	}, []signal{
@@ -218,7 +218,7 @@ func TestTwoFirstPartsBothStand(t *testing.T) {
 	b.runBoth(envA, envB)
 	client := github.NewClient(nil).WithAuthToken(b.token)
 	client.BaseURL, _ = url.Parse(b.url + "/")
-	reader := handlers.LedgerReader{Bot: fakegithub.ActionsBotLogin, Keys: render.Keyring{Current: []byte(ledgerKey)}}
+	reader := ledger.LedgerReader{Bot: fakegithub.ActionsBotLogin, Keys: render.Keyring{Current: []byte(ledgerKey)}}
 	m, err := reader.ReadDecisions(context.Background(), client, "octo", "widgets")
 	var ids []string
 	for _, d := range m.Decisions {

@@ -15,6 +15,8 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // A scheduled run (schedule or workflow_dispatch) is the repository's sweep. Nothing is
@@ -201,7 +203,7 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 
 // ownRunComing says whether a command may still get a run of its own (ownRunWait).
 func (r *runner) ownRunComing(c *github.IssueComment) bool {
-	return !strings.EqualFold(c.GetUser().GetLogin(), handlers.BotLoginOf(handlers.ActionsSlug)) &&
+	return !strings.EqualFold(c.GetUser().GetLogin(), ledger.BotLoginOf(wire.ActionsSlug)) &&
 		c.GetCreatedAt().After(r.base.Now().Add(-ownRunWait))
 }
 

@@ -7,17 +7,17 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/action"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // wakeUps lists the dispatches sent in the repository as "event id status round".
 func (b *bench) wakeUps() []string {
 	var out []string
 	for _, d := range b.fake.Dispatches(repo) {
-		var p handlers.WakePayload
+		var p wire.WakePayload
 		if err := json.Unmarshal(d.ClientPayload, &p); err != nil {
 			b.t.Fatalf("client_payload %s: %v", d.ClientPayload, err)
 		}
@@ -50,9 +50,9 @@ func TestWakeUpOncePerSettlingTransition(t *testing.T) {
 	b.ok("issue_comment", answer) // the run re-run
 	b.schedule()
 	b.wantWakeUps(t, "clarify-answered CLR-42-001 answered 1")
-	var p handlers.WakePayload
+	var p wire.WakePayload
 	if err := json.Unmarshal(b.fake.Dispatches(repo)[0].ClientPayload, &p); err != nil ||
-		p != (handlers.WakePayload{V: 1, Issue: 42, ID: "CLR-42-001", Status: "answered", Round: 1, Asker: "coder-agent",
+		p != (wire.WakePayload{V: 1, Issue: 42, ID: "CLR-42-001", Status: "answered", Round: 1, Asker: "coder-agent",
 			Target: "maria", Answer: "Per API key."}) {
 		t.Errorf("client_payload = %+v, %v", p, err)
 	}
@@ -73,7 +73,7 @@ func TestWakeUpOncePerSettlingTransition(t *testing.T) {
 		"clarify-resolved CLR-42-001 resolved 2",
 		"clarify-abandoned CLR-42-002 abandoned 1",
 		"clarify-fallback CLR-42-003 resolved 1")
-	var fb handlers.WakePayload
+	var fb wire.WakePayload
 	if err := json.Unmarshal(b.fake.Dispatches(repo)[4].ClientPayload, &fb); err != nil || fb.Decision == "" {
 		t.Errorf("the fallback's client_payload has no decision: %+v, %v", fb, err)
 	}

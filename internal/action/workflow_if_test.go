@@ -17,11 +17,14 @@ import (
 )
 
 // copiedWorkflow is docs/workflow.yml as GitHub reads it: its triggers with their types,
-// and the job's condition.
+// the workflow's concurrency group, and the job's condition and group. A group is a
+// string, or a map with group and cancel-in-progress.
 type copiedWorkflow struct {
-	On   map[string]any `yaml:"on"`
-	Jobs map[string]struct {
-		If string `yaml:"if"`
+	On          map[string]any `yaml:"on"`
+	Concurrency any            `yaml:"concurrency"`
+	Jobs        map[string]struct {
+		If          string `yaml:"if"`
+		Concurrency any    `yaml:"concurrency"`
 	} `yaml:"jobs"`
 }
 

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/clarify-app/clarify/internal/ghexpr"
 )
 
 // TestTheDocumentedWorkflowIsTheOneCIChecks: docs/workflow.md shows the workflow to copy;
@@ -43,23 +41,12 @@ func TestTheDocumentedWorkflowIsTheOneCIChecks(t *testing.T) {
 	}
 }
 
-// TestConcurrencyGroupsKeepTheSweepApart: the workflow's concurrency group, evaluated as
+// TestConcurrencyGroupsKeepTheSweepApart: the job's concurrency group, evaluated as
 // GitHub does for each event, puts an event in its issue's or pull request's group, and
 // only schedule and workflow_dispatch in the sweep's: a pull request push (an outsider's
 // fork too) must never replace the pending scheduled run, or deadlines never fire.
 func TestConcurrencyGroupsKeepTheSweepApart(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/workflow.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wf struct {
-		Concurrency struct {
-			Group string `yaml:"group"`
-		} `yaml:"concurrency"`
-	}
-	if err := yaml.Unmarshal(raw, &wf); err != nil {
-		t.Fatal(err)
-	}
+	wf := readWorkflow(t)
 	cases := []struct {
 		event   string
 		payload map[string]any
@@ -70,25 +57,14 @@ func TestConcurrencyGroupsKeepTheSweepApart(t *testing.T) {
 		{"pull_request", map[string]any{"number": 8.0, "pull_request": map[string]any{"number": 8.0}}, "clarify-8"},
 		{"repository_dispatch", map[string]any{"client_payload": map[string]any{"issue": 42.0}}, "clarify-42"},
 		{"repository_dispatch", map[string]any{"client_payload": map[string]any{}}, "clarify-777"},
-		{"schedule", map[string]any{"schedule": "7 */2 * * *"}, "clarify-sweep"},
-		{"workflow_dispatch", map[string]any{"inputs": map[string]any{}}, "clarify-sweep"},
+		{"schedule", map[string]any{"schedule": "7 */2 * * *"}, "clarify sweep"},
+		{"workflow_dispatch", map[string]any{"inputs": map[string]any{}}, "clarify sweep"},
 	}
 	for _, tc := range cases {
-		ctx := map[string]any{"github": map[string]any{"event_name": tc.event, "run_id": "777", "event": tc.payload}}
-		if got := interpolate(t, wf.Concurrency.Group, ctx); got != tc.want {
+		if got := wf.group(t, tc.event, tc.payload); got != tc.want {
 			t.Errorf("%s %v: group %q, want %q", tc.event, tc.payload, got, tc.want)
 		}
 	}
-}
-
-// interpolate evaluates each ${{ }} of s against ctx as GitHub does.
-func interpolate(t *testing.T, s string, ctx map[string]any) string {
-	t.Helper()
-	out, err := ghexpr.Interpolate(s, ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestEveryActionInputIsDocumented: docs/workflow.md's table of inputs has a row for each

@@ -120,7 +120,7 @@ func newClients(cfg Config, logger zerolog.Logger, m *metrics.Metrics) (githubap
 		}
 		pacer.Store = shared.PaceStore()
 	}
-	clients, err := ghtransport.NewClientCreator(cfg.Github, ghtransport.Clients{Retry: retry, Pacer: pacer,
+	clients, err := NewClientCreator(cfg.Github, Clients{Retry: retry, Pacer: pacer,
 		// The metrics innermost, so that they count what reaches GitHub, by route template.
 		Inner: m.Middleware(apiPath(cfg.Github.V3APIURL))})
 	return clients, shared, err

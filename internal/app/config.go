@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -18,7 +17,7 @@ import (
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/redisstate"
-	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // Defaults of the app's own settings; config.example.yml documents each.
@@ -28,7 +27,7 @@ const (
 	DefaultV3APIURL      = ghtransport.DefaultAPIURL
 	DefaultV4APIURL      = "https://api.github.com/graphql"
 	DefaultWebURL        = "https://github.com"
-	DefaultAppSlug       = "clarify"
+	DefaultAppSlug       = ledger.DefaultAppSlug
 	DefaultWorkers       = 8
 	DefaultLogLevel      = "info"
 	DefaultSweepInterval = time.Minute
@@ -137,11 +136,10 @@ func (c *Config) FromEnv() {
 	}
 	// The key and the key file are one setting spelt two ways: either, in the environment,
 	// replaces whichever the file gave.
-	key := os.Getenv("GITHUB_APP_PRIVATE_KEY")
-	file := os.Getenv("GITHUB_APP_PRIVATE_KEY_FILE")
+	key, file, err := ledger.PrivateKeyEnv()
 	switch {
-	case key != "" && file != "":
-		c.problems = append(c.problems, errors.New("GITHUB_APP_PRIVATE_KEY and GITHUB_APP_PRIVATE_KEY_FILE are both set: keep one"))
+	case err != nil:
+		c.problems = append(c.problems, err)
 	case key != "":
 		c.PrivateKeyFile = ""
 	case file != "":
@@ -216,21 +214,18 @@ func (c *Config) Defaults() {
 // back into the PEM GitHub issued, so that it parses.
 func (c *Config) LoadPrivateKey() {
 	if c.PrivateKeyFile != "" {
-		b, err := os.ReadFile(c.PrivateKeyFile)
+		key, err := ledger.ReadPrivateKey(c.PrivateKeyFile)
 		switch {
+		case errors.Is(err, ledger.ErrEmptyKeyFile):
+			c.problems = append(c.problems, fmt.Errorf("github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE) %q is empty", c.PrivateKeyFile))
+			return
 		case err != nil:
 			c.problems = append(c.problems, fmt.Errorf("github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE): %w", err))
 			return
-		case len(bytes.TrimSpace(b)) == 0:
-			c.problems = append(c.problems, fmt.Errorf("github.app.private_key_file (GITHUB_APP_PRIVATE_KEY_FILE) %q is empty", c.PrivateKeyFile))
-			return
 		}
-		c.Github.App.PrivateKey = string(b)
+		c.Github.App.PrivateKey = key
 	}
-	k := c.Github.App.PrivateKey
-	if !strings.Contains(k, "\n") && strings.Contains(k, `\n`) && strings.Contains(k, "-----BEGIN") {
-		c.Github.App.PrivateKey = strings.ReplaceAll(k, `\n`, "\n")
-	}
+	c.Github.App.PrivateKey = ledger.UnescapePEM(c.Github.App.PrivateKey)
 }
 
 // Validate refuses a config the app cannot run safely with, naming each key at fault and
@@ -371,40 +366,15 @@ func looksLikePath(s string) bool {
 	return err == nil
 }
 
-// LedgerKeyBytes returns the ledger MAC key: the configured one, or one derived from the
-// app's private key. Never from the webhook secret: every status comment publishes a
-// ledger and its MAC, and a key a fast function draws from a guessable secret would let
-// anyone test guesses of that secret offline, then sign deliveries.
-func (c *Config) LedgerKeyBytes() []byte {
-	if c.Clarify.LedgerKey != "" {
-		return []byte(c.Clarify.LedgerKey)
-	}
-	return privateKeyLedgerKey(canonicalPEM(c.Github.App.PrivateKey))
-}
+// LedgerKeyBytes returns the ledger MAC key (ledger.KeySource.Current).
+func (c *Config) LedgerKeyBytes() []byte { return c.keySource().Current() }
 
-// PreviousLedgerKeys returns the keys that still verify ledgers (never sign them): the
-// configured previous keys, for a rotation without a rebuild notice in every issue, and
-// the keys earlier versions drew, so that an upgrade re-signs each ledger at its next save
-// instead of rebuilding it: from the private key's text exactly as given (before the key
-// was read without the whitespace around it), and from the webhook secret.
-func (c *Config) PreviousLedgerKeys() [][]byte {
-	var out [][]byte
-	for _, k := range c.Clarify.PreviousLedgerKeys {
-		out = append(out, []byte(k))
-	}
-	if c.Clarify.LedgerKey == "" && canonicalPEM(c.Github.App.PrivateKey) != c.Github.App.PrivateKey {
-		out = append(out, privateKeyLedgerKey(c.Github.App.PrivateKey))
-	}
-	return append(out, render.DeriveKey([]byte(c.Github.App.WebhookSecret), "clarify ledger key v1"))
-}
+// PreviousLedgerKeys returns the keys that still verify ledgers, never sign them
+// (ledger.KeySource.PreviousKeys).
+func (c *Config) PreviousLedgerKeys() [][]byte { return c.keySource().PreviousKeys() }
 
-// canonicalPEM is the key without the whitespace around it and with Unix line breaks: the
-// same key pasted into YAML, passed as $(cat key.pem) or read from a file differs only
-// there, and moving it between them must not change the ledger key drawn from it.
-func canonicalPEM(key string) string {
-	return strings.TrimSpace(strings.ReplaceAll(key, "\r\n", "\n"))
-}
-
-func privateKeyLedgerKey(key string) []byte {
-	return render.DeriveKey([]byte(key), "clarify ledger key v2")
+// keySource is what the config draws the ledger keys from.
+func (c *Config) keySource() ledger.KeySource {
+	return ledger.KeySource{LedgerKey: c.Clarify.LedgerKey, Previous: c.Clarify.PreviousLedgerKeys,
+		PrivateKey: c.Github.App.PrivateKey, WebhookSecret: c.Github.App.WebhookSecret}
 }

@@ -9,10 +9,11 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 	"github.com/clarify-app/clarify/repoconfig"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // Whom the client believes in a repository is found there, never taken from the asker's
@@ -26,7 +27,7 @@ import (
 const configPath = ".github/clarify.yml"
 
 // ErrNoVerifyKey refuses to believe a workflow that lists no public key to verify it by.
-var ErrNoVerifyKey = errors.New("Clarify writes as github-actions[bot] here, which every workflow of the repository " +
+var ErrNoVerifyKey = errors.New("here Clarify writes as github-actions[bot], which every workflow of the repository " +
 	"(and any agent in one) writes as too, so its comments are believed only when signed under a key that " +
 	".github/clarify.yml lists, and it lists none: someone holding CLARIFY_LEDGER_KEY runs " +
 	"`bot key public` and adds the line it prints (verify_keys) to .github/clarify.yml on the default branch")
@@ -43,7 +44,7 @@ func CheckSlug(slug string) error {
 
 // readerOf is the reader of the app's records in owner/repo: the account Clarify writes
 // as there and what its comments must carry (the rule above), read once per repository.
-func (c *Client) readerOf(ctx context.Context, owner, repo string) (handlers.LedgerReader, error) {
+func (c *Client) readerOf(ctx context.Context, owner, repo string) (ledger.LedgerReader, error) {
 	key := strings.ToLower(owner + "/" + repo)
 	c.mu.Lock()
 	r, ok := c.readers[key]
@@ -58,12 +59,12 @@ func (c *Client) readerOf(ctx context.Context, owner, repo string) (handlers.Led
 	slug := c.slug
 	switch {
 	case slug == "" && len(keys) > 0:
-		slug = handlers.ActionsSlug
+		slug = wire.ActionsSlug
 	case slug == "":
 		slug = c.defaultSlug
 	}
-	r = handlers.LedgerReader{Bot: handlers.BotLoginOf(slug), Unchecked: true}
-	if slug == handlers.ActionsSlug {
+	r = ledger.LedgerReader{Bot: ledger.BotLoginOf(slug), Unchecked: true}
+	if slug == wire.ActionsSlug {
 		if len(keys) == 0 {
 			return r, ErrNoVerifyKey
 		}
@@ -109,10 +110,10 @@ func otherAccount(bot string, comments []*github.IssueComment) error {
 			continue
 		}
 		fix := "--app " + strings.TrimSuffix(login, "[bot]") + " (or CLARIFY_APP_SLUG)"
-		if strings.EqualFold(login, handlers.ActionsLogin) {
+		if strings.EqualFold(login, ledger.ActionsLogin) {
 			fix = "verify_keys in .github/clarify.yml (`bot key public` prints the line), and no --app or CLARIFY_APP_SLUG"
 		}
-		return fmt.Errorf("Clarify writes as %s here, not %s: its status comment %d is by %s; give %s", login, bot, cm.GetID(), login, fix)
+		return fmt.Errorf("here Clarify writes as %s, not %s: its status comment %d is by %s; give %s", login, bot, cm.GetID(), login, fix)
 	}
 	return nil
 }

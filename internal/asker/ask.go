@@ -1,6 +1,7 @@
 package asker
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -8,11 +9,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 )
 
 // DefaultTakeTimeout is how long an ask waits for Clarify to take it: a run starts within
@@ -30,8 +31,9 @@ type Ask struct {
 	// Fallback names an option by its letter ("a").
 	Fallback    string
 	NonBlocking bool
-	// Ref is the asker's own correlation id; State an opaque string it wants back (only a
-	// dispatch carries it: it would be noise in a comment).
+	// Ref is the asker's own correlation id (none: Ask makes one up, and the record it
+	// returns carries it); State an opaque string it wants back (only a dispatch carries
+	// it: it would be noise in a comment).
 	Ref, State string
 	// Dispatch sends the ask as a repository_dispatch instead of a comment (State implies it).
 	Dispatch bool
@@ -39,9 +41,16 @@ type Ask struct {
 	Timeout time.Duration
 }
 
-// ErrNotTaken says Clarify did not take an ask in time: neither a clarification nor a
-// refusal of it appeared.
+// ErrNotTaken says Clarify did not take an ask (or a settle) in time: neither a
+// clarification nor a refusal of it appeared. It was sent, and may still be taken: Ask
+// returns the posted record with it, whose ref finds the ask later or asks it again as the
+// same ask.
 var ErrNotTaken = errors.New("not taken in time")
+
+// ExitPosted is the exit code of an ask or a settle that was sent but not taken in time
+// (ErrNotTaken): it may still be taken, and its ref finds it (bot ask, resolve, followup,
+// abandon; gh clarify the same).
+const ExitPosted = 5
 
 // sent is what an ask left behind to be found by: its comment (0 for a dispatch), the
 // asker's login when known, and the newest comment before it.
@@ -52,11 +61,16 @@ type sent struct {
 }
 
 // Ask asks and waits until Clarify has taken the ask: the clarification's record, an
-// *Error with the refusal's code, or ErrNotTaken. An ask whose ref is that of an open
-// clarification of the same asker is that clarification (Clarify asks nothing twice).
+// *Error with the refusal's code and reason, or ErrNotTaken with the posted record (status
+// StatusPosted, the ref). An ask whose ref is that of an open clarification of the same
+// asker is that clarification (Clarify asks nothing twice); an ask without a ref is given
+// one (newRef), so that asking again with the ref it came back with is the same ask.
 func (c *Client) Ask(ctx context.Context, a Ask) (clarify.AskRecord, error) {
 	if err := a.check(); err != nil {
 		return clarify.AskRecord{}, err
+	}
+	if a.Ref == "" {
+		a.Ref = newRef()
 	}
 	deadline := c.now().Add(orDefault(a.Timeout, DefaultTakeTimeout))
 	var (
@@ -64,7 +78,7 @@ func (c *Client) Ask(ctx context.Context, a Ask) (clarify.AskRecord, error) {
 		err error
 	)
 	if a.Dispatch || a.State != "" {
-		s, err = c.dispatch(ctx, &a)
+		s, err = c.dispatch(ctx, a)
 	} else {
 		s, err = c.comment(ctx, a)
 	}
@@ -74,6 +88,15 @@ func (c *Client) Ask(ctx context.Context, a Ask) (clarify.AskRecord, error) {
 	return c.taken(ctx, a, s, deadline)
 }
 
+// MaxQuestionRunes is the longest question the client sends: Clarify's mirror quotes it in
+// a comment that GitHub caps at 65,536 characters (render.MaxCommentBytes keeps room for
+// the rest), and a question three bytes a character still fits.
+const MaxQuestionRunes = 16_000
+
+// check refuses, before anything is sent, an ask that Clarify would refuse for its form:
+// the ask is read with the app's own parser (clarify.Parse), so a bad fallback letter or
+// target comes back with the code and the words of the comment Clarify would post, and
+// nothing is posted in the issue.
 func (a Ask) check() error {
 	switch {
 	case a.Issue.Number <= 0:
@@ -82,6 +105,19 @@ func (a Ask) check() error {
 		return errors.New("no target: give @login, @org/team or a role's name")
 	case strings.TrimSpace(a.Question) == "":
 		return errors.New("no question")
+	case utf8.RuneCountInString(a.Question) > MaxQuestionRunes:
+		return &Error{Code: clarify.CodeTooLong, Msg: fmt.Sprintf("the question is %d characters long; it may have at most %d: "+
+			"put the details in the issue and ask about them", utf8.RuneCountInString(a.Question), MaxQuestionRunes)}
+	}
+	if p := clarify.StateProblem(a.State); p != "" {
+		return &Error{Code: clarify.CodeTooLong, Msg: p + " " + clarify.StateTry}
+	}
+	if _, err := clarify.Parse(commentBody(a)); err != nil {
+		var pe *clarify.ParseError
+		if errors.As(err, &pe) {
+			return &Error{Code: cmp.Or(pe.Code, clarify.CodeBadCommand), Msg: strings.TrimSpace(pe.Problem + " " + pe.Try)}
+		}
+		return &Error{Code: clarify.CodeBadCommand, Msg: err.Error()}
 	}
 	return nil
 }
@@ -107,25 +143,19 @@ func (c *Client) comment(ctx context.Context, a Ask) (sent, error) {
 }
 
 // dispatch sends the ask as a repository_dispatch, which answers nothing to find it by:
-// it is found by its ref, so an ask without one is given one.
-func (c *Client) dispatch(ctx context.Context, a *Ask) (sent, error) {
+// it is found by its ref.
+func (c *Client) dispatch(ctx context.Context, a Ask) (sent, error) {
 	before, err := c.read(ctx, a.Issue)
 	if err != nil {
 		return sent{}, err
 	}
-	if a.Ref == "" {
-		a.Ref = newRef()
-	}
-	payload := dispatchPayloadOf(*a)
-	_, _, err = c.gh.Repositories.Dispatch(ctx, a.Issue.Owner, a.Issue.Repo, github.DispatchRequestOptions{
-		EventType: handlers.DispatchEventType, ClientPayload: &payload})
-	if err != nil {
-		return sent{}, fmt.Errorf("send the ask to %s as a repository_dispatch: %w", a.Issue.FullName(), err)
+	if err := c.sendDispatch(ctx, a.Issue, dispatchPayloadOf(a), "the ask"); err != nil {
+		return sent{}, err
 	}
 	return sent{after: newest(before.comments)}, nil
 }
 
-// newRef is a ref for an ask sent without one.
+// newRef is a ref for an ask sent without one: "ask-" and 16 hex digits.
 func newRef() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b) // never fails (crypto/rand)
@@ -140,10 +170,10 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 			return clarify.AskRecord{}, err
 		}
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
-			return clarify.AskRecordOf(snap.ledger.Issue, cl), nil
+			return c.record(a.Issue, cl), nil
 		}
-		if rec, ok := refusal(snap.reader, a.Issue, snap.comments, s.comment, a.Ref, s.after); ok {
-			return clarify.AskRecord{}, &Error{Code: clarify.ErrorCode(rec.Code), Msg: "Clarify refused the ask (its reply in " + a.Issue.String() + " says why)"}
+		if rec, reason, ok := refusal(snap.reader, a.Issue, snap.comments, s.comment, a.Ref, s.after); ok {
+			return clarify.AskRecord{}, refused(rec, reason, "the ask", a.Issue)
 		}
 		more, err := c.pause(ctx, d, deadline)
 		if err != nil {
@@ -153,10 +183,16 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 			return clarify.AskRecord{}, fmt.Errorf("%w: %w", ErrNotTaken, snap.other)
 		}
 		if !more {
-			return clarify.AskRecord{}, fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+
-				"or the workflow run on this event?)", ErrNotTaken, a.Issue, orDefault(a.Timeout, DefaultTakeTimeout))
+			return c.posted(a), fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+
+				"or the workflow run on this event?); it was sent with ref %s", ErrNotTaken, a.Issue, orDefault(a.Timeout, DefaultTakeTimeout), a.Ref)
 		}
 	}
+}
+
+// posted is the record of an ask sent but not taken yet: no id, the ref to find it by.
+func (c *Client) posted(a Ask) clarify.AskRecord {
+	return clarify.AskRecord{V: clarify.AskRecordVersion, Issue: a.Issue.Number, Status: clarify.StatusPosted, Ref: a.Ref,
+		URL: c.issueURL(a.Issue), Next: clarify.NextStep(clarify.StatusPosted, "")}
 }
 
 // find is the clarification the ask became: the one its comment asked, else the one of

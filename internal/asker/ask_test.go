@@ -1,9 +1,12 @@
 package asker_test
 
 import (
+	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/asker"
 )
 
@@ -45,12 +48,29 @@ func TestAskRefusedExitsOneWithTheRefusalsCode(t *testing.T) {
 	}
 }
 
-func TestAskNotTakenInTimeExitsOneAndSaysSo(t *testing.T) {
+func TestAskNotTakenInTimeExitsFiveWithItsRef(t *testing.T) {
 	w := newWorld(t)
 	w.pump = false // GitHub delivers nothing: no app runs
 	code, out, errs := w.run(asker.Door.Ask, "octo/widgets#42", "@maria", "Per API key?", "--timeout", "30s")
-	if code != 1 || out != "" || !strings.Contains(errs, "not taken in time") {
-		t.Fatalf("bot ask nobody takes: exit %d, stdout %q, stderr %q; want 1 and \"not taken in time\"", code, out, errs)
+	ref := regexp.MustCompile(`ask-[0-9a-f]{16}`).FindString(errs)
+	if code != asker.ExitPosted || out != "\n" || !strings.Contains(errs, "not taken in time") || ref == "" {
+		t.Fatalf("bot ask nobody takes: exit %d, stdout %q, stderr %q; want 5, an empty id line, \"not taken in time\" and the ref", code, out, errs)
+	}
+	code, out, errs = w.run(asker.Door.Ask, "octo/widgets#42", "@maria", "And per client IP?", "--timeout", "30s", "--json")
+	var rec clarify.AskRecord
+	if code != asker.ExitPosted || json.Unmarshal([]byte(out), &rec) != nil || rec.Status != clarify.StatusPosted || rec.Ref == "" || rec.ID != "" {
+		t.Fatalf("bot ask --json nobody takes: exit %d, stdout %s, stderr %s; want 5 and the posted record with its ref", code, out, errs)
+	}
+
+	// The app runs at last: the ask is found by its ref, and asking again is the same ask.
+	w.pump = true
+	code, out, errs = w.run(asker.Door.Ask, "octo/widgets#42", "@maria", "Per API key?", "--ref", ref)
+	if code != 0 || strings.TrimSpace(out) != "CLR-42-001" {
+		t.Fatalf("bot ask --ref %s again: exit %d, %q %q; want CLR-42-001", ref, code, out, errs)
+	}
+	code, out, errs = w.run(asker.Door.Status, "octo/widgets#42", "--ref", rec.Ref, "--json")
+	if code != 0 || !strings.Contains(out, `"id": "CLR-42-002"`) {
+		t.Errorf("bot status --ref of the second ask: exit %d, %s %s; want CLR-42-002", code, out, errs)
 	}
 }
 

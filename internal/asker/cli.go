@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/cli"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // Door is one command line's way in (bot, or gh clarify): where it writes, and how it
@@ -72,7 +72,7 @@ func (d Door) client(c common) (*Client, bool, error) {
 		Transport: d.Transport, Now: d.Now, Sleep: d.Sleep, Notes: d.Stderr})
 	// Unset, the slug is found per repository; an ask that might go to a workflow goes as
 	// one its run would be started by.
-	return cl, CommentStartsNoRun(d.Env.Getenv, cmp.Or(*c.app, handlers.ActionsSlug), token, source), err
+	return cl, CommentStartsNoRun(d.Env.Getenv, cmp.Or(*c.app, wire.ActionsSlug), token, source), err
 }
 
 // exit reports err and returns the exit code, as every bot command does (internal/cli),
@@ -123,7 +123,12 @@ func recordText(r clarify.AskRecord) string {
 		fmt.Fprintf(&b, "  ref %s", r.Ref)
 	}
 	b.WriteString("\n")
-	for _, f := range []struct{ name, text string }{{"topic", r.Topic}, {"question", r.Question}, {"answer", r.Answer}, {"decision", r.Decision}} {
+	choice := ""
+	if r.Choice != nil {
+		choice = r.Choice.Key + ") " + r.Choice.Text
+	}
+	for _, f := range []struct{ name, text string }{{"topic", r.Topic}, {"question", r.Question}, {"answer", r.Answer},
+		{"decision", r.Decision}, {"choice", choice}, {"next", r.Next}, {"url", r.URL}} {
 		if f.text != "" {
 			fmt.Fprintf(&b, "  %s: %s\n", f.name, strings.Join(strings.Fields(f.text), " "))
 		}

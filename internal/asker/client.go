@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // Options say how a Client reaches GitHub and whom it believes.
@@ -58,11 +58,12 @@ type Client struct {
 	slug, defaultSlug string
 	// readers are the readers of each repository's records (readerOf), by "owner/repo".
 	mu      sync.Mutex
-	readers map[string]handlers.LedgerReader
+	readers map[string]ledger.LedgerReader
 	now     func() time.Time
 	sleep   func(ctx context.Context, d time.Duration) error
 	notes   io.Writer
 	poll    Backoff
+	web     string // the web address the records' links point to (webOf the API)
 }
 
 // New returns a client; a slug written with "[bot]" is refused (CheckSlug).
@@ -77,8 +78,8 @@ func New(o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{gh: gh, slug: o.Slug, defaultSlug: cmp.Or(o.DefaultSlug, o.Slug), now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll,
-		readers: map[string]handlers.LedgerReader{}}
+	c := &Client{gh: gh, slug: o.Slug, defaultSlug: cmp.Or(o.DefaultSlug, o.Slug), web: webOf(o.API), now: o.Now, sleep: o.Sleep,
+		notes: o.Notes, poll: o.Poll, readers: map[string]ledger.LedgerReader{}}
 	if c.now == nil {
 		c.now = time.Now
 	}
@@ -103,7 +104,7 @@ type snapshot struct {
 	ok       bool
 	other    error
 	// reader is the reader the issue's repository was read with (readerOf).
-	reader handlers.LedgerReader
+	reader ledger.LedgerReader
 }
 
 // read lists the issue's comments (each page conditional) and reads the app's ledger from
@@ -113,13 +114,13 @@ func (c *Client) read(ctx context.Context, issue clarify.IssueRef) (snapshot, er
 	if err != nil {
 		return snapshot{}, err
 	}
-	comments, err := handlers.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
+	comments, err := ledger.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
 	if err != nil {
 		return snapshot{}, err
 	}
 	got, err := r.ReadComments(issue.Owner, issue.Repo, issue.Number, comments)
 	switch {
-	case errors.Is(err, handlers.ErrNoStatus):
+	case errors.Is(err, ledger.ErrNoStatus):
 		return snapshot{comments: comments, other: otherAccount(r.Bot, comments), reader: r}, nil
 	case err != nil:
 		return snapshot{}, err

@@ -1,12 +1,12 @@
 package asker
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/clarify-app/clarify/clarify"
 )
 
 // stringList is a repeatable flag.
@@ -22,10 +22,13 @@ token (GITHUB_TOKEN, else GH_TOKEN, else gh's): as a comment, or as a repository
 of type clarify with --dispatch or --state (a comment cannot carry state), or where a
 comment would start no run (a workflow's GITHUB_TOKEN in a repository that runs Clarify as
 a workflow). Waits until Clarify has taken it and prints its id (--json: its record).
-A refusal exits 1 and prints its error code; so does an ask not taken in time. An ask
-with the --ref of an open clarification of yours is that one: nothing is asked twice.`
+A refusal exits 1 and prints its error code (Clarify's reason on stderr). An ask not
+taken in time exits 5: it was sent, with a ref (--ref, else one made up: ask-…) that
+stderr and --json's record give; bot status --ref finds it once taken, and asking again
+with the same --ref is the same ask. An ask with the --ref of an open clarification of
+yours is that one: nothing is asked twice.`
 
-// Ask runs `ask`: 0 with the id printed, 1 refused or not taken, 2 usage.
+// Ask runs `ask`: 0 with the id printed, 1 refused or failed, 2 usage, 5 not taken in time.
 func (d Door) Ask(args []string) int {
 	c := d.flags("ask", askSummary, "ask [flags] OWNER/REPO#N TARGET QUESTION", askDetails).withJSON()
 	var a Ask
@@ -57,29 +60,18 @@ func (d Door) Ask(args []string) int {
 	ctx, stop := signalContext()
 	defer stop()
 	rec, err := cl.Ask(ctx, a)
-	var refused *Error
-	if errors.As(err, &refused) {
-		return d.refused(c, refused)
-	}
-	if err != nil {
-		return d.exit("ask", err)
-	}
-	if *c.json {
-		return d.exit("ask", d.printRecords(true, true, rec))
-	}
-	fmt.Fprintln(d.Stdout, rec.ID)
-	return 0
+	return d.taken(c, "ask", rec, err, rec.ID+"\n")
 }
 
 // refused prints a refusal's code on stdout (--json: code and message), and why on stderr.
-func (d Door) refused(c common, e *Error) int {
+func (d Door) refused(c common, name string, e *Error) int {
 	if *c.json {
 		b, _ := json.Marshal(map[string]string{"code": string(e.Code), "error": e.Msg})
 		fmt.Fprintln(d.Stdout, string(b))
 	} else {
 		fmt.Fprintln(d.Stdout, e.Code)
 	}
-	fmt.Fprintf(d.Stderr, "%s ask: %v\n", d.Prog, e)
+	fmt.Fprintf(d.Stderr, "%s %s: %v\n", d.Prog, name, e)
 	return ExitError
 }
 
@@ -88,22 +80,22 @@ const waitSummary = "Wait until a clarification is answered or settled, and prin
 const waitDetails = `Blocks until the clarification is answered or settled, and prints its record. Reads are
 conditional (a 304 while nothing changed costs no rate limit), further apart the longer
 nothing happens, up to a minute. An escalation does not end the wait: it is told on stderr.
-Exit codes: 0 answered or resolved, 3 resolved by its fallback after a timeout, 4
-abandoned, 124 the timeout passed with it still open (the record as it stands is
-printed), 1 an error, 2 a usage error.`
+--ref finds the clarification by its ask's ref instead of its id. Exit codes: 0 answered
+or resolved, 3 resolved by its fallback after a timeout, 4 abandoned, 124 the timeout
+passed with it still open (the record as it stands is printed), 1 an error, 2 a usage
+error.`
 
 // Wait runs `wait`, with an exit code per outcome (ExitCode).
 func (d Door) Wait(args []string) int {
-	c := d.flags("wait", waitSummary, "wait [flags] OWNER/REPO#N CLR-…", waitDetails).withJSON()
+	c := d.flags("wait", waitSummary, "wait [flags] OWNER/REPO#N (CLR-… | --ref REF)", waitDetails).withJSON()
 	timeout := c.Flags.Duration("timeout", 2*time.Hour, "how long to wait")
+	ref := c.Flags.String("ref", "", "the clarification whose ask carried this ref, instead of a CLR-…")
 	pos, err := c.Parse(args, d.Stdout)
-	if err == nil && (len(pos) != 2 || !strings.HasPrefix(strings.ToUpper(pos[1]), "CLR-")) {
-		err = c.Usagef("give OWNER/REPO#N CLR-…")
+	var issue clarify.IssueRef
+	var id string
+	if err == nil {
+		issue, id, err = c.which(pos, *ref, true)
 	}
-	if err != nil {
-		return d.exit("wait", err)
-	}
-	issue, err := c.parseIssue(pos[0])
 	if err != nil {
 		return d.exit("wait", err)
 	}
@@ -113,7 +105,7 @@ func (d Door) Wait(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	rec, err := cl.Wait(ctx, issue, pos[1], *timeout)
+	rec, err := cl.Wait(ctx, issue, id, *timeout)
 	code := ExitCode(rec, err)
 	if code == ExitError {
 		return d.exit("wait", err)
@@ -129,26 +121,22 @@ func (d Door) Wait(args []string) int {
 
 const statusSummary = "Print the records of an issue's clarifications, or of one."
 
-const statusDetails = `Prints the records of the issue's clarifications, or of one, read from the app's own
-signed ledger: what a wake-up says can be checked here.`
+const statusDetails = `Prints the records of the issue's clarifications, or of one (by its id, or with --ref by
+its ask's ref), read from the app's own signed ledger: what a wake-up says can be checked
+here.`
 
 // Status runs `status`.
 func (d Door) Status(args []string) int {
-	c := d.flags("status", statusSummary, "status [flags] OWNER/REPO#N [CLR-…]", statusDetails).withJSON()
+	c := d.flags("status", statusSummary, "status [flags] OWNER/REPO#N [CLR-… | --ref REF]", statusDetails).withJSON()
+	ref := c.Flags.String("ref", "", "the clarification whose ask carried this ref")
 	pos, err := c.Parse(args, d.Stdout)
-	if err == nil && (len(pos) < 1 || len(pos) > 2) {
-		err = c.Usagef("give OWNER/REPO#N, and a CLR-… for one clarification")
+	var issue clarify.IssueRef
+	var id string
+	if err == nil {
+		issue, id, err = c.which(pos, *ref, false)
 	}
 	if err != nil {
 		return d.exit("status", err)
-	}
-	issue, err := c.parseIssue(pos[0])
-	if err != nil {
-		return d.exit("status", err)
-	}
-	id := ""
-	if len(pos) == 2 {
-		id = pos[1]
 	}
 	cl, _, err := d.client(c)
 	if err != nil {
@@ -161,31 +149,4 @@ func (d Door) Status(args []string) int {
 		return d.exit("status", err)
 	}
 	return d.exit("status", d.printRecords(*c.json, id != "", recs...))
-}
-
-const mcpSummary = "Serve the asker's tools to an agent over MCP on stdin and stdout."
-
-const mcpDetails = `Serves the asker's tools over MCP on stdin and stdout (clarify_ask, clarify_wait,
-clarify_status, clarify_decisions), for an agent's MCP client: Claude Code, Codex, VS
-Code, Cursor. The token, the app and the keys are found as for bot ask; a call that names
-no repo means CLARIFY_REPO, else the working directory's git remote.`
-
-// Serve runs `mcp`: it builds the client as the other commands do and hands it to serve
-// (the MCP server, which cmd wires in) until the client disconnects or Ctrl-C.
-func (d Door) Serve(args []string, serve func(ctx context.Context, c *Client, dispatch bool) error) int {
-	c := d.flags("mcp", mcpSummary, "mcp [flags]", mcpDetails)
-	pos, err := c.Parse(args, d.Stdout)
-	if err == nil && len(pos) > 0 {
-		err = c.Usagef("bot mcp takes no arguments")
-	}
-	if err != nil {
-		return d.exit("mcp", err)
-	}
-	cl, noRun, err := d.client(c)
-	if err != nil {
-		return d.exit("mcp", err)
-	}
-	ctx, stop := signalContext()
-	defer stop()
-	return d.exit("mcp", serve(ctx, cl, noRun))
 }

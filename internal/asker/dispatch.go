@@ -1,10 +1,14 @@
 package asker
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+
+	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // commentBody is the ask as a comment says it: the command, its ref on a Ref: line.
@@ -17,15 +21,26 @@ func commentBody(a Ask) string {
 // dispatchPayloadOf is the ask as a clarify dispatch's client_payload, its ref and state
 // under context.
 func dispatchPayloadOf(a Ask) json.RawMessage {
-	p := handlers.DispatchPayload{Issue: a.Issue.Number, Action: string(clarify.CmdAsk), Target: a.Target,
+	p := wire.DispatchPayload{Issue: a.Issue.Number, Action: string(clarify.CmdAsk), Target: a.Target,
 		Question: a.Question, Topic: a.Topic, Options: a.Options, Fallback: a.Fallback}
 	if a.NonBlocking {
 		no := false
 		p.Blocking = &no
 	}
 	if a.Ref != "" || a.State != "" {
-		p.Context = &handlers.AskContext{Ref: a.Ref, State: a.State}
+		p.Context = &wire.AskContext{Ref: a.Ref, State: a.State}
 	}
 	b, _ := json.Marshal(p) // a DispatchPayload always marshals
 	return b
+}
+
+// sendDispatch sends payload as a clarify repository_dispatch to issue's repository; what
+// it is about says what failed.
+func (c *Client) sendDispatch(ctx context.Context, issue clarify.IssueRef, payload json.RawMessage, what string) error {
+	_, _, err := c.gh.Repositories.Dispatch(ctx, issue.Owner, issue.Repo, github.DispatchRequestOptions{
+		EventType: wire.DispatchEventType, ClientPayload: &payload})
+	if err != nil {
+		return fmt.Errorf("send %s to %s as a repository_dispatch: %w", what, issue.FullName(), err)
+	}
+	return nil
 }

@@ -1,15 +1,17 @@
 // Package asker is the asker's client: what an agent needs to ask Clarify a question from
 // wherever it runs and get the answer back as data. It asks (a comment with the caller's
 // own token, or a repository_dispatch where a comment would start no run), learns the
-// clarification's id (by the ask's comment, or by the ask's ref), waits with conditional
-// reads at nearly no cost against the rate limit, and reads an issue's clarifications and
-// the repository's decisions in force.
+// clarification's id (by the ask's comment, or by the ask's ref, which every ask carries),
+// waits with conditional reads at nearly no cost against the rate limit, settles the
+// clarification (resolve, follow up, abandon: settle.go), and reads an issue's
+// clarifications and the repository's decisions in force.
 //
-// Three doors call it and nothing else, so they cannot drift apart: `bot ask|wait|status`
-// (cli.go), the `gh clarify` extension (cmd/gh-clarify) and `bot mcp` (internal/askmcp).
+// Three doors call it and nothing else, so they cannot drift apart:
+// `bot ask|wait|status|resolve|followup|abandon` (commands.go, settle_cli.go), the
+// `gh clarify` extension (cmd/gh-clarify) and `bot mcp` (internal/askmcp).
 //
 // What it believes: a clarification's record comes only from the app's signed ledger, read
-// by the one reader the app uses (handlers.LedgerReader) from the comments of the account
+// by the one reader the app uses (ledger.LedgerReader) from the comments of the account
 // Clarify runs as in the repository (Options.Slug: "<slug>[bot]"). Where that account is
 // shared (Action mode: github-actions[bot], which every workflow of the repository writes
 // as), a comment counts only with the app's MAC, so the client needs the ledger key and

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // Env is what the doors take from where they run: the environment and the caller's token.
@@ -54,7 +54,7 @@ func APIFromEnv(getenv func(string) string) string {
 // GitHub does start a run for.
 // https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication#using-the-github_token-in-a-workflow
 func CommentStartsNoRun(getenv func(string) string, slug, token, source string) bool {
-	return getenv("GITHUB_ACTIONS") == "true" && slug == handlers.ActionsSlug && source == "GITHUB_TOKEN" &&
+	return getenv("GITHUB_ACTIONS") == "true" && slug == wire.ActionsSlug && source == "GITHUB_TOKEN" &&
 		strings.HasPrefix(token, "ghs_")
 }
 

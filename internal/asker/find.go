@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -63,11 +63,11 @@ func newest(comments []*github.IssueComment) int64 {
 	return id
 }
 
-// refusal is the app's refusal of an ask: its reply to the ask's comment (a comment ask,
-// or the mirror of a dispatch), or a refusal record naming the ask's ref written after the
-// ask was sent. Only the app's own comments are read (handlers' rule: from a shared
-// account, only those it sealed).
-func refusal(r handlers.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, bool) {
+// refusal is the app's refusal of an ask, and the reason it gives: its reply to the ask's
+// comment (a comment ask, or the mirror of a dispatch), or a refusal record naming the
+// ask's ref written after the ask was sent. Only the comments r takes for the app's own are
+// read (ledger's rule: from a shared account, only those it sealed, or signed).
+func refusal(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, string, bool) {
 	for _, cm := range comments {
 		if cm.GetID() <= after || !r.Owns(issue, cm) {
 			continue
@@ -77,11 +77,11 @@ func refusal(r handlers.LedgerReader, issue clarify.IssueRef, comments []*github
 			continue
 		}
 		if askComment != 0 && render.HasMarker(cm.GetBody(), clarify.ReplyKey(askComment)) {
-			return rec, true
+			return rec, render.RefusalReason(cm.GetBody()), true
 		}
 		if ref != "" && rec.Ref == ref {
-			return rec, true
+			return rec, render.RefusalReason(cm.GetBody()), true
 		}
 	}
-	return render.Record{}, false
+	return render.Record{}, "", false
 }

@@ -7,17 +7,17 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
 // people is the app's reader for people (bot ledger, bot stats) of owner/repo over the
 // client's token, believing whom the client believes there (readerOf).
-func (c *Client) people(ctx context.Context, d Door, owner, repo string) (handlers.PeopleReader, error) {
+func (c *Client) people(ctx context.Context, d Door, owner, repo string) (ledger.PeopleReader, error) {
 	r, err := c.readerOf(ctx, owner, repo)
-	return handlers.PeopleReader{LedgerReader: r, Slug: strings.TrimSuffix(r.Bot, "[bot]"), Notes: d.Stderr,
+	return ledger.PeopleReader{LedgerReader: r, Slug: strings.TrimSuffix(r.Bot, "[bot]"), Notes: d.Stderr,
 		Hint: func(err error) string { return ghtransport.TokenHint(err, true) }}, err
 }
 
@@ -64,7 +64,7 @@ const statsSummary = "Print a digest of a repository's clarifications."
 // Stats runs `stats` (gh clarify stats): the digest bot stats prints.
 func (d Door) Stats(args []string) int {
 	c := d.flags("stats", statsSummary, "stats [flags] OWNER/REPO", "")
-	since := handlers.DigestSinceFlag(c.Flags)
+	since := ledger.DigestSinceFlag(c.Flags)
 	pos, err := c.Parse(args, d.Stdout)
 	if err == nil && len(pos) != 1 {
 		err = c.Usagef("give one repository, OWNER/REPO")

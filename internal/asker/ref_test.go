@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/asker"
+	"github.com/clarify-app/clarify/wire"
 )
 
 // state is an asker's state as agents keep it: JSON, quotes, an HTML comment's end.
@@ -71,11 +71,11 @@ func TestAWorkflowsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
 		source       string
 		wantDispatch bool
 	}{
-		"jobTokenActionMode":  {job, handlers.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", true},
+		"jobTokenActionMode":  {job, wire.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", true},
 		"jobTokenAppMode":     {job, "clarify", "ghs_abc", "GITHUB_TOKEN", false},
-		"personalTokenInAJob": {job, handlers.ActionsSlug, "github_pat_abc", "GITHUB_TOKEN", false},
-		"ghTokenSetByTheJob":  {job, handlers.ActionsSlug, "ghs_abc", "GH_TOKEN", false},
-		"outsideActions":      {nil, handlers.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", false},
+		"personalTokenInAJob": {job, wire.ActionsSlug, "github_pat_abc", "GITHUB_TOKEN", false},
+		"ghTokenSetByTheJob":  {job, wire.ActionsSlug, "ghs_abc", "GH_TOKEN", false},
+		"outsideActions":      {nil, wire.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", false},
 	}
 	for name, tc := range cases {
 		getenv := func(k string) string { return tc.env[k] }

@@ -9,30 +9,50 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 )
 
-// Status reads the records of the issue's clarifications, or of the one of that id (an
-// *Error unknown-clarification when there is none). An issue where nothing was asked has
-// none.
+// Status reads the records of the issue's clarifications, or of the one that id names: a
+// CLR- id (checked with CheckID before any request), or else an ask's ref (the newest
+// clarification asked with it). None is an *Error unknown-clarification. An issue where
+// nothing was asked has none.
 func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) ([]clarify.AskRecord, error) {
+	byRef := id != "" && !isID(id)
+	if id != "" && !byRef {
+		if err := CheckID(issue, id); err != nil {
+			return nil, err
+		}
+		id, _ = clarify.NormalizeID(id)
+	}
 	snap, err := c.read(ctx, issue)
 	if err != nil {
 		return nil, err
 	}
 	if id != "" {
 		cl, ok := byID(snap.ledger, id)
-		if !ok && snap.other != nil {
-			return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s: %v", issue, id, snap.reader.Bot, snap.other)}
+		if byRef {
+			cl, ok = newestByRef(snap.ledger, id)
 		}
 		if !ok {
-			return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s", issue, id, snap.reader.Bot)}
+			what := id
+			if byRef {
+				what = "asked with ref " + id
+			}
+			msg := fmt.Sprintf("%s has no clarification %s by %s", issue, what, snap.reader.Bot)
+			if snap.other != nil {
+				msg += ": " + snap.other.Error()
+			}
+			return nil, &Error{Code: clarify.CodeUnknownID, Msg: msg}
 		}
-		return []clarify.AskRecord{clarify.AskRecordOf(snap.ledger.Issue, cl)}, nil
+		return []clarify.AskRecord{c.record(issue, cl)}, nil
 	}
 	recs := []clarify.AskRecord{}
 	for _, cl := range snap.ledger.Clarifications {
-		recs = append(recs, clarify.AskRecordOf(snap.ledger.Issue, cl))
+		recs = append(recs, c.record(issue, cl))
 	}
 	return recs, nil
 }
+
+// isID reports whether s was meant as a clarification's id rather than a ref: it starts
+// CLR- (any case).
+func isID(s string) bool { return len(s) >= 4 && strings.EqualFold(s[:4], "clr-") }
 
 // Decision is one decision in force in a repository, as an agent reads it before it asks:
 // what was decided, on which topic, by whom, and where.

@@ -83,7 +83,7 @@ type Server struct {
 	contentSent    map[int64][]time.Time
 	contentRefused int
 	latency        time.Duration
-	before         []beforeHook // BeforeNext
+	before         []beforeHook // BeforeNext, AfterNext
 	outbox         []Delivery
 	rate           map[int64]*rateWindow
 
@@ -387,8 +387,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The routes never change once built, so matching needs no lock.
 	rt, params := s.match(r.Method, r.URL.EscapedPath())
-	if fn := s.takeBefore(rt); fn != nil {
+	if fn := s.takeBefore(rt, false); fn != nil {
 		fn()
+	}
+	if fn := s.takeBefore(rt, true); fn != nil {
+		defer fn() // after the lock below is let go
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
 	if err != nil {

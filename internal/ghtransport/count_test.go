@@ -27,7 +27,7 @@ func TestCountRequestsLeavesOut304s(t *testing.T) {
 		io.WriteString(w, body)
 	}))
 	defer gh.Close()
-	cached := &httpcache.Transport{Transport: http.DefaultTransport, Cache: newHTTPCache(), MarkCachedResponses: true}
+	cached := &httpcache.Transport{Transport: http.DefaultTransport, Cache: NewHTTPCache(), MarkCachedResponses: true}
 	client := &http.Client{Transport: CountRequests(cached)}
 	var n atomic.Int64
 	ctx := WithRequestCount(context.Background(), &n)

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/palantir/go-githubapp/githubapp"
 )
 
 // GitHub's documented secondary limits on content-creating requests, per minute and per
@@ -60,9 +58,12 @@ type PaceLimits struct {
 }
 
 // Margin is the slack added to each window: GitHub counts a write when it arrives, a
-// little after it is let through here, and its clock is not ours; a second a minute, and
-// never under minMargin, since the way to GitHub does not shrink with a shortened minute.
-func (l PaceLimits) Margin() time.Duration { return max(l.Minute/60, minMargin) }
+// little after it is let through here, and its clock is not ours, so its minute, seen from
+// here, may last a few seconds longer; one write past the limit is refused, and GitHub
+// answers repeated hits with longer blocks. Five seconds a minute (80 writes in any 65
+// seconds, some 74 a minute), and never under minMargin, since the way to GitHub does not
+// shrink with a shortened minute.
+func (l PaceLimits) Margin() time.Duration { return max(l.Minute/12, minMargin) }
 
 // minMargin is the least slack: more than a loaded machine's delay between letting a
 // write through and its arrival.
@@ -119,7 +120,7 @@ const appWindow = -1
 // builds it once per client; clients of one installation share its window through the
 // context their requests carry (WithInstallation), and a request without one is paced
 // on its client's own window.
-func (p *Pacer) Middleware() githubapp.ClientMiddleware {
+func (p *Pacer) Middleware() Middleware {
 	return func(next http.RoundTripper) http.RoundTripper {
 		return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
 			inst, ok := InstallationOf(r.Context())

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
 )
 
@@ -71,7 +70,7 @@ type RetryOptions struct {
 // MaxTotalWait or past the request's deadline is not begun, and GitHub's answer is
 // returned as it came. List it before CountRequests and the Pacer, so that every
 // attempt is counted and every resent write paced.
-func RetryTransient(opts RetryOptions) githubapp.ClientMiddleware {
+func RetryTransient(opts RetryOptions) Middleware {
 	opts = opts.withDefaults()
 	return func(next http.RoundTripper) http.RoundTripper {
 		return &retryTransport{next: next, opts: opts}

@@ -30,7 +30,7 @@ func ConditionalTokenClient(api, token string, rt http.RoundTripper) (*github.Cl
 		rt = http.DefaultTransport
 	}
 	return tokenClient(api, token, &httpcache.Transport{
-		Transport: alwaysValidate(RetryTransient(RetryOptions{})(rt)), Cache: newHTTPCache(), MarkCachedResponses: true,
+		Transport: alwaysValidate(RetryTransient(RetryOptions{})(rt)), Cache: NewHTTPCache(), MarkCachedResponses: true,
 	})
 }
 

@@ -12,11 +12,11 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/agentx"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/cli"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -94,13 +94,13 @@ func newLedgerFlags(cmd *cli.Command, online bool) ledgerFlags {
 
 // online returns what reading through the API takes: the reader, its notes to stderr,
 // and the client.
-func (lf ledgerFlags) online(stderr io.Writer) (handlers.PeopleReader, *github.Client, error) {
+func (lf ledgerFlags) online(stderr io.Writer) (ledger.PeopleReader, *github.Client, error) {
 	keys, err := app.LedgerKeyring(*lf.key)
 	if err != nil {
-		return handlers.PeopleReader{}, nil, err
+		return ledger.PeopleReader{}, nil, err
 	}
 	client, err := ghtransport.TokenClient(*lf.api, os.Getenv("GITHUB_TOKEN"))
-	return handlers.NewPeopleReader(*lf.app, keys, stderr, tokenHint), client, err
+	return ledger.NewPeopleReader(*lf.app, keys, stderr, tokenHint), client, err
 }
 
 func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -131,7 +131,7 @@ func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return ledgerReadIssue(lf, ref, *issue, *asJSON, stdout, stderr)
 	}
 	read := func() ([]byte, error) { return readInput(arg, stdin, 1<<20) }
-	l, ref, err := handlers.NewPeopleReader(*lf.app, keys, stderr, tokenHint).ReadFileBody(read, *issue)
+	l, ref, err := ledger.NewPeopleReader(*lf.app, keys, stderr, tokenHint).ReadFileBody(read, *issue)
 	if err != nil {
 		return err
 	}
@@ -223,7 +223,7 @@ func fileExists(name string) bool {
 	return err == nil
 }
 
-// fetchLedger reads an issue's whole ledger through the API as the app does (handlers.PeopleReader).
+// fetchLedger reads an issue's whole ledger through the API as the app does (ledger.PeopleReader).
 func fetchLedger(lf ledgerFlags, ref clarify.IssueRef, stderr io.Writer) (clarify.Ledger, error) {
 	reader, client, err := lf.online(stderr)
 	if err != nil {

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/cli"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 const statsDetails = `Reads the ledgers in the repository's issues updated within -since, through GitHub's API:
@@ -19,7 +19,7 @@ issues of over 100 comments).`
 // Stats runs `bot stats`: a repository's digest.
 func Stats(args []string, stdout, stderr io.Writer) error {
 	lf := newLedgerFlags(cli.New("stats", "Print a digest of a repository's clarifications.", "bot stats [flags] OWNER/REPO", statsDetails), true)
-	since := handlers.DigestSinceFlag(lf.Flags)
+	since := ledger.DigestSinceFlag(lf.Flags)
 	pos, err := lf.Parse(args, stdout)
 	if err != nil {
 		return err

@@ -22,7 +22,7 @@ func TestPaceStoreDecidesAsTheMemoryOne(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	// Minutes whose margin (a sixtieth) is whole microseconds, Redis's resolution here.
+	// Minutes whose margin (a twelfth, or its floor) is whole microseconds, Redis's resolution here.
 	lims := []ghtransport.PaceLimits{
 		{PerMinute: 5, PerHour: 12, Minute: 1200 * time.Millisecond},
 		{PerMinute: 3, PerHour: -1, Minute: 1200 * time.Millisecond, Spacing: 100 * time.Millisecond},
@@ -87,8 +87,8 @@ func TestPacerCountsTheWritesOfEveryReplica(t *testing.T) {
 		t.Fatalf("80 writes in a minute are within GitHub's limit, yet the replicas waited %v", waits)
 	}
 	send(t, a, http.MethodPost)
-	if len(waits) != 1 || waits[0] != time.Minute+time.Second {
-		t.Errorf("the fleet's 81st write waited %v, want a minute and the margin's second", waits)
+	if len(waits) != 1 || waits[0] != time.Minute+5*time.Second {
+		t.Errorf("the fleet's 81st write waited %v, want a minute and the margin's 5 seconds", waits)
 	}
 
 	// A Retry-After seen by one replica holds the other's requests too.

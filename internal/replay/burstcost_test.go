@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/replay"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -154,7 +154,7 @@ func checkBurstEnd(t *testing.T, h *replay.Harness) {
 // rememberedDecisions counts the decisions in the repository's memory, each part verified.
 func rememberedDecisions(t *testing.T, h *replay.Harness) int {
 	t.Helper()
-	_, desc, ok := h.Fake.RepoLabel(chaosRepo, handlers.DecisionsLabel)
+	_, desc, ok := h.Fake.RepoLabel(chaosRepo, ledger.DecisionsLabel)
 	if !ok {
 		return 0
 	}
@@ -163,7 +163,7 @@ func rememberedDecisions(t *testing.T, h *replay.Harness) int {
 		t.Fatalf("label description %q names no issue", desc)
 	}
 	owner, name, _ := strings.Cut(chaosRepo, "/")
-	key := handlers.IssueLedgerKey(h.Config.LedgerKeyBytes(), owner, name, n)
+	key := ledger.IssueLedgerKey(h.Config.LedgerKeyBytes(), owner, name, n)
 	count := 0
 	for _, c := range h.Fake.Comments(chaosRepo, n) {
 		if c.User != h.Fake.BotLogin() {

@@ -19,6 +19,7 @@ import (
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -225,7 +226,7 @@ func (h *Harness) Ledger(repo string, issue int) (clarify.Ledger, error) {
 	for _, c := range h.Fake.Comments(repo, issue) {
 		if c.User == h.Fake.BotLogin() && render.IsStatus(c.Body) {
 			owner, name, _ := strings.Cut(repo, "/")
-			return render.DecodeLedger(c.Body, handlers.IssueLedgerKey(h.Config.LedgerKeyBytes(), owner, name, issue))
+			return render.DecodeLedger(c.Body, ledger.IssueLedgerKey(h.Config.LedgerKeyBytes(), owner, name, issue))
 		}
 	}
 	return clarify.Ledger{}, fmt.Errorf("#%d has no status comment", issue)

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	clarifyapp "github.com/clarify-app/clarify"
 	"github.com/clarify-app/clarify/internal/cli"
 )
 
@@ -19,17 +20,39 @@ import (
 // reaches GitHub, including those this package does not look at.
 type manifest map[string]any
 
-// readManifest reads the YAML manifest at path and checks the fields GitHub refuses to go
-// without, in the file's words.
+// builtIn names the manifest built into the binary in messages.
+const builtIn = "app.yml (built in)"
+
+// readManifest reads the YAML manifest: the file at path when one is named, else app.yml in
+// the working directory when there is one (an operator's own, beside the binary), else the
+// app.yml built into the binary; and checks the fields GitHub refuses to go without, in the
+// file's words.
 func readManifest(path string) (manifest, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		// The default is relative: run outside Clarify's checkout, there is no app.yml.
-		return nil, fmt.Errorf("no GitHub App manifest at %s: pass -manifest with the path of Clarify's app.yml, or run bot setup in Clarify's checkout", path)
-	}
+	b, name, err := manifestBytes(path)
 	if err != nil {
 		return nil, err
 	}
+	return parseManifest(b, name)
+}
+
+// manifestBytes finds the manifest as readManifest says; name is what messages call it.
+func manifestBytes(path string) (_ []byte, name string, _ error) {
+	if path == "" {
+		b, err := os.ReadFile(DefaultManifest)
+		if errors.Is(err, fs.ErrNotExist) {
+			return clarifyapp.Manifest, builtIn, nil
+		}
+		return b, DefaultManifest, err
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", fmt.Errorf("no GitHub App manifest at %s: name another file with -manifest, or leave it out for the app.yml built into bot", path)
+	}
+	return b, path, err
+}
+
+// parseManifest checks a manifest read from path.
+func parseManifest(b []byte, path string) (manifest, error) {
 	// Into a plain map: yaml.v3 gives nested mappings the type of the outer one.
 	var tree map[string]any
 	if err := yaml.Unmarshal(b, &tree); err != nil {

@@ -23,7 +23,8 @@ import (
 )
 
 // DefaultManifest and DefaultConfig are where `bot setup` reads the manifest and writes
-// the config when not told otherwise.
+// the config when not told otherwise; with no DefaultManifest in the working directory it
+// reads the one built into the binary (clarifyapp.Manifest).
 const (
 	DefaultManifest = "app.yml"
 	DefaultConfig   = "config.yml"
@@ -49,7 +50,8 @@ type Options struct {
 	WebhookURL string
 	// Name replaces the manifest's name, which must be unique on GitHub.
 	Name string
-	// ManifestPath is the YAML manifest (default app.yml).
+	// ManifestPath is the YAML manifest; empty is app.yml in the working directory when
+	// there is one, else the app.yml built into the binary.
 	ManifestPath string
 	// ConfigPath is the config file to write (default config.yml); the private key goes
 	// beside it, in KeyPath(ConfigPath).
@@ -157,9 +159,6 @@ func (opts Options) withDefaults() Options {
 	}
 	if opts.APIURL == "" {
 		opts.APIURL = app.DefaultV3APIURL
-	}
-	if opts.ManifestPath == "" {
-		opts.ManifestPath = DefaultManifest
 	}
 	if opts.ConfigPath == "" {
 		opts.ConfigPath = DefaultConfig

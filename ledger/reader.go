@@ -1,4 +1,4 @@
-package handlers
+package ledger
 
 import (
 	"cmp"
@@ -15,6 +15,9 @@ import (
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
+
+// LogKeyComment is the log field naming the comment a line is about.
+const LogKeyComment = "comment_id"
 
 // ErrNoStatus says an issue has no status comment by the app's account: nothing was asked
 // there, or the app's login is not the one given.
@@ -33,7 +36,7 @@ type LedgerReader struct {
 	// person to look at. The app never does: a ledger it cannot verify is rebuilt.
 	Unchecked bool
 	// Public, when given, are the keys a comment of Bot must be signed under to be the
-	// app's (handlers/public.go): how an asker, who holds no ledger key, believes a
+	// app's (ledger/public.go): how an asker, who holds no ledger key, believes a
 	// workflow's records. A signed comment's blocks are then read as they are (Unchecked).
 	Public render.VerifyKeys
 }
@@ -52,36 +55,36 @@ type LedgerRead struct {
 
 // ListComments reads every comment of an issue, oldest first, page by page.
 func ListComments(ctx context.Context, client *github.Client, owner, repo string, number int) ([]*github.IssueComment, error) {
-	return listComments(ctx, client, issueRef{Owner: owner, Repo: repo, Number: number}, time.Time{}, 0)
+	return ListCommentsSince(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo, Number: number}, time.Time{}, 0)
 }
 
-// commentsPage is how many comments listComments asks for a page: GitHub's most. A
+// CommentsPage is how many comments ListCommentsSince asks for a page: GitHub's most. A
 // shorter page is the last.
-const commentsPage = 100
+const CommentsPage = 100
 
-// listComments is the one way an issue's comments are listed: those updated since a time
-// (zero: all of them), commentsPage a page, at most pages pages (0: every page), oldest first.
-func listComments(ctx context.Context, client *github.Client, ref issueRef, since time.Time, pages int) ([]*github.IssueComment, error) {
+// ListCommentsSince is the one way an issue's comments are listed: those updated since a time
+// (zero: all of them), CommentsPage a page, at most pages pages (0: every page), oldest first.
+func ListCommentsSince(ctx context.Context, client *github.Client, ref clarify.IssueRef, since time.Time, pages int) ([]*github.IssueComment, error) {
 	var opts github.IssueListCommentsOptions
 	if !since.IsZero() {
 		opts.Since = &since
 	}
 	comments, err := ghtransport.SomePages(pages, func(page int) ([]*github.IssueComment, *github.Response, error) {
-		opts.ListOptions = github.ListOptions{PerPage: commentsPage, Page: page}
+		opts.ListOptions = github.ListOptions{PerPage: CommentsPage, Page: page}
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number, &opts)
 	})
 	switch {
 	case err != nil && since.IsZero():
-		return nil, fmt.Errorf("list the comments of %s: %w", ref.key(), err)
+		return nil, fmt.Errorf("list the comments of %s: %w", ref.String(), err)
 	case err != nil:
-		return nil, fmt.Errorf("list comments of %s since %s: %w", ref.key(), since.Format(time.RFC3339), err)
+		return nil, fmt.Errorf("list comments of %s since %s: %w", ref.String(), since.Format(time.RFC3339), err)
 	}
-	sortByID(comments)
+	SortByID(comments)
 	return comments, nil
 }
 
-// sortByID puts comments in the order they were written: GitHub's ids grow with time.
-func sortByID(comments []*github.IssueComment) {
+// SortByID puts comments in the order they were written: GitHub's ids grow with time.
+func SortByID(comments []*github.IssueComment) {
 	slices.SortStableFunc(comments, func(a, b *github.IssueComment) int { return cmp.Compare(a.GetID(), b.GetID()) })
 }
 
@@ -105,44 +108,44 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 		got LedgerRead
 		err error
 	)
-	ref := issueRef{Owner: owner, Repo: repo, Number: number}
+	ref := clarify.IssueRef{Owner: owner, Repo: repo, Number: number}
 	comments = r.believe(ref, comments)
-	got.Status, _, got.Lookalikes = r.findStatus(ref, comments)
+	got.Status, _, got.Lookalikes = r.FindStatus(ref, comments)
 	if got.Status == nil {
 		return got, ErrNoStatus
 	}
-	if got.Ledger, err = r.decodeStatus(ref, got.Status.GetBody()); err != nil {
-		return got, fmt.Errorf("status comment %d of %s: %w", got.Status.GetID(), ref.key(), err)
+	if got.Ledger, err = r.DecodeStatus(ref, got.Status.GetBody()); err != nil {
+		return got, fmt.Errorf("status comment %d of %s: %w", got.Status.GetID(), ref.String(), err)
 	}
 	if got.Ledger.Issue != number {
-		return got, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", got.Status.GetID(), ref.key(), got.Ledger.Issue)
+		return got, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", got.Status.GetID(), ref.String(), got.Ledger.Issue)
 	}
 	cursor := got.Ledger.Cursor
-	if no, moved := r.trust(ref, &got.Ledger, comments, 0); no != nil {
-		return got, fmt.Errorf("status comment %d of %s verifies but is not trusted: %s; the app rebuilds the ledger from the issue's comments instead", got.Status.GetID(), ref.key(), no.Why)
+	if no, moved := r.Trust(ref, &got.Ledger, comments, 0); no != nil {
+		return got, fmt.Errorf("status comment %d of %s verifies but is not trusted: %s; the app rebuilds the ledger from the issue's comments instead", got.Status.GetID(), ref.String(), no.Why)
 	} else if moved {
 		got.CursorFrom = cursor
 	}
-	_, err = r.mergeArchives(ref, &got.Ledger, comments)
+	_, err = r.MergeArchives(ref, &got.Ledger, comments)
 	return got, err
 }
 
-// own reports whether a comment was written by the app's account.
-func (r LedgerReader) own(c *github.IssueComment) bool { return isLogin(c.GetUser(), r.Bot) }
+// Own reports whether a comment was written by the app's account.
+func (r LedgerReader) Own(c *github.IssueComment) bool { return IsLogin(c.GetUser(), r.Bot) }
 
-// isLogin reports whether u is the account of that login; GitHub's logins ignore case.
-func isLogin(u *github.User, login string) bool {
+// IsLogin reports whether u is the account of that login; GitHub's logins ignore case.
+func IsLogin(u *github.User, login string) bool {
 	return u != nil && strings.EqualFold(u.GetLogin(), login)
 }
 
-// findStatus returns the app's status comment among comments (oldest first): the first
+// FindStatus returns the app's status comment among comments (oldest first): the first
 // that isStatus takes for the app's. extra are the app's later ones, which are never read
 // (two replicas may both have created one); lookalikes counts those by anyone else.
-func (r LedgerReader) findStatus(ref issueRef, comments []*github.IssueComment) (status *github.IssueComment, extra []*github.IssueComment, lookalikes int) {
+func (r LedgerReader) FindStatus(ref clarify.IssueRef, comments []*github.IssueComment) (status *github.IssueComment, extra []*github.IssueComment, lookalikes int) {
 	for _, c := range comments {
 		switch {
 		case !render.IsStatus(c.GetBody()):
-		case !r.isStatus(ref, c.GetUser(), c.GetBody()):
+		case !r.IsStatus(ref, c.GetUser(), c.GetBody()):
 			lookalikes++
 		case status == nil:
 			status = c
@@ -153,8 +156,8 @@ func (r LedgerReader) findStatus(ref issueRef, comments []*github.IssueComment) 
 	return status, extra, lookalikes
 }
 
-// decodeStatus verifies and decodes the ledger in the issue's status comment body.
-func (r LedgerReader) decodeStatus(ref issueRef, body string) (clarify.Ledger, error) {
+// DecodeStatus verifies and decodes the ledger in the issue's status comment body.
+func (r LedgerReader) DecodeStatus(ref clarify.IssueRef, body string) (clarify.Ledger, error) {
 	if r.Unchecked {
 		return render.DecodeLedgerUnverified(body)
 	}
@@ -162,27 +165,27 @@ func (r LedgerReader) decodeStatus(ref issueRef, body string) (clarify.Ledger, e
 }
 
 // decodeArchive is decodeStatus for an archive comment's body.
-func (r LedgerReader) decodeArchive(ref issueRef, body string) (clarify.Ledger, error) {
+func (r LedgerReader) decodeArchive(ref clarify.IssueRef, body string) (clarify.Ledger, error) {
 	if r.Unchecked {
 		return render.DecodeArchiveUnverified(body)
 	}
 	return r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).DecodeArchive(body)
 }
 
-// mergeArchives merges into l the clarifications of the archive comments it lists, found
+// MergeArchives merges into l the clarifications of the archive comments it lists, found
 // among comments, in the order they were asked, and returns their ids. An archive that is
 // gone, not the app's, or does not verify is an error: the app then rebuilds the ledger.
-func (r LedgerReader) mergeArchives(ref issueRef, l *clarify.Ledger, comments []*github.IssueComment) (map[string]bool, error) {
+func (r LedgerReader) MergeArchives(ref clarify.IssueRef, l *clarify.Ledger, comments []*github.IssueComment) (map[string]bool, error) {
 	archived := map[string]bool{}
 	var merged []clarify.Clarification
 	for _, id := range l.Archives {
 		i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id })
-		if i < 0 || !r.own(comments[i]) {
-			return nil, fmt.Errorf("archive comment %d of %s, listed in its ledger, is gone", id, ref.key())
+		if i < 0 || !r.Own(comments[i]) {
+			return nil, fmt.Errorf("archive comment %d of %s, listed in its ledger, is gone", id, ref.String())
 		}
 		a, err := r.decodeArchive(ref, comments[i].GetBody())
 		if err != nil {
-			return nil, fmt.Errorf("archive comment %d of %s: %w", id, ref.key(), err)
+			return nil, fmt.Errorf("archive comment %d of %s: %w", id, ref.String(), err)
 		}
 		for _, c := range a.Clarifications {
 			archived[c.ID] = true
@@ -191,7 +194,7 @@ func (r LedgerReader) mergeArchives(ref issueRef, l *clarify.Ledger, comments []
 	}
 	if len(merged) > 0 {
 		l.Clarifications = append(merged, l.Clarifications...)
-		sortBySeq(l.Clarifications)
+		SortBySeq(l.Clarifications)
 	}
 	return archived, nil
 }
@@ -246,5 +249,10 @@ func (r LedgerReader) ReadBody(body, owner, repo string, number int) (clarify.Le
 		}
 		return l, err
 	}
-	return r.decodeStatus(issueRef{Owner: owner, Repo: repo, Number: number}, body)
+	return r.DecodeStatus(clarify.IssueRef{Owner: owner, Repo: repo, Number: number}, body)
+}
+
+// SortBySeq orders clarifications by their sequence number, the order they were asked in.
+func SortBySeq(cs []clarify.Clarification) {
+	slices.SortStableFunc(cs, func(a, b clarify.Clarification) int { return clarify.CompareIDs(a.ID, b.ID) })
 }

@@ -1,0 +1,221 @@
+package asker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
+	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/wire"
+)
+
+// Settle is one settling command an asker gives about its clarification.
+type Settle struct {
+	Issue clarify.IssueRef
+	// ID is the clarification's id, CLR-<issue>-<nnn>.
+	ID string
+	// Kind is clarify.CmdResolve, clarify.CmdFollowup or clarify.CmdAbandon.
+	Kind clarify.CommandKind
+	// Text is the decision of a resolve (optional: without one the last answer stands),
+	// the new question of a followup (required), the reason of an abandon (optional).
+	Text string
+	// Dispatch sends the command as a repository_dispatch rather than a comment.
+	Dispatch bool
+	// Timeout bounds the wait for Clarify to take it (0: DefaultTakeTimeout).
+	Timeout time.Duration
+}
+
+// CheckID says what is wrong with id as the id of a clarification of issue, nil when
+// nothing is: it must read CLR-<issue>-<nnn> with issue's number. Every door checks an id
+// with it before any request, so a typo costs nothing and names the issue it meant.
+func CheckID(issue clarify.IssueRef, id string) error {
+	norm, ok := clarify.NormalizeID(id)
+	if !ok {
+		return &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%q is no clarification id: write CLR-%d-001", id, issue.Number)}
+	}
+	if want := fmt.Sprintf("CLR-%d-", issue.Number); !strings.HasPrefix(norm, want) {
+		return &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s is not a clarification of %s: its ids start %s", norm, issue, want)}
+	}
+	return nil
+}
+
+// check refuses, before any request, a settle that cannot be carried out as given.
+func (s Settle) check() error {
+	if s.Issue.Number <= 0 {
+		return errors.New("no issue: give OWNER/REPO#N")
+	}
+	if err := CheckID(s.Issue, s.ID); err != nil {
+		return err
+	}
+	switch s.Kind {
+	case clarify.CmdResolve, clarify.CmdAbandon:
+	case clarify.CmdFollowup:
+		if strings.TrimSpace(s.Text) == "" {
+			return errors.New("a followup needs its question")
+		}
+	default:
+		return fmt.Errorf("%q settles nothing: resolve, followup or abandon", s.Kind)
+	}
+	return nil
+}
+
+// command is the settle as a comment says it, and as Clarify's mirror of its dispatch
+// quotes it.
+func (s Settle) command() string {
+	id, _ := clarify.NormalizeID(s.ID) // checked
+	return clarify.FormatCommand(clarify.Command{Kind: s.Kind, ID: id, Text: s.Text})
+}
+
+// payload is the settle as a clarify dispatch's client_payload (handlers/dispatch.go).
+func (s Settle) payload() json.RawMessage {
+	id, _ := clarify.NormalizeID(s.ID)
+	p := wire.DispatchPayload{Issue: s.Issue.Number, Action: string(s.Kind), ID: id}
+	switch s.Kind {
+	case clarify.CmdResolve:
+		p.Decision = s.Text
+	case clarify.CmdFollowup:
+		p.Question = s.Text
+	default:
+		p.Reason = s.Text
+	}
+	b, _ := json.Marshal(p) // a DispatchPayload always marshals
+	return b
+}
+
+// Settle gives the command and reads until Clarify has taken it: the clarification's record
+// once the command is in its thread (resolved, abandoned, or a new round), an *Error with
+// the refusal's code and the reason its reply gives, or ErrNotTaken with the record as it
+// stands. The id is checked (CheckID) before any request.
+func (c *Client) Settle(ctx context.Context, s Settle) (clarify.AskRecord, error) {
+	if err := s.check(); err != nil {
+		return clarify.AskRecord{}, err
+	}
+	deadline := c.now().Add(orDefault(s.Timeout, DefaultTakeTimeout))
+	comment, after, err := c.sendSettle(ctx, s)
+	if err != nil {
+		return clarify.AskRecord{}, err
+	}
+	return c.settled(ctx, s, comment, after, deadline)
+}
+
+// sendSettle gives the command and returns the comment that stands for it (0 for a
+// dispatch: its mirror is found later) and the newest comment before it.
+func (c *Client) sendSettle(ctx context.Context, s Settle) (int64, int64, error) {
+	if s.Dispatch {
+		before, err := c.read(ctx, s.Issue)
+		if err != nil {
+			return 0, 0, err
+		}
+		return 0, newest(before.comments), c.sendDispatch(ctx, s.Issue, s.payload(), "/clarify "+string(s.Kind))
+	}
+	body := s.command()
+	cm, _, err := c.gh.Issues.CreateComment(ctx, s.Issue.Owner, s.Issue.Repo, s.Issue.Number, &github.IssueComment{Body: &body})
+	if err != nil {
+		return 0, 0, fmt.Errorf("post /clarify %s in %s: %w", s.Kind, s.Issue, err)
+	}
+	return cm.GetID(), cm.GetID() - 1, nil
+}
+
+// settled reads the issue until the command's comment (or its dispatch's mirror, found by
+// its quote of the command) is in the clarification's thread or has the app's refusal, or
+// deadline passes.
+func (c *Client) settled(ctx context.Context, s Settle, comment, after int64, deadline time.Time) (clarify.AskRecord, error) {
+	id, _ := clarify.NormalizeID(s.ID)
+	for d := askPoll.First; ; d = askPoll.next(d) {
+		snap, err := c.read(ctx, s.Issue)
+		if err != nil {
+			return clarify.AskRecord{}, err
+		}
+		if comment == 0 {
+			comment = mirrorOf(snap.reader, s.Issue, snap.comments, s.command(), after)
+		}
+		cl, found := byID(snap.ledger, id)
+		if found && comment != 0 && inThread(cl, comment) {
+			return c.record(s.Issue, cl), nil
+		}
+		if rec, reason, ok := refusal(snap.reader, s.Issue, snap.comments, comment, "", after); comment != 0 && ok {
+			return clarify.AskRecord{}, refused(rec, reason, "/clarify "+string(s.Kind), s.Issue)
+		}
+		more, err := c.pause(ctx, d, deadline)
+		if err != nil {
+			return clarify.AskRecord{}, err
+		}
+		if !more {
+			var stands clarify.AskRecord
+			if found {
+				stands = c.record(s.Issue, cl)
+			}
+			return stands, fmt.Errorf("%w: Clarify did not take /clarify %s %s in %s within %s", ErrNotTaken, s.Kind, id, s.Issue,
+				orDefault(s.Timeout, DefaultTakeTimeout))
+		}
+	}
+}
+
+// inThread reports whether the comment's command is in cl's thread.
+func inThread(cl clarify.Clarification, comment int64) bool {
+	for _, e := range cl.Thread {
+		if e.CommentID == comment {
+			return true
+		}
+	}
+	return false
+}
+
+// mirrorOf is the app's mirror of a dispatched command, written after the comment after;
+// 0 while there is none.
+func mirrorOf(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, command string, after int64) int64 {
+	for _, cm := range comments {
+		if cm.GetID() > after && r.Owns(issue, cm) && render.IsMirrorOf(cm.GetBody(), command) {
+			return cm.GetID()
+		}
+	}
+	return 0
+}
+
+// refused is the *Error of the app's refusal of what was sent, with the reason its reply
+// gives.
+func refused(rec render.Record, reason, what string, issue clarify.IssueRef) *Error {
+	msg := "Clarify refused " + what + " in " + issue.String()
+	if reason != "" {
+		msg += ": " + reason
+	}
+	return &Error{Code: clarify.ErrorCode(rec.Code), Msg: msg}
+}
+
+// ByRef reads the record of the newest clarification in the issue whose ask carried ref;
+// false when there is none (yet: an ask not taken in time may be taken later).
+func (c *Client) ByRef(ctx context.Context, issue clarify.IssueRef, ref string) (clarify.AskRecord, bool, error) {
+	snap, err := c.read(ctx, issue)
+	if err != nil {
+		return clarify.AskRecord{}, false, err
+	}
+	cl, ok := newestByRef(snap.ledger, ref)
+	if !ok {
+		return clarify.AskRecord{}, false, nil
+	}
+	return c.record(issue, cl), true, nil
+}
+
+// newestByRef is the newest clarification whose ask carried ref.
+func newestByRef(l clarify.Ledger, ref string) (clarify.Clarification, bool) {
+	for i := len(l.Clarifications) - 1; i >= 0 && ref != ""; i-- {
+		if l.Clarifications[i].Ref == ref {
+			return l.Clarifications[i], true
+		}
+	}
+	return clarify.Clarification{}, false
+}
+
+// record is the asker's record of cl, a clarification of issue, with the issue's page.
+func (c *Client) record(issue clarify.IssueRef, cl clarify.Clarification) clarify.AskRecord {
+	r := clarify.AskRecordOf(issue.Number, cl)
+	r.URL = c.issueURL(issue)
+	return r
+}

@@ -1,0 +1,83 @@
+package askmcp
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestALineOverAMegabyteGetsAParseErrorAndTheNextIsRead(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"clarify_status","arguments":{"issue":1,"id":"` + strings.Repeat("x", 2<<20) + `"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+	}, "\n") + "\n"
+	// The client keeps its end open, as a client does, until the last answer is in.
+	pr, pw := io.Pipe()
+	go func() { _, _ = io.WriteString(pw, in) }()
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = New(Config{Repo: "octo/widgets"}).Run(ctx, Stdio(pr, out)) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), `"id":3`) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], `"code":-32700`) || !strings.Contains(lines[2], `"id":3`) {
+		t.Errorf("answers to initialize, a 2 MiB line and tools/list: %q; want the handshake, a parse error and the list", lines)
+	}
+}
+
+// syncBuffer is a buffer the server writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestEveryToolHasATitleAndTheReadersAreReadOnly(t *testing.T) {
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := New(Config{}).Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if got := cs.InitializeResult(); got.Instructions == "" || got.Capabilities.Logging != nil || got.Capabilities.Tools.ListChanged {
+		t.Errorf("initialize: instructions %q, capabilities %+v; want instructions, tools only, no listChanged", got.Instructions, got.Capabilities)
+	}
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readOnly := map[string]bool{"clarify_wait": true, "clarify_status": true, "clarify_decisions": true}
+	for _, tool := range list.Tools {
+		a := tool.Annotations
+		if tool.Title == "" || a == nil || a.ReadOnlyHint != readOnly[tool.Name] || a.OpenWorldHint == nil || !*a.OpenWorldHint ||
+			(a.DestructiveHint != nil && *a.DestructiveHint) != (tool.Name == "clarify_abandon") {
+			t.Errorf("%s: title %q, annotations %+v", tool.Name, tool.Title, a)
+		}
+	}
+}

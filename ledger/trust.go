@@ -1,0 +1,78 @@
+package ledger
+
+import (
+	"fmt"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
+)
+
+// A ledger that verifies was signed with the app's key, but not necessarily written by the
+// app: `bot ledger import -status` signs whatever an AgentX file says, for an operator to
+// paste over the status comment. A file whose cursor lies past every comment of the issue
+// would make the app skip each later comment (no command taken, no reply), and one whose
+// sequence lies below the ids the app already handed out would hand them out again. So a
+// verified ledger is also held against the issue it sits in (the whole list of comments):
+//   - a cursor past the newest comment comes back to it, and the ledger is kept: that is
+//     also what the app's own ledger shows once the comment it last applied is deleted,
+//     and rebuilding then would undo answers and ask them again;
+//   - a sequence below an id the issue shows means the ledger lost clarifications the app
+//     handed out, which nothing but a paste does: it is rebuilt from the comments like a
+//     forged one.
+
+// Distrust is why a verified ledger is not trusted, and so rebuilt from the comments.
+type Distrust struct {
+	// Older says the app wrote a newer revision since (the floor).
+	Older bool
+	// Why says it for a person or a log line.
+	Why string
+}
+
+// Trust is the one decision of whether a verified ledger l, read from an issue whose
+// comments are comments, is trusted: the app's runs and bot ledger both make it. A
+// ledger whose revision is below floor (the newest this reader knows the app wrote; 0:
+// none) or whose sequence is below an id the issue shows is not; a trusted ledger whose
+// cursor lies past the newest comment has it brought back to it, and moved says so.
+func (r LedgerReader) Trust(ref clarify.IssueRef, l *clarify.Ledger, comments []*github.IssueComment, floor int64) (no *Distrust, moved bool) {
+	if l.Rev < floor {
+		// It verifies, so the app wrote it, but it wrote a newer one since: a body put back
+		// from the comment's edit history would undo what happened after it (time's
+		// effects, a deadlock broken), so it is rebuilt like a forged one.
+		return &Distrust{Older: true, Why: fmt.Sprintf("its revision %d is below %d, which the app wrote since", l.Rev, floor)}, false
+	}
+	newest, seq := r.issueBounds(ref, *l, comments)
+	if l.Seq < seq {
+		return &Distrust{Why: fmt.Sprintf("its sequence %d is below %s, which it holds or the app already mirrored", l.Seq, clarify.FormatID(l.Issue, seq))}, false
+	}
+	if l.Cursor > newest {
+		l.Cursor = newest
+		return nil, true
+	}
+	return nil, false
+}
+
+// issueBounds returns the newest comment id of the issue and the highest clarification
+// sequence it shows: in the ledger l itself, or in a round the app mirrored. Only the
+// app's own round records count: an id quoted in a refusal or typed by anyone hands
+// nothing out.
+func (r LedgerReader) issueBounds(ref clarify.IssueRef, l clarify.Ledger, comments []*github.IssueComment) (newest int64, seq int) {
+	for _, c := range l.Clarifications {
+		if n, ok := clarify.SeqOf(c.ID, l.Issue); ok {
+			seq = max(seq, n)
+		}
+	}
+	for _, c := range comments {
+		newest = max(newest, c.GetID())
+		if !r.OwnsBy(ref, c.GetUser(), c.GetBody()) {
+			continue
+		}
+		if rec, ok := render.ReadRecord(c.GetBody()); ok && rec.Kind == render.RecordRound {
+			if n, ok := clarify.SeqOf(rec.ID, l.Issue); ok {
+				seq = max(seq, n)
+			}
+		}
+	}
+	return newest, seq
+}

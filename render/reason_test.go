@@ -1,0 +1,33 @@
+package render
+
+import (
+	"testing"
+
+	"github.com/clarify-app/clarify/clarify"
+)
+
+func TestRefusalReasonIsWhatTheReplySaysOnOneLine(t *testing.T) {
+	for to, want := range map[string]string{
+		"coder-agent":      "`frob` is not a /clarify command. Try: `/clarify resolve CLR-42-001 <decision>`",
+		"coder-agent[bot]": "`frob` is not a /clarify command. Try: `/clarify resolve CLR-42-001 <decision>`",
+		"":                 "`frob` is not a /clarify command. Try: `/clarify resolve CLR-42-001 <decision>`",
+	} {
+		body := Reply(clarify.Reply{Kind: clarify.ReplyRefusal, To: to, Quote: "/clarify frob CLR-42-001", Code: clarify.CodeBadCommand,
+			Problem: "`frob` is not a /clarify command.", Try: "`/clarify resolve CLR-42-001 <decision>`"}, clarify.Ledger{}, "reply:7")
+		if got := RefusalReason(body); got != want {
+			t.Errorf("to %q: RefusalReason = %q, want %q\nof:\n%s", to, got, want, body)
+		}
+	}
+}
+
+func TestIsMirrorOfFindsTheCommandsMirrorOnly(t *testing.T) {
+	body := Mirror("coder-agent", "/clarify resolve CLR-42-001 per API key", nil, "<!-- clarify:dispatch x.y -->", "dispatch:g")
+	if !IsMirrorOf(body, "/clarify resolve CLR-42-001 per API key") {
+		t.Errorf("the mirror of the command is not found:\n%s", body)
+	}
+	for _, other := range []string{"/clarify resolve CLR-42-001", "/clarify resolve CLR-42-002 per API key", "/clarify abandon CLR-42-001"} {
+		if IsMirrorOf(body, other) {
+			t.Errorf("the mirror of another command is taken for %q", other)
+		}
+	}
+}
