@@ -55,15 +55,34 @@ commands:
   setup  -webhook-url URL  register the app on GitHub from app.yml (in a browser) and write config.yml
   ask    OWNER/REPO#N TARGET QUESTION [--topic T] [--option O]… [--ref R] [--state S] [--json]
                         ask a question as an agent, with your own token; prints its id
-  wait   OWNER/REPO#N CLR-… [--timeout 2h] [--json]
+                        (exit 5: sent, not taken in time; its ref finds it)
+  wait   OWNER/REPO#N (CLR-… | --ref R) [--timeout 2h] [--json]
                         wait until it is answered or settled; exit 0 answered, 3 fallback,
                         4 abandoned, 124 still open
-  status OWNER/REPO#N [CLR-…] [--json]
+  status OWNER/REPO#N [CLR-… | --ref R] [--json]
                         the issue's clarifications, from the app's own records
+  resolve  OWNER/REPO#N CLR-… [DECISION] [--json]
+                        settle your clarification (without a decision, the last answer stands)
+  followup OWNER/REPO#N CLR-… QUESTION [--json]
+                        ask its next round, once the last one is answered
+  abandon  OWNER/REPO#N CLR-… [--json]
+                        withdraw it; each of the three prints the record once Clarify took it
+                        (exit 1 refused, 5 not taken in time)
   mcp                   the asker's tools for an agent, over MCP on stdin and stdout
 
 Flags go before or after the arguments. Exit status: 0 done, 1 failed, 2 a usage mistake.
 `
+
+// toolCommands are the commands that read or make something for a person, apart from the
+// app and the asker.
+var toolCommands = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"ledger": func(args []string, stdout, stderr io.Writer) error {
+		return readcmd.Ledger(args, os.Stdin, stdout, stderr)
+	},
+	"key": func(args []string, stdout, stderr io.Writer) error {
+		return keycmd.Run(args, os.Getenv, rand.Reader, stdout, stderr)
+	},
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -73,18 +92,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd, ok := askerCommands[args[0]]; ok {
 		return cmd(askerDoor(stdout, stderr), args[1:])
 	}
+	if cmd, ok := toolCommands[args[0]]; ok {
+		return cli.Exit(stderr, args[0], cmd(args[1:], stdout, stderr))
+	}
 	var err error
 	switch args[0] {
 	case "serve":
 		err = serveCmd(args[1:], stdout)
 	case "replay":
 		err = replayCmd(args[1:], stdout, stderr)
-	case "ledger":
-		err = readcmd.Ledger(args[1:], os.Stdin, stdout, stderr)
 	case "config":
 		err = configCmd(args[1:], stdout)
-	case "key":
-		err = keycmd.Run(args[1:], os.Getenv, rand.Reader, stdout, stderr)
 	case "sweep":
 		err = sweepCmd(args[1:], stdout)
 	case "action":
