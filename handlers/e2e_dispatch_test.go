@@ -160,6 +160,23 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 			t.Errorf("writes for dispatches naming no issue: %v", got)
 		}
 	})
+	t.Run("anIssueWrittenLooselyIsLoggedAndDropped", func(t *testing.T) {
+		var logs strings.Builder
+		w := &world{t: t, h: newHarnessLogging(t, &logs, nil)}
+		for _, issue := range []any{"042", "+42", " 42", "42 ", 42.5, -42, "sweep"} {
+			w.dispatch("coder-agent", map[string]any{"issue": issue, "action": "ask", "target": "@maria", "question": "Per key?"})
+		}
+		if got := writes(w.h); len(got) != 0 {
+			t.Errorf("writes for dispatches whose issue is no issue's number as written: %v", got)
+		}
+		if n := strings.Count(logs.String(), "unknown-command"); n != 7 {
+			t.Errorf("%d log lines name the code of a bad dispatch, want 7:\n%s", n, logs.String())
+		}
+		w.dispatch("coder-agent", map[string]any{"issue": "42", "action": "ask", "target": "@maria", "question": "Per key?"})
+		if len(w.mirrors()) != 1 {
+			t.Errorf("the same dispatch with issue \"42\" was not taken:\n%s", w.h.Fake.Transcript(repo, 42))
+		}
+	})
 	t.Run("anotherEventTypeIsNotOurs", func(t *testing.T) {
 		w := &world{t: t, h: newHarness(t)}
 		w.h.Fake.ResetRequests()

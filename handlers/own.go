@@ -8,6 +8,9 @@ import (
 	"github.com/clarify-app/clarify/render"
 )
 
+// Which comments are the app's own is ledger/own.go's rule, for the runs, bot ledger, bot
+// action and the asker's client alike; here are the runs' questions of it.
+
 // ownComment reports whether c is the app's own comment in the issue (ledger.LedgerReader.OwnsBy).
 func (b *Base) ownComment(ref issueRef, c *github.IssueComment) bool {
 	return b.reader().OwnsBy(clarify.IssueRef(ref), c.GetUser(), c.GetBody())

@@ -70,8 +70,9 @@ func newMCPWorld(t *testing.T) *mcpWorld { return newMCPWorldWith(t, worldOpts{p
 // worldOpts say how a test's world differs: pump false leaves GitHub's deliveries unsent,
 // as when Clarify is down; client is the MCP client's options.
 type worldOpts struct {
-	pump   bool
-	client *mcp.ClientOptions
+	pump     bool
+	client   *mcp.ClientOptions
+	noClient bool // the test drives bot mcp with a client of its own
 }
 
 func newMCPWorldWith(t *testing.T, o worldOpts) *mcpWorld {
@@ -96,6 +97,9 @@ func newMCPWorldWith(t *testing.T, o worldOpts) *mcpWorld {
 		go w.pump(ctx)
 	}
 
+	if o.noClient {
+		return w
+	}
 	cmd := exec.Command(bin, "mcp")
 	cmd.Env = w.env()
 	cmd.Stderr = os.Stderr

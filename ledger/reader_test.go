@@ -1,4 +1,4 @@
-package handlers
+package ledger
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -77,7 +76,7 @@ func TestLedgerReaderReadsTheAppsStatusCommentAndItsArchives(t *testing.T) {
 	}
 	status := render.Status(current, block)
 	forged, _ := render.Keyring{Current: []byte("someone-else-key-0123456789abcd")}.Issue("octo", "widgets", 7).EncodeLedger(current)
-	reader := ledger.LedgerReader{Bot: "clarify[bot]", Keys: ring}
+	reader := LedgerReader{Bot: "clarify[bot]", Keys: ring}
 
 	t.Run("readsAcrossPages", func(t *testing.T) {
 		client := readerIssue(t, []map[string]any{
@@ -104,8 +103,8 @@ func TestLedgerReaderReadsTheAppsStatusCommentAndItsArchives(t *testing.T) {
 	})
 	t.Run("aLookalikeAloneIsNoStatus", func(t *testing.T) {
 		client := readerIssue(t, []map[string]any{readerComment(10, "mallory", status)})
-		if _, err := reader.Read(context.Background(), client, "octo", "widgets", 7); !errors.Is(err, ledger.ErrNoStatus) {
-			t.Errorf("err = %v, want ledger.ErrNoStatus", err)
+		if _, err := reader.Read(context.Background(), client, "octo", "widgets", 7); !errors.Is(err, ErrNoStatus) {
+			t.Errorf("err = %v, want ErrNoStatus", err)
 		}
 	})
 	t.Run("aGoneArchiveIsAnError", func(t *testing.T) {
