@@ -11,7 +11,8 @@ import (
 )
 
 // askerDoor is bot's way into the asker's client: the caller's token from GITHUB_TOKEN,
-// GH_TOKEN or gh, the ledger keys drawn as the app draws them.
+// GH_TOKEN or gh; whom to believe is found in each repository (no ledger key: the asker
+// never holds one).
 func askerDoor(stdout, stderr io.Writer) asker.Door {
 	return asker.Door{Prog: "bot", Stdout: stdout, Stderr: stderr, DefaultSlug: app.DefaultAppSlug,
 		Env: asker.Env{Getenv: os.Getenv, Token: func() (string, string, error) { return asker.TokenFromEnv(os.Getenv) }}}
