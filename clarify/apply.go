@@ -313,25 +313,35 @@ func (a *applier) escalate() {
 	if !ok {
 		return
 	}
-	switch {
-	case !a.canSettle(*c) && !a.p.addressedTo(*c, a.ev.Actor):
+	if !a.canSettle(*c) && !a.p.addressedTo(*c, a.ev.Actor) {
 		a.refuse(CodeNotPermitted, a.cmd.Line, fmt.Sprintf("only the two sides of %s and people with write access can escalate it.", c.ID),
 			"ask a maintainer to look at it.")
-		return
-	case c.Status == Escalated:
-		// Escalating twice posts once: the maintainers were already called.
-		a.react("+1")
 		return
 	}
 	reason := a.cmd.Text
 	if reason == "" {
 		reason = "escalated by " + a.ev.Actor.Login
 	}
-	if !a.escalateNow(c, reason) {
-		// Called once this round already: the status table shows it escalated again.
+	nth, capped := escalationCall(*c, a.ev.Actor.Login, reason)
+	switch {
+	case nth > 0:
+		// The escalation's comment is its acknowledgement.
+		a.escalateNow(c, reason)
+	case capped:
+		if c.Status != Escalated {
+			a.escalateNow(c, reason)
+		}
+		a.reply(Reply{Kind: ReplyRefusal, Code: CodeCalledTwice, To: a.ev.Actor.Login, Quote: a.cmd.Line, Ref: a.cmd.Ref,
+			Problem: fmt.Sprintf("the maintainers were called twice in round %d of %s already, so this escalation is kept in the thread but mentions nobody.", c.Round, c.ID),
+			Try:     fmt.Sprintf("a maintainer settles it with `/clarify resolve %s <decision>`; a follow-up round can call them again.", c.ID)})
+	default:
+		// No news for the maintainers (this side gave this reason in the round already):
+		// the status table shows it escalated again.
+		if c.Status != Escalated {
+			a.escalateNow(c, reason)
+		}
 		a.react("+1")
 	}
-	// Otherwise the escalation's comment is its acknowledgement.
 }
 
 // escalateNow marks c escalated by the event's author and announces it, the first time in
@@ -519,7 +529,7 @@ func ReplyKey(commentID int64) string { return fmt.Sprintf("reply:%d", commentID
 
 func (a *applier) refuse(code ErrorCode, line, problem, try string) {
 	a.ignore("refused: " + problem)
-	a.reply(Reply{Kind: ReplyRefusal, Code: code, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try, Ref: a.cmd.Ref})
+	a.reply(Reply{Kind: ReplyRefusal, Code: code, To: a.ev.Actor.Login, Quote: line, Problem: problem, Try: try, Ref: a.cmd.Ref, Nonce: a.ev.Nonce})
 }
 
 func (a *applier) refuseUnknown(id string) {

@@ -9,7 +9,7 @@ import (
 // clarification with its first round.
 
 func (a *applier) ask() {
-	if c, ok := SameAsk(a.l, a.ev.Actor.Login, a.cmd.Ref); ok {
+	if c, ok := SameAsk(a.l, a.ev.Actor.Login, a.cmd.Ref, a.ev.Nonce); ok {
 		// A retried step: the clarification it opened the first time is its answer.
 		a.react("+1")
 		a.ignore(fmt.Sprintf("the same ask as %s (ref %q): not asked again", c.ID, c.Ref))
@@ -169,6 +169,7 @@ func (a *applier) open(target Target) {
 		Thread:     []Entry{a.entry(KindQuestion, 1, a.cmd.Text)},
 		Ref:        a.cmd.Ref,
 		State:      a.ev.State,
+		Nonce:      a.ev.Nonce,
 	}
 	if c.Topic == "" {
 		c.Topic = topicOf(a.cmd.Text)

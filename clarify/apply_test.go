@@ -296,10 +296,10 @@ func TestAnswerFromAnEditedReplySaysSo(t *testing.T) {
 	}
 }
 
-// TestEscalationsAreAnnouncedOnceARound: the target escalates, answers and escalates
-// again in one round; only the first calls the maintainers (the second is acknowledged with
-// a reaction and kept in the thread). The next round's escalation calls them again.
-func TestEscalationsAreAnnouncedOnceARound(t *testing.T) {
+// TestEscalationsAreAnnouncedWhenNews: the asker escalates, the target answers, and the
+// asker escalates again with a new reason (news: a second call) and once more (past the
+// second call: a reply says so). The next round's escalation calls them again.
+func TestEscalationsAreAnnouncedWhenNews(t *testing.T) {
 	p := DefaultPolicy()
 	steps := []step{
 		{agent, "/clarify @maria Per key or per IP?", ""},
@@ -315,15 +315,15 @@ func TestEscalationsAreAnnouncedOnceARound(t *testing.T) {
 	kinds := func(r Result) []string {
 		var out []string
 		for _, e := range r.Effects {
-			out = append(out, string(e.Kind)+" "+e.Key)
+			out = append(out, string(e.Kind)+" "+e.Key+" "+string(e.Reply.Code))
 		}
 		return out
 	}
 	want := map[int][]string{
-		1: {"escalate escalate:CLR-42-001:1"},
-		3: {"react react:103:+1"},
-		4: {"react react:104:+1"},
-		7: {"escalate escalate:CLR-42-001:2"},
+		1: {"escalate escalate:CLR-42-001:1 "},
+		3: {"escalate escalate:CLR-42-001:1:2 "},
+		4: {"reply reply:104 called-twice"},
+		7: {"escalate escalate:CLR-42-001:2 "},
 	}
 	for i, w := range want {
 		if got := kinds(rs[i]); !reflect.DeepEqual(got, w) {

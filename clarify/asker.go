@@ -12,6 +12,13 @@ import (
 // step sends again) and a state (an opaque string it wants back when it is woken). Both are
 // kept with the clarification, in the ledger, and returned byte for byte; the ledger is
 // readable by anyone who can read the issue, and so are they.
+//
+// A dispatched ask also carries a nonce, which tells askers apart where the account does
+// not: every workflow of a repository sends its dispatches as github-actions[bot]. The
+// asker's client draws it from its token and the ask's issue and ref, so that it is the
+// same for a retried step and another for every other token (docs/agents.md). It is kept
+// with the clarification, and a refusal of the ask names it; an ask repeats an open
+// clarification only of the same asker, ref and nonce.
 
 // Limits of an ask's ref and state; past them the ask is refused with CodeTooLong.
 const (
@@ -31,6 +38,23 @@ func RefProblem(ref string) (string, ErrorCode) {
 		return "the ref must be one line of text, without line breaks or control characters.", CodeBadCommand
 	}
 	return "", ""
+}
+
+// MaxNonceBytes is the most bytes a dispatched ask's nonce may have.
+const MaxNonceBytes = 64
+
+// NonceProblem says what is wrong with a nonce, "" when nothing is: up to MaxNonceBytes of
+// letters, digits, '-' and '_', which any record and marker can carry as they are.
+func NonceProblem(nonce string) string {
+	if len(nonce) > MaxNonceBytes {
+		return fmt.Sprintf("the nonce is %d bytes long; it may have at most %d.", len(nonce), MaxNonceBytes)
+	}
+	if strings.TrimFunc(nonce, func(r rune) bool {
+		return r == '-' || r == '_' || r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) != "" {
+		return "it may hold only letters, digits, '-' and '_'."
+	}
+	return ""
 }
 
 // StateTry is what a refusal of a state past MaxStateBytes tells the asker to do instead.
@@ -78,15 +102,16 @@ func Outcome(c Clarification) string {
 	return ""
 }
 
-// SameAsk finds the open clarification that an ask of asker's with ref repeats: a retried
-// step asks again with the same ref, and is answered with the clarification it opened the
-// first time rather than a second one. An empty ref repeats nothing.
-func SameAsk(l Ledger, asker, ref string) (Clarification, bool) {
+// SameAsk finds the open clarification that an ask of asker's with ref and nonce repeats: a
+// retried step asks again with the same ref, and is answered with the clarification it
+// opened the first time rather than a second one. An empty ref repeats nothing, and another
+// asker's ref is never the asker's.
+func SameAsk(l Ledger, asker, ref, nonce string) (Clarification, bool) {
 	if ref == "" {
 		return Clarification{}, false
 	}
 	for _, c := range l.Clarifications {
-		if c.Status.Open() && c.Ref == ref && strings.EqualFold(c.Asker.Login, asker) {
+		if c.Status.Open() && c.Ref == ref && strings.EqualFold(c.Asker.Login, asker) && c.Nonce == nonce {
 			return c, true
 		}
 	}

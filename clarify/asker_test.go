@@ -182,6 +182,29 @@ func TestOutcomeTellsTheEndingsApart(t *testing.T) {
 	}
 }
 
+// TestARefIsTheAskersOwn (issue 33): two workflows dispatch as the same github-actions[bot]
+// with the same ref, each with its own nonce: each gets its own clarification, and a retry
+// with a nonce repeats only the ask of that nonce.
+func TestARefIsTheAskersOwn(t *testing.T) {
+	ci := Actor{Login: "github-actions[bot]", Bot: true, Permission: "write"}
+	ask := func(l Ledger, id int64, nonce string) Result {
+		ev := Event{Kind: EventComment, CommentID: id, Actor: ci, Body: "/clarify @maria Asked by " + nonce + "?\nRef: step-1",
+			At: t0.Add(time.Duration(id) * time.Minute), Nonce: nonce}
+		return Apply(l, ev, DefaultPolicy(), ev.At)
+	}
+	l := ask(NewLedger(42), 100, "n-one").Ledger
+	l = ask(l, 101, "n-two").Ledger
+	if len(l.Clarifications) != 2 || l.Clarifications[0].Nonce != "n-one" || l.Clarifications[1].Nonce != "n-two" {
+		t.Fatalf("two askers' step-1: %+v; want two clarifications, each with its nonce", l.Clarifications)
+	}
+	if again := ask(l, 102, "n-two").Ledger; len(again.Clarifications) != 2 {
+		t.Errorf("a retry with the second nonce opened a third clarification")
+	}
+	if c, ok := SameAsk(l, ci.Login, "step-1", "n-three"); ok {
+		t.Errorf("SameAsk gave another asker's %s", c.ID)
+	}
+}
+
 func TestChosenOptionIsTheOptionTheTextNames(t *testing.T) {
 	opts := []Option{{Key: "a", Text: "per API key"}, {Key: "b", Text: "per client IP"}}
 	for text, want := range map[string]string{

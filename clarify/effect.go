@@ -41,8 +41,9 @@ type Reply struct {
 	Code ErrorCode
 	// ID is the clarification a ReplyShow shows.
 	ID string
-	// Ref is the ref of the ask a refusal turns away, so that its asker finds the refusal.
-	Ref string
+	// Ref is the ref of the ask a refusal turns away, and Nonce the nonce of a dispatched
+	// one, so that its asker finds the refusal.
+	Ref, Nonce string
 }
 
 // Effect is one thing to post or do; Key is unique per effect so that posting it is idempotent

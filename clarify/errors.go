@@ -39,9 +39,11 @@ const (
 	CodeNoRoom ErrorCode = "no-room"
 	// CodeTooLong: an ask's ref or state is longer than its limit.
 	CodeTooLong ErrorCode = "too-long"
+	// CodeCalledTwice: an escalation after the round called the maintainers twice already.
+	CodeCalledTwice ErrorCode = "called-twice"
 )
 
 // ErrorCodes lists every code, in the order docs/agents.md documents them.
 var ErrorCodes = []ErrorCode{CodeBadCommand, CodeIssueClosed, CodeNotPermitted, CodeQuota, CodeSelfAddressed,
 	CodeMissingFields, CodeOutOfScope, CodeNotAwaiting, CodeStillAwaiting, CodeRoundLimit, CodeAmbiguous,
-	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong}
+	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong, CodeCalledTwice}

@@ -63,6 +63,9 @@ type Event struct {
 	// State is the asker's opaque state that came with an ask beside its comment (a
 	// dispatch's signed copy carries it; a comment cannot).
 	State string
+	// Nonce is the asker's nonce that came with a dispatched ask (clarify/asker.go), from
+	// its signed copy.
+	Nonce string
 }
 
 // addressedTo reports whether c is addressed to the actor: its login, a role that lists the

@@ -109,7 +109,7 @@ func timeOut(c *Clarification, l *Ledger, now time.Time) (e Effect, announce boo
 		// The target did answer: taking the fallback would overrule that answer, so a silent
 		// asker goes to the maintainers instead. Its own key, the one such escalations were
 		// always announced under.
-		announce = firstInRound(*c, KindEscalation, true)
+		announce = silentFirstInRound(*c)
 		e, _ = escalateClarification(c, askerSilent, "", 0, now)
 		e.Key += ":" + SideAsker
 		return e, announce
@@ -144,17 +144,21 @@ func fallbackDecision(c Clarification) string {
 }
 
 // escalateClarification marks c escalated with reason and returns the announcement that
-// calls the maintainers; announce is false when c was escalated earlier in this round, which
-// is recorded in its thread but calls nobody again (once.go).
+// calls the maintainers; announce is false when the escalation is no news in this round, or
+// the round called them as often as it may, which is recorded in its thread but calls
+// nobody again (once.go). The round's second call has a key of its own.
 // Escalated clarifications have no deadline: they are with a human now.
 func escalateClarification(c *Clarification, reason, author string, commentID int64, now time.Time) (e Effect, announce bool) {
-	announce = firstInRound(*c, KindEscalation, false)
+	nth, _ := escalationCall(*c, author, reason)
+	key := fmt.Sprintf("escalate:%s:%d", c.ID, c.Round)
+	if nth > 1 {
+		key += fmt.Sprintf(":%d", nth)
+	}
 	c.Status = Escalated
 	c.UpdatedAt = now
 	c.StaleAfter = time.Time{}
 	c.Thread = append(c.Thread, Entry{Kind: KindEscalation, Round: c.Round, Author: author, CommentID: commentID, At: now, Text: reason})
-	return Effect{Kind: EffectEscalate, Key: fmt.Sprintf("escalate:%s:%d", c.ID, c.Round), ClarificationID: c.ID,
-		CommentID: commentID, Reason: reason}, announce
+	return Effect{Kind: EffectEscalate, Key: key, ClarificationID: c.ID, CommentID: commentID, Reason: reason}, nth > 0
 }
 
 // settle ends c for good: Resolved with decision, or Abandoned (decision empty), with the

@@ -102,6 +102,8 @@ type Clarification struct {
 	// woken (asker.go); both as the ask gave them, returned byte for byte.
 	Ref   string `json:"ref,omitempty"`
 	State string `json:"state,omitempty"`
+	// Nonce is a dispatched ask's nonce (asker.go): which asker's ask this is.
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on timeout).

@@ -89,15 +89,27 @@ func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, r
 	return cfg, err
 }
 
-// loadAfter is Load for a run whose issue's ledger says none (a known push: no file was
-// there as of it) and whose payload shows the repository's pushes as push. Where the loader
-// reads one repository only, the same push means nothing can have brought a file since, so
-// the defaults apply without a request; any other push, or none known (a sweep's run, a
-// payload without pushed_at), reads the file. A file that exists is read every time: its
+// hintRun is what decides whether a run may take a ledger's no-config hint: the hint, the
+// run's payload's push, the payload's own comment (0 for none) and the newest comment
+// other than the app's that the run is to apply (0 for none).
+type hintRun struct {
+	none            clarify.NoConfig
+	push            clarify.Push
+	trigger, newest int64
+}
+
+// loadAfter is Load for a run whose issue's ledger may say none (a known push: no file was
+// there as of it). Where the loader reads one repository only, the payload showing the
+// same push means nothing brought a file before the payload's comment was made, so the
+// defaults apply without a request to that comment and to those the hint's own run had read
+// before it looked (Seen); a run that applies a newer comment (a run queued before a push,
+// taking in replies made after it) reads the file, as does any other push, or none known
+// (a sweep's run, a payload without pushed_at). A file that exists is read every time: its
 // roles decide who may answer. In App mode the organization's .github repository may hold
 // the file, which this repository's pushes do not move, so the hint is never taken there.
-func (l *ConfigLoader) loadAfter(ctx context.Context, client *github.Client, owner, repo string, none, push clarify.Push) (RepoConfig, error) {
-	if l.oneRepo && none.Same(push) {
+func (l *ConfigLoader) loadAfter(ctx context.Context, client *github.Client, owner, repo string, h hintRun) (RepoConfig, error) {
+	none, push := h.none, h.push
+	if l.oneRepo && none.Pushed().Same(push) && h.newest <= max(none.Seen, h.trigger) {
 		zerolog.Ctx(ctx).Debug().Time("pushed_at", push.At).Msg("No configuration file as of the repository's last push; the defaults apply")
 		return RepoConfig{Config: repoconfig.Default(), Missing: true}, nil
 	}
@@ -106,15 +118,21 @@ func (l *ConfigLoader) loadAfter(ctx context.Context, client *github.Client, own
 
 // noConfigHint is what a ledger records, after a run loaded cfg with its payload showing
 // push, of the repository's config file: was, the hint it had, kept when the run cannot
-// tell more (no push known); the push when the file is missing; nothing once a file is there.
-func (l *ConfigLoader) noConfigHint(was clarify.Push, cfg RepoConfig, push clarify.Push) clarify.Push {
+// tell more (no push known, or the hint taken); the push when the file is missing, with
+// seen, the newest comment read before the file was, when this run read it; nothing once a
+// file is there.
+func (l *ConfigLoader) noConfigHint(was clarify.NoConfig, cfg RepoConfig, push clarify.Push, seen int64) clarify.NoConfig {
 	switch {
 	case !l.oneRepo || !cfg.Missing:
-		return clarify.Push{}
-	case push.Known():
-		return push
-	default:
+		return clarify.NoConfig{}
+	case !push.Known():
 		return was
+	case cfg.Fresh:
+		return clarify.NoConfigAt(push, seen)
+	case was.Pushed().Same(push):
+		return was
+	default:
+		return clarify.NoConfigAt(push, 0)
 	}
 }
 

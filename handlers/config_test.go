@@ -28,18 +28,24 @@ func TestTheNoConfigHintHoldsOnlyWhereOneRepositoryIsRead(t *testing.T) {
 	pushed := clarify.Push{At: time.Date(2026, 11, 26, 7, 0, 0, 0, time.UTC), Branch: "main"}
 	later := clarify.Push{At: pushed.At.Add(time.Minute), Branch: "main"}
 	for name, tc := range map[string]struct {
-		loader *ConfigLoader
-		push   clarify.Push
-		reads  int
+		loader          *ConfigLoader
+		push            clarify.Push
+		trigger, newest int64
+		reads           int
 	}{
-		"actionSamePush":  {NewRepoConfigLoader(0, fake.Now), pushed, 0},
-		"actionPushSince": {NewRepoConfigLoader(0, fake.Now), later, 1},
-		"actionNoPush":    {NewRepoConfigLoader(0, fake.Now), clarify.Push{}, 1},
-		"appSamePush":     {NewConfigLoader(0, fake.Now), pushed, 1},
+		"actionSamePush":  {NewRepoConfigLoader(0, fake.Now), pushed, 5, 5, 0},
+		"actionPushSince": {NewRepoConfigLoader(0, fake.Now), later, 5, 5, 1},
+		"actionNoPush":    {NewRepoConfigLoader(0, fake.Now), clarify.Push{}, 5, 5, 1},
+		"appSamePush":     {NewConfigLoader(0, fake.Now), pushed, 5, 5, 1},
+		// A reply made after the payload's comment, and after the hint's run looked: a
+		// push may have come between.
+		"actionSamePushALaterReply": {NewRepoConfigLoader(0, fake.Now), pushed, 5, 7, 1},
+		// A reply the hint's own run had read before it found no file.
+		"actionSamePushAReplyTheHintSaw": {NewRepoConfigLoader(0, fake.Now), pushed, 5, 6, 0},
 	} {
 		t.Run(name, func(t *testing.T) {
 			fake.ResetRequests()
-			cfg, err := tc.loader.loadAfter(context.Background(), client, "octo", "widgets", pushed, tc.push)
+			cfg, err := tc.loader.loadAfter(context.Background(), client, "octo", "widgets", hintRun{none: clarify.NoConfigAt(pushed, 6), push: tc.push, trigger: tc.trigger, newest: tc.newest})
 			if err != nil || !cfg.Missing {
 				t.Fatalf("loadAfter = %+v, %v; want the defaults, the file missing", cfg, err)
 			}

@@ -171,9 +171,9 @@ type dispatchRequest struct {
 	Problem *dispatchProblem
 	// Sent is the client_payload, compact, for a refusal to quote.
 	Sent string
-	// Ref and State are an ask's context (Ref also in Command, as its `Ref:` line); State
-	// goes into the mirror's signed copy only, never its quote.
-	Ref, State string
+	// Ref, State and Nonce are an ask's context (Ref also in Command, as its `Ref:` line);
+	// State and Nonce go into the mirror's signed copy only, never its quote.
+	Ref, State, Nonce string
 }
 
 // EventIssue is the issue or pull request an event's payload names: issue.number,
@@ -207,7 +207,7 @@ func parseDispatch(raw json.RawMessage, number int, guid string, sender *github.
 		return req
 	}
 	if p.Context != nil && strings.EqualFold(strings.TrimSpace(p.Action), "ask") {
-		req.Ref, req.State = strings.TrimSpace(p.Context.Ref), p.Context.State
+		req.Ref, req.State, req.Nonce = strings.TrimSpace(p.Context.Ref), p.Context.State, p.Context.Nonce
 	}
 	cmd, problem := p.Command()
 	switch {
@@ -283,7 +283,7 @@ func (b *Base) mirrorInput(ref issueRef, c *github.IssueComment) (input, bool) {
 	login, typ := m.Login, m.Type
 	return input{
 		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: m.Command, At: c.GetCreatedAt().Time,
-			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time), State: string(m.State)},
+			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time), State: string(m.State), Nonce: m.Nonce},
 		user: &github.User{Login: &login, Type: &typ},
 	}, true
 }
@@ -341,7 +341,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 		return tick, err
 	}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
-		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State)})
+		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State), Nonce: d.Nonce})
 	if err != nil {
 		return trig, err
 	}
@@ -360,8 +360,10 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 }
 
 // writesNothing reports whether a dispatch gets nothing written, neither mirror nor
-// refusal: an outsider's, or an ask that repeats the ref of an open clarification of its
-// sender's (a retried step, whose clarification is already there).
+// refusal: an outsider's, or an ask that repeats the ref and nonce of an open clarification
+// of its sender's (a retried step, whose clarification is already there): the sender is
+// the dispatch's, in App and Action mode alike, and the nonce tells apart the workflows
+// that all send as github-actions[bot].
 func (b *Base) writesNothing(ctx context.Context, lookups *actorLookups, d *dispatchRequest, l clarify.Ledger, p clarify.Policy) (bool, error) {
 	logger := zerolog.Ctx(ctx)
 	if outsider, err := b.dispatchOutsider(ctx, lookups, d, l, p); err != nil || outsider {
@@ -370,7 +372,7 @@ func (b *Base) writesNothing(ctx context.Context, lookups *actorLookups, d *disp
 		}
 		return outsider, err
 	}
-	if c, ok := clarify.SameAsk(l, d.Sender.GetLogin(), d.Ref); ok && d.Problem == nil {
+	if c, ok := clarify.SameAsk(l, d.Sender.GetLogin(), d.Ref, d.Nonce); ok && d.Problem == nil {
 		logger.Info().Str("clarification", c.ID).Msg("Dispatch asks again with the ref of an open clarification of its sender: the same ask, not asked again")
 		return true, nil
 	}
@@ -382,7 +384,10 @@ func (d *dispatchRequest) refusal() clarify.Reply {
 	r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: cmp.Or(d.Problem.Code, clarify.CodeBadCommand), To: d.Sender.GetLogin(),
 		Quote: "repository_dispatch clarify " + d.Sent, Problem: d.Problem.Problem, Try: d.Problem.Try}
 	if problem, _ := clarify.RefProblem(d.Ref); problem == "" {
-		r.Ref = d.Ref // so that the asker finds the refusal of its ask by its ref
+		r.Ref = d.Ref
+	}
+	if clarify.NonceProblem(d.Nonce) == "" {
+		r.Nonce = d.Nonce // so that the asker finds the refusal of its ask by its nonce
 	}
 	return r
 }

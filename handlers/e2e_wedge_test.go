@@ -86,7 +86,7 @@ func (w *world) botCommentsOn(n int, contains string) int {
 func (w *world) labelsOn(n int) string { return strings.Join(w.h.Fake.IssueLabels(repo, n), ",") }
 
 // roundMarker finds the clarification id in a round comment's hidden marker.
-var roundMarker = regexp.MustCompile(`<!-- clarify:msg round:(CLR-\d+-\d+):\d+ [^ ]+ -->`)
+var roundMarker = regexp.MustCompile(`<!-- clarify:msg round:(CLR-\d+-\d+):\d+ (?:v2 )?[^ ]+ -->`)
 
 // roundIDs lists the clarification ids of the app's round comments on issue n, one per comment.
 func (w *world) roundIDs(n int) []string {

@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"strings"
+
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -33,14 +35,31 @@ func (b *Base) followHints(ref issueRef, h clarify.Hints) {
 }
 
 // noteHints records in l, the ledger the run is about to save, what the run knows: the
-// config's hint (config.go) from cfg and push, the run's payload's, and the issue that
+// config's hint (config.go) from cfg and push, the run's payload's, with the newest comment
+// the snapshot read (before the config was read), and the issue that
 // holds the repository's decisions as this process last found or made it (none when the
 // one hinted at is gone and the label names none).
-func (b *Base) noteHints(ref issueRef, was clarify.Hints, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
-	l.Hints.NoConfig = b.Configs.noConfigHint(was.NoConfig, cfg, push)
+func (b *Base) noteHints(ref issueRef, snap *snapshot, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
+	l.Hints.NoConfig = b.Configs.noConfigHint(snap.ledger.Hints.NoConfig, cfg, push, snap.lastRead)
 	l.Hints.Memory = clarify.MemoryHint{}
 	if n, ok := b.decisionIssues.get(ref.Owner + "/" + ref.Repo); ok {
 		mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
 		l.Hints.Memory = clarify.MemoryHint{Issue: n, Mark: b.keys(mref).AppIssueMark(ledger.DecisionsKind)}
 	}
+}
+
+// hintRun is what the run knows to decide on the ledger's no-config hint (config.go): the
+// payload's push and comment, and the newest comment it is to apply that is not the app's,
+// whose config must be the one in force when it was made.
+func (b *Base) hintRun(snap *snapshot, trig trigger) hintRun {
+	h := hintRun{none: snap.ledger.Hints.NoConfig, push: trig.Push}
+	if trig.Kind == triggerComment {
+		h.trigger = trig.Comment.GetID()
+	}
+	for _, c := range snap.comments {
+		if c.GetID() > h.newest && snap.toFold(c, trig) && !strings.EqualFold(c.GetUser().GetLogin(), b.BotLogin()) {
+			h.newest = c.GetID()
+		}
+	}
+	return h
 }

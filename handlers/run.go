@@ -127,7 +127,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 		return clarify.Ledger{}, err
 	}
 	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)
-	b.noteHints(ref, snap.ledger.Hints, cfg, trig.Push, &f.ledger)
+	b.noteHints(ref, snap, cfg, trig.Push, &f.ledger)
 	// 5. The save: the status comment, and archives when it grows too big.
 	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
 	if err != nil {
@@ -152,7 +152,7 @@ func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref issueRe
 	snap.recoverHead(ctx, trig.Replaced)
 	snap.lostStatus(trig)
 	b.followHints(ref, snap.ledger.Hints)
-	cfg, err := b.Configs.loadAfter(ctx, client, ref.Owner, ref.Repo, snap.ledger.Hints.NoConfig, trig.Push)
+	cfg, err := b.Configs.loadAfter(ctx, client, ref.Owner, ref.Repo, b.hintRun(snap, trig))
 	if err != nil {
 		return nil, RepoConfig{}, fmt.Errorf("load config of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}

@@ -22,8 +22,8 @@ import (
 // repository_dispatch even when a workflow's own GITHUB_TOKEN sent it.
 // https://docs.github.com/en/rest/repos/repos#create-a-repository-dispatch-event
 //
-// Never more than one per state change, and one answer's a round (clarify.AnswerWakes): the
-// ledger is the record. A dispatch is sent only
+// Never more than one per state change, and for answers only a new answerer's, twice a round
+// at most (clarify.AnswerWakes): the ledger is the record. A dispatch is sent only
 // by the run whose save moved a clarification into the state (the saved ledger has it, the
 // ledger the run loaded did not), and only once that save stands: a redelivery, a replay or
 // a second run loads the ledger with the state already in it and sends nothing. A run that
@@ -69,7 +69,10 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 	var out []wakeUp
 	for _, c := range after.Clarifications {
 		old, ok := before.Find(c.ID)
-		if ok && old.Status == c.Status && old.Round == c.Round || c.Status == clarify.Answered && !clarify.AnswerWakes(old, ok, c) {
+		// An answered one is judged by its answers: a second person's answer in the round
+		// leaves the status as it was and still wakes the asker.
+		if c.Status == clarify.Answered && !clarify.AnswerWakes(old, ok, c) ||
+			c.Status != clarify.Answered && ok && old.Status == c.Status && old.Round == c.Round {
 			continue
 		}
 		event := wakeEvent(c)

@@ -16,7 +16,8 @@ import (
 // comments under the issue's key (render/seal.go), and from a shared account only a
 // comment carrying a sealed marker is the app's: any other is input, like a bot's. From
 // the App's own "<slug>[bot]", which nobody else can write as, the account is enough, and
-// a plain marker (written before markers were sealed) still counts.
+// a plain marker (written before markers were sealed) still counts. A seal covers the
+// whole comment, so a sealed marker copied into another comment makes it nobody's.
 
 // ActionsLogin is the account a workflow's GITHUB_TOKEN writes as.
 const ActionsLogin = "github-actions[bot]"
@@ -57,13 +58,14 @@ func (r LedgerReader) OwnBlock(c *github.IssueComment, verifies func(body string
 
 // CarriesMark reports whether c is the app's comment carrying mark (StatusMarker or a
 // render.Marker): sealed under the issue's keys, or plain from an account nobody else
-// writes as.
+// writes as. It tells only that the app posted a message with that mark, so a seal of the
+// marker alone (written before seals bound the body: render.IssueKeys.Posted) counts too.
 func (r LedgerReader) CarriesMark(ref clarify.IssueRef, c *github.IssueComment, mark string) bool {
 	body := c.GetBody()
 	switch {
 	case !IsLogin(c.GetUser(), r.Bot):
 		return false
-	case r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).Sealed(body, mark):
+	case r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).Posted(body, mark):
 		return true
 	}
 	return r.byAccount() && strings.Contains(body, mark)
@@ -72,18 +74,18 @@ func (r LedgerReader) CarriesMark(ref clarify.IssueRef, c *github.IssueComment, 
 // IsStatus reports whether a comment by u with this body is the app's status comment in
 // the issue. From an account nobody else writes as, any status marker of its is (one that
 // does not verify marks a status comment edited by hand, which is rebuilt); from a shared
-// account, only a status marker sealed under the issue's keys, or a plain one (written
-// before markers were sealed) over a ledger that verifies.
+// account, only a body its status seal vouches for, or a status marker of any other form
+// (plain from before markers were sealed, sealed alone, or sealed over a body since edited)
+// over a ledger that verifies: the ledger's MAC covers what is read from it.
+// To a reader given public keys, only a comment signed under one of them is (believed).
 func (r LedgerReader) IsStatus(ref clarify.IssueRef, u *github.User, body string) bool {
 	switch {
-	case !render.IsStatus(body) || !IsLogin(u, r.Bot):
+	case !render.IsStatus(body) || !IsLogin(u, r.Bot) || !r.believedBy(ref, u, body):
 		return false
 	case r.byAccount():
 		return true
 	case r.Keys.Issue(ref.Owner, ref.Repo, ref.Number).Sealed(body, render.StatusMarker):
 		return true
-	case !strings.Contains(body, render.StatusMarker):
-		return false
 	}
 	_, err := r.DecodeStatus(ref, body)
 	return err == nil

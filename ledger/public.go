@@ -16,7 +16,12 @@ import (
 // believed reports whether c, a comment of ref's issue, may be the app's to a reader given
 // public keys: by another account (the other rules decide), or signed under one of them.
 func (r LedgerReader) believed(ref clarify.IssueRef, c *github.IssueComment) bool {
-	return len(r.Public) == 0 || !IsLogin(c.GetUser(), r.Bot) || r.Public.Signed(ref.Owner, ref.Repo, ref.Number, c.GetBody())
+	return r.believedBy(ref, c.GetUser(), c.GetBody())
+}
+
+// believedBy is believed of a comment by u with that body.
+func (r LedgerReader) believedBy(ref clarify.IssueRef, u *github.User, body string) bool {
+	return len(r.Public) == 0 || !IsLogin(u, r.Bot) || r.Public.Signed(ref.Owner, ref.Repo, ref.Number, body)
 }
 
 // unsignedLogin is the account a comment of the app's account without its signature is

@@ -65,22 +65,40 @@ const CommentsPage = 100
 // ListCommentsSince is the one way an issue's comments are listed: those updated since a time
 // (zero: all of them), CommentsPage a page, at most pages pages (0: every page), oldest first.
 func ListCommentsSince(ctx context.Context, client *github.Client, ref clarify.IssueRef, since time.Time, pages int) ([]*github.IssueComment, error) {
+	var comments []*github.IssueComment
+	read := 0
+	err := eachCommentPage(ctx, client, ref, since, 0, func(page []*github.IssueComment, _ int) bool {
+		comments = append(comments, page...)
+		read++
+		return pages <= 0 || read < pages
+	})
+	if err != nil {
+		return nil, err
+	}
+	SortByID(comments)
+	return comments, nil
+}
+
+// eachCommentPage lists the issue's comments as ListCommentsSince does, from page from (0:
+// the first), handing each page and the number of the next (0: none) to each until it
+// returns false: for a reader that keeps little of them.
+func eachCommentPage(ctx context.Context, client *github.Client, ref clarify.IssueRef, since time.Time, from int,
+	each func(page []*github.IssueComment, next int) bool) error {
 	var opts github.IssueListCommentsOptions
 	if !since.IsZero() {
 		opts.Since = &since
 	}
-	comments, err := ghtransport.SomePages(pages, func(page int) ([]*github.IssueComment, *github.Response, error) {
+	err := ghtransport.EachPage(from, func(page int) ([]*github.IssueComment, *github.Response, error) {
 		opts.ListOptions = github.ListOptions{PerPage: CommentsPage, Page: page}
 		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number, &opts)
-	})
+	}, each)
 	switch {
 	case err != nil && since.IsZero():
-		return nil, fmt.Errorf("list the comments of %s: %w", ref.String(), err)
+		return fmt.Errorf("list the comments of %s: %w", ref.String(), err)
 	case err != nil:
-		return nil, fmt.Errorf("list comments of %s since %s: %w", ref.String(), since.Format(time.RFC3339), err)
+		return fmt.Errorf("list comments of %s since %s: %w", ref.String(), since.Format(time.RFC3339), err)
 	}
-	SortByID(comments)
-	return comments, nil
+	return nil
 }
 
 // SortByID puts comments in the order they were written: GitHub's ids grow with time.
@@ -114,11 +132,8 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 	if got.Status == nil {
 		return got, ErrNoStatus
 	}
-	if got.Ledger, err = r.DecodeStatus(ref, got.Status.GetBody()); err != nil {
-		return got, fmt.Errorf("status comment %d of %s: %w", got.Status.GetID(), ref.String(), err)
-	}
-	if got.Ledger.Issue != number {
-		return got, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", got.Status.GetID(), ref.String(), got.Ledger.Issue)
+	if got.Ledger, err = r.statusLedger(ref, got.Status); err != nil {
+		return got, err
 	}
 	cursor := got.Ledger.Cursor
 	if no, moved := r.Trust(ref, &got.Ledger, comments, 0); no != nil {
@@ -128,6 +143,18 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 	}
 	_, err = r.MergeArchives(ref, &got.Ledger, comments)
 	return got, err
+}
+
+// statusLedger is the ledger in the issue's status comment: verified, and the issue's own.
+func (r LedgerReader) statusLedger(ref clarify.IssueRef, status *github.IssueComment) (clarify.Ledger, error) {
+	l, err := r.DecodeStatus(ref, status.GetBody())
+	switch {
+	case err != nil:
+		return l, fmt.Errorf("status comment %d of %s: %w", status.GetID(), ref.String(), err)
+	case l.Issue != ref.Number:
+		return l, fmt.Errorf("status comment %d of %s holds the ledger of issue #%d", status.GetID(), ref.String(), l.Issue)
+	}
+	return l, nil
 }
 
 // Own reports whether a comment was written by the app's account.
@@ -180,7 +207,7 @@ func (r LedgerReader) MergeArchives(ref clarify.IssueRef, l *clarify.Ledger, com
 	var merged []clarify.Clarification
 	for _, id := range l.Archives {
 		i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id })
-		if i < 0 || !r.Own(comments[i]) {
+		if i < 0 || !r.Own(comments[i]) || !r.believed(ref, comments[i]) {
 			return nil, fmt.Errorf("archive comment %d of %s, listed in its ledger, is gone", id, ref.String())
 		}
 		a, err := r.decodeArchive(ref, comments[i].GetBody())

@@ -48,6 +48,8 @@ type DispatchCopy struct {
 	// State is the asker's opaque state that came with an ask (clarify.Event.State), as
 	// bytes so that the copy's size stays within 4/3 of it whatever it holds.
 	State []byte `json:"state,omitempty"`
+	// Nonce is a dispatched ask's nonce (clarify.Event.Nonce).
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // DispatchCopyVersion is the version of DispatchCopy this code writes and reads.

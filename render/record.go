@@ -43,6 +43,8 @@ type Record struct {
 	// Ref is the asker's own id of the ask: of the clarification, or of the ask a refusal
 	// turned away. The asker's state is never in a record: it is in the ledger only.
 	Ref string `json:"ref,omitempty"`
+	// Nonce is the nonce of the dispatched ask a refusal turned away (clarify/asker.go).
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // RecordRound is the kind of a round comment's record: the comment that mirrors a round

@@ -39,7 +39,7 @@ func Reply(r clarify.Reply, l clarify.Ledger, key string) string {
 		// A refusal is the fail-closed default: an unknown kind still tells the user
 		// something went wrong rather than posting nothing.
 		body = refusal(r)
-		rec = Record{V: RecordVersion, Kind: "refusal", Code: string(r.Code), Ref: r.Ref}
+		rec = Record{V: RecordVersion, Kind: "refusal", Code: string(r.Code), Ref: r.Ref, Nonce: r.Nonce}
 	}
 	return finish(body, key, rec)
 }

@@ -73,7 +73,56 @@ func TestTheStatusMarkerIsSealedAfterUserText(t *testing.T) {
 	if !keys.Sealed(body, StatusMarker) || !IsStatus(body) {
 		t.Fatalf("the status comment is not sealed:\n%s", body)
 	}
-	if !strings.HasSuffix(body, keys.sealed(StatusMarker)+"\n"+block+"\n") {
+	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	if n := len(lines); n < 2 || lines[n-1] != block || !strings.HasPrefix(lines[n-2], markOpen(StatusMarker)+sealTag) {
 		t.Errorf("the sealed marker is not the one before the ledger:\n%s", body)
+	}
+}
+
+// TestASealVouchesForTheWholeBody: the seal covers the comment's text, record and blocks,
+// so its sealed marker copied into other text (another workflow's comment by the same
+// account) does not verify, nor does the app's comment with a word changed; the same body
+// given back with "\r\n" line ends (an edit in GitHub's web page) still does.
+func TestASealVouchesForTheWholeBody(t *testing.T) {
+	keys := Keyring{Current: []byte("ledger key")}.Issue("octo", "widgets", 42)
+	mark := Marker("reply:1001")
+	sealed := keys.Seal("@coder-agent this ask is refused: the issue is closed.\n\n"+
+		`<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed","ref":"step-1"} -->`+"\n"+mark+"\n", mark)
+	i := strings.Index(sealed, markOpen(mark))
+	copied := `<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed","ref":"step-2"} -->` + "\n" + sealed[i:]
+	quoted := "/clarify @maria Is this right?\n> " + strings.ReplaceAll(sealed, "\n", "\n> ")
+	refused := map[string]string{
+		"copiedUnderAnotherRecord": copied,
+		"quotedInACommand":         quoted,
+		"aWordChanged":             strings.Replace(sealed, "closed", "locked", 1),
+		"textAdded":                sealed + "and more\n",
+	}
+	for name, body := range refused {
+		if keys.Sealed(body, mark) || len(keys.SealedMarks(body)) != 0 {
+			t.Errorf("%s: the seal verifies", name)
+		}
+	}
+	crlf := strings.ReplaceAll(sealed, "\n", "\r\n")
+	if !keys.Sealed(sealed, mark) || !keys.Sealed(crlf, mark) || !slices.Equal(keys.SealedMarks(crlf), []string{mark}) {
+		t.Errorf("the app's sealed body does not verify as written, or with \\r\\n line ends")
+	}
+}
+
+// TestAMarkerSealedAloneSaysOnlyThatItWasPosted: a seal of the marker alone (v1, how comments
+// were sealed before) still tells that the app posted a message carrying it, so that nothing
+// is posted twice, but no longer makes a comment the app's.
+func TestAMarkerSealedAloneSaysOnlyThatItWasPosted(t *testing.T) {
+	keys := Keyring{Current: []byte("ledger key")}.Issue("octo", "widgets", 42)
+	mark := Marker("round:CLR-42-001:1")
+	v1 := markOpen(mark) + b64url.EncodeToString(sign(keys.Signing(), []byte(markLabel+mark))) + " -->"
+	body := "Any text at all\n" + v1 + "\n"
+	if !keys.Posted(body, mark) {
+		t.Error("a v1 seal does not tell that the message was posted")
+	}
+	if keys.Sealed(body, mark) || len(keys.SealedMarks(body)) != 0 {
+		t.Error("a v1 seal makes the comment the app's")
+	}
+	if keys.Posted("Any text\n"+mark+"\n", mark) {
+		t.Error("a plain marker tells that the app posted it")
 	}
 }

@@ -47,10 +47,12 @@ type DispatchPayload struct {
 }
 
 // AskContext is the asker's own data on an ask (clarify/asker.go), under "context" in a
-// dispatch and in the wake-up: its correlation id and the opaque state it wants back.
+// dispatch and in the wake-up: its correlation id, the opaque state it wants back, and its
+// nonce (a dispatch's only), which tells askers apart where the account does not.
 type AskContext struct {
 	Ref   string `json:"ref,omitempty"`
 	State string `json:"state,omitempty"`
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // Problem is why a payload is no command, and what to send instead: what a refusal in
@@ -185,6 +187,10 @@ func (p DispatchPayload) contextProblem(action string) *Problem {
 	if problem := clarify.StateProblem(p.Context.State); problem != "" {
 		return &Problem{Problem: "`context.state` is too long: " + problem, Code: clarify.CodeTooLong,
 			Try: clarify.StateTry}
+	}
+	if problem := clarify.NonceProblem(p.Context.Nonce); problem != "" {
+		return &Problem{Problem: "`context.nonce` will not do: " + problem,
+			Try: "send a random id of letters and digits, or leave it out."}
 	}
 	return nil
 }

@@ -21,7 +21,8 @@ func askerDoor(stdout, stderr io.Writer) asker.Door {
 // mcpCmd runs bot mcp: the asker's client as an MCP server on stdin and stdout.
 func mcpCmd(args []string, stdout, stderr io.Writer) int {
 	return askerDoor(stdout, stderr).Serve(args, func(ctx context.Context, c *asker.Client, dispatch bool, clientErr error) error {
-		cfg := askmcp.Config{Client: c, ClientErr: clientErr, Repo: asker.RepoFromEnv(os.Getenv, "."), Dispatch: dispatch, Version: versionLine()}
+		cfg := askmcp.Config{Client: c, ClientErr: clientErr, Dispatch: dispatch, Version: versionLine()}
+		cfg.Repo, cfg.RepoErr = asker.RepoFromEnv(os.Getenv, ".")
 		return askmcp.New(cfg).Run(ctx, askmcp.Stdio(os.Stdin, os.Stdout))
 	})
 }

@@ -68,14 +68,39 @@ func builtBot(t *testing.T) string {
 func newMCPWorld(t *testing.T) *mcpWorld { return newMCPWorldWith(t, worldOpts{pump: true}) }
 
 // worldOpts say how a test's world differs: pump false leaves GitHub's deliveries unsent,
-// as when Clarify is down; client is the MCP client's options.
+// as when Clarify is down; client is the MCP client's options; setup, given the in-memory
+// GitHub's URL, says the directory bot mcp runs in ("": the test's) and what env adds to
+// (and over) its environment.
 type worldOpts struct {
-	pump     bool
-	client   *mcp.ClientOptions
-	noClient bool // the test drives bot mcp with a client of its own
+	pump   bool
+	client *mcp.ClientOptions
+	setup  func(url string) (dir string, env []string)
 }
 
 func newMCPWorldWith(t *testing.T, o worldOpts) *mcpWorld {
+	w, bin, ctx := newProcessWorld(t, o.pump)
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = w.env()
+	if o.setup != nil {
+		dir, env := o.setup(w.h.GitHub.URL)
+		cmd.Env, cmd.Dir = append(cmd.Env, env...), dir
+	}
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, o.client)
+	w.started = time.Now()
+	var err error
+	w.session, err = client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.session.Close() })
+	return w
+}
+
+// newProcessWorld is the in-memory GitHub with the real app behind it and an issue, with
+// GitHub's deliveries sent to the app as they happen when pump is true, for a bot process
+// (the binary built once) to run against until the test ends (ctx).
+func newProcessWorld(t *testing.T, pump bool) (*mcpWorld, string, context.Context) {
 	if testing.Short() {
 		t.Skip("builds the binary; not in -short")
 	}
@@ -93,31 +118,17 @@ func newMCPWorldWith(t *testing.T, o worldOpts) *mcpWorld {
 	w.deliver(h.Fake.OpenIssue("octo/widgets", 42, "Rate limit", "maria"))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	if o.pump {
+	if pump {
 		go w.pump(ctx)
 	}
-
-	if o.noClient {
-		return w
-	}
-	cmd := exec.Command(bin, "mcp")
-	cmd.Env = w.env()
-	cmd.Stderr = os.Stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-test", Version: "v0"}, o.client)
-	w.started = time.Now()
-	w.session, err = client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = w.session.Close() })
-	return w
+	return w, bin, ctx
 }
 
 // env is bot mcp's environment in the world: the agent's token, the fake's API.
 func (w *mcpWorld) env() []string {
 	return append(os.Environ(), "GITHUB_API_URL="+w.h.GitHub.URL+"/", "GITHUB_TOKEN="+w.h.Fake.PersonalToken("octo/widgets", "coder-agent"),
 		"GH_TOKEN=", "CLARIFY_REPO=octo/widgets", "CLARIFY_APP_SLUG=clarify", "CLARIFY_LEDGER_KEY=", "GITHUB_APP_PRIVATE_KEY=",
-		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=")
+		"GITHUB_APP_PRIVATE_KEY_FILE=", "GITHUB_ACTIONS=", "GH_HOST=")
 }
 
 // deliver sends one delivery to the app and waits until it has run.
@@ -227,5 +238,41 @@ func TestMCPWaitNobodyAnswersReturnsTheOpenRecordInTime(t *testing.T) {
 		Arguments: map[string]any{"issue": 42, "id": "CLR-42-404"}})
 	if err != nil || !res.IsError || !strings.HasPrefix(res.Content[0].(*mcp.TextContent).Text, "unknown-clarification") {
 		t.Errorf("clarify_status of an unknown id: %v %+v; want a tool error carrying unknown-clarification", err, res)
+	}
+}
+
+// gitClone makes a git repository whose origin remote is remote, as a clone has it.
+func gitClone(t *testing.T, remote string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"remote", "add", "origin", remote}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// TestMCPTakesTheRemotesRepositoryOnTheAPIsHostOnly (issue 33): bot mcp, in a clone and
+// with no CLARIFY_REPO, means the remote's repository only when the remote is on the host
+// whose API it reaches (and the token is for): a remote on another host is a tool error
+// naming both hosts, never that host's OWNER/REPO asked for on the API's.
+func TestMCPTakesTheRemotesRepositoryOnTheAPIsHostOnly(t *testing.T) {
+	var api string
+	other := newMCPWorldWith(t, worldOpts{pump: true, setup: func(url string) (string, []string) {
+		api = strings.TrimPrefix(url, "http://")
+		return gitClone(t, "git@ghe.example.com:octo/widgets.git"), []string{"CLARIFY_REPO="}
+	}})
+	res, err := other.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "clarify_status", Arguments: map[string]any{"issue": 42}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "ghe.example.com") ||
+		!strings.Contains(res.Content[0].(*mcp.TextContent).Text, api) {
+		t.Errorf("clarify_status in a clone of ghe.example.com's repository, with %s's API: %v %+v; want a tool error naming both", api, err, res)
+	}
+	same := newMCPWorldWith(t, worldOpts{pump: true, setup: func(url string) (string, []string) {
+		return gitClone(t, url+"/octo/widgets.git"), []string{"CLARIFY_REPO="}
+	}})
+	same.call("clarify_ask", map[string]any{"issue": 42, "target": "@maria", "question": "Per API key?"})
+	if recs := same.call("clarify_status", map[string]any{"issue": 42}); len(recs["records"].([]any)) != 1 {
+		t.Errorf("clarify_status in a clone of the API's host's repository: %v; want its record", recs)
 	}
 }

@@ -62,7 +62,7 @@ func nextStep(t *testing.T, sc *bufio.Scanner, want string) tsStep {
 }
 
 func TestMCPWithTheTypeScriptSDKsClient(t *testing.T) {
-	w := newMCPWorldWith(t, worldOpts{pump: true, noClient: true})
+	w, _, _ := newProcessWorld(t, true)
 	sc := tsClient(t, w, "loop")
 	ask := nextStep(t, sc, "ask")
 	if ask.Record["id"] != "CLR-42-001" || ask.Record["status"] != "pending" {
@@ -93,7 +93,7 @@ func TestMCPWithTheTypeScriptSDKsClient(t *testing.T) {
 }
 
 func TestMCPWithTheTypeScriptSDKsClientClarifyStopped(t *testing.T) {
-	w := newMCPWorldWith(t, worldOpts{noClient: true})
+	w, _, _ := newProcessWorld(t, false)
 	ask := nextStep(t, tsClient(t, w, "posted"), "ask")
 	t.Logf("TypeScript client: clarify_ask with Clarify stopped returned after %d ms: %s", ask.MS, strings.TrimSpace(ask.Text))
 	if ask.Thrown != "" || ask.Record["status"] != "posted" || ask.Record["ref"] != "step-9" || ask.MS > 30_000 {

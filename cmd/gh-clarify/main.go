@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/cli/go-gh/v2/pkg/auth"
 
 	"github.com/clarify-app/clarify/internal/asker"
-	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
 
@@ -49,8 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cmd, ok := commands[args[0]]
 	switch {
 	case ok:
-		host, _ := auth.DefaultHost()
-		return cmd(door(host, stdout, stderr), args[1:])
+		return cmd(door(stdout, stderr), args[1:])
 	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -59,34 +56,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// door is the asker's client with gh's token for host, and host's API unless
-// GITHUB_API_URL (set in every Actions job) names one.
-func door(host string, stdout, stderr io.Writer) asker.Door {
+// door is the asker's client with gh's token for the host whose API it reaches: GITHUB_API_URL's
+// (set in every Actions job), else GH_HOST's, else gh's default host's (asker.APIFromEnv).
+func door(stdout, stderr io.Writer) asker.Door {
 	getenv := func(k string) string {
-		if v := os.Getenv(k); v != "" || k != "GITHUB_API_URL" {
-			return v
+		v := os.Getenv(k)
+		if k == "GH_HOST" && v == "" && os.Getenv("GITHUB_API_URL") == "" {
+			v, _ = auth.DefaultHost() // the one host gh is logged in to, else github.com
 		}
-		return apiOf(host)
+		return v
 	}
 	token := func() (string, string, error) {
+		_, host, err := asker.APIFromEnv(getenv)
+		if err != nil {
+			return "", "", err
+		}
 		if t, source := auth.TokenForHost(host); t != "" {
 			return t, source, nil
 		}
-		return "", "", errors.New("not logged in to " + host + ": run gh auth login")
+		return "", "", errors.New("not logged in to " + host + ": run gh auth login --hostname " + host)
 	}
 	return asker.Door{Prog: "gh clarify", Stdout: stdout, Stderr: stderr, DefaultSlug: ledger.DefaultAppSlug,
 		Env: asker.Env{Getenv: getenv, Token: token}}
-}
-
-// apiOf is the REST API of a gh host, as gh reaches it: api.github.com, HOST/api/v3/ for
-// GitHub Enterprise Server, api.HOST for GitHub Enterprise Cloud with data residency.
-func apiOf(host string) string {
-	switch h := auth.NormalizeHostname(host); {
-	case h == "github.com":
-		return ghtransport.DefaultAPIURL
-	case auth.IsEnterprise(h):
-		return "https://" + strings.ToLower(host) + "/api/v3/"
-	default:
-		return "https://api." + strings.ToLower(host) + "/"
-	}
 }

@@ -13,7 +13,9 @@ import (
 )
 
 // TestGhClarifyAsksAndReadsWithGhsLogin runs gh clarify ask and status against the
-// in-memory GitHub with the real app behind it, logged in as gh would be (GH_TOKEN).
+// in-memory GitHub with the real app behind it, logged in as gh would be to the API's host:
+// GITHUB_API_URL is the in-memory GitHub on 127.0.0.1, which gh takes for a GitHub
+// Enterprise Server, whose token it reads from GH_ENTERPRISE_TOKEN.
 func TestGhClarifyAsksAndReadsWithGhsLogin(t *testing.T) {
 	h, err := replay.NewHarness(io.Discard)
 	if err != nil {
@@ -47,7 +49,8 @@ func TestGhClarifyAsksAndReadsWithGhsLogin(t *testing.T) {
 	t.Setenv("GH_CONFIG_DIR", t.TempDir()) // no login of the machine's
 	t.Setenv("GH_HOST", "")
 	t.Setenv("GITHUB_TOKEN", "")
-	t.Setenv("GH_TOKEN", h.Fake.PersonalToken("octo/widgets", "coder-agent"))
+	t.Setenv("GH_TOKEN", "")
+	t.Setenv("GH_ENTERPRISE_TOKEN", h.Fake.PersonalToken("octo/widgets", "coder-agent"))
 	t.Setenv("GITHUB_API_URL", h.GitHub.URL+"/")
 	t.Setenv("CLARIFY_APP_SLUG", "")
 	t.Setenv("CLARIFY_LEDGER_KEY", "")
@@ -84,17 +87,37 @@ func readAndSettle(t *testing.T) {
 	}
 }
 
-func TestGhClarifyReachesTheAPIOfGhsHost(t *testing.T) {
-	for host, want := range map[string]string{
-		"github.com":           "https://api.github.com/",
-		"ghe.example.com":      "https://ghe.example.com/api/v3/",
-		"octocorp.ghe.com":     "https://api.octocorp.ghe.com/",
-		"GitHub.COM":           "https://api.github.com/",
-		"git.internal.example": "https://git.internal.example/api/v3/",
-	} {
-		if got := apiOf(host); got != want {
-			t.Errorf("apiOf(%q) = %q, want %q", host, got, want)
-		}
+// TestGhClarifySendsATokenOnlyToItsHostsAPI (issue 33): GH_HOST naming one host and
+// GITHUB_API_URL another is refused, naming both, before gh's token for GH_HOST is sent
+// anywhere; with GITHUB_API_URL alone, the token is gh's for that API's host.
+func TestGhClarifySendsATokenOnlyToItsHostsAPI(t *testing.T) {
+	h, err := replay.NewHarness(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	t.Setenv("GH_CONFIG_DIR", t.TempDir())
+	t.Setenv("GH_PATH", "/nonexistent/gh") // no gh of the machine's to ask
+	t.Setenv("GH_HOST", "ghe.example.com")
+	t.Setenv("GH_TOKEN", "")
+	t.Setenv("GITHUB_TOKEN", "")
+	t.Setenv("GH_ENTERPRISE_TOKEN", "ghp_for_ghe_example_com")
+	t.Setenv("GITHUB_API_URL", h.GitHub.URL+"/")
+	host := strings.TrimPrefix(h.GitHub.URL, "http://")
+	var out, errs bytes.Buffer
+	code := run([]string{"status", "octo/widgets#42"}, &out, &errs)
+	if code != 1 || !strings.Contains(errs.String(), "ghe.example.com") || !strings.Contains(errs.String(), host) {
+		t.Errorf("gh clarify with GH_HOST and GITHUB_API_URL on two hosts: exit %d, stderr %q; want 1 naming both", code, errs.String())
+	}
+	if n := len(h.Fake.Requests()); n != 0 {
+		t.Errorf("%d requests reached %s with ghe.example.com's token", n, host)
+	}
+
+	t.Setenv("GH_HOST", "")
+	t.Setenv("GH_ENTERPRISE_TOKEN", "")
+	errs.Reset()
+	if code := run([]string{"status", "octo/widgets#42"}, &out, &errs); code != 1 || !strings.Contains(errs.String(), "not logged in to "+host) {
+		t.Errorf("gh clarify with no login for GITHUB_API_URL's host: exit %d, stderr %q; want 1, not logged in to %s", code, errs.String(), host)
 	}
 }
 

@@ -102,6 +102,36 @@ func TestAConfigPushedAfterTheAskTakesEffectAtTheAnswer(t *testing.T) {
 	}
 }
 
+// TestARunQueuedBeforeAConfigPushAppliesLaterRepliesUnderIt: the ask's run finds no config
+// file. A comment's run is queued (its payload shows the repository's pushes as they were);
+// then a config that lets only the target answer is pushed, and bob (write access, not the
+// target) replies. The queued run, which applies bob's reply too, reads the file although
+// its payload shows no push since the hint: bob's reply was made after the push, so it
+// answers nothing, as the first run after the push finds.
+func TestARunQueuedBeforeAConfigPushAppliesLaterRepliesUnderIt(t *testing.T) {
+	b := newBench(t)
+	b.withBob()
+	b.step(42, "coder-agent", askWithFallback)
+	b.fake.Advance(time.Minute)
+	queued := b.eventFile(b.commentOnly("coder-agent", "Waiting for maria."))
+	b.fake.Advance(time.Minute)
+	b.fake.SetFile(repo, ".github/clarify.yml", narrowed)
+	b.fake.Advance(time.Minute)
+	b.commentOnly("bob", "/respond CLR-42-001 Per client IP.")
+	before := len(b.fake.Requests())
+	b.ok("issue_comment", queued)
+	var routes []string
+	for _, r := range b.fake.Requests()[before:] {
+		routes = append(routes, r.Method+" "+r.Path)
+	}
+	if count(routes, configRoute) != 1 {
+		t.Fatalf("the queued run read the config %d times, want 1:\n%s", count(routes, configRoute), strings.Join(routes, "\n"))
+	}
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending {
+		t.Fatalf("CLR-42-001 is %s after bob's reply, made after the push, want pending: only maria may answer now", c.Status)
+	}
+}
+
 // TestAPayloadWithoutPushedAtReadsTheConfig: a payload whose repository carries no
 // pushed_at (an empty repository's is null) tells nothing of pushes: the run reads the file,
 // also when the ask's payload lacked it too.
@@ -131,7 +161,7 @@ func TestAPayloadWithoutPushedAtReadsTheConfig(t *testing.T) {
 func TestAHintAloneWritesNothing(t *testing.T) {
 	b := newBench(t)
 	b.step(42, "coder-agent", askWithFallback, func(p map[string]any) { delete(p["repository"].(map[string]any), "pushed_at") })
-	if h := b.ledger(42).Hints.NoConfig; h.Known() {
+	if h := b.ledger(42).Hints.NoConfig; h.Pushed().Known() {
 		t.Fatalf("the ask's payload showed no push, yet the ledger holds %+v", h)
 	}
 	routes := b.step(42, "coder-agent", "Waiting for maria.")
@@ -188,7 +218,7 @@ func (b *bench) plantNoConfigHint(n int, key []byte) {
 		}
 	}
 	l := b.ledger(n)
-	l.Hints.NoConfig = b.push()
+	l.Hints.NoConfig = clarify.NoConfigAt(b.push(), 0)
 	block, err := render.EncodeLedger(l, key)
 	if err != nil {
 		b.t.Fatal(err)

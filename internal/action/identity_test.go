@@ -280,3 +280,46 @@ func deliveredCommentID(t *testing.T, d fakegithub.Delivery) int64 {
 	}
 	return p.Comment.ID
 }
+
+// TestAnAgentsCommandQuotingClarifyIsApplied (issue 33): an agent in a workflow, writing as
+// github-actions[bot] like Clarify's own runs, asks again quoting the comment Clarify put
+// the round in (the status comment, the issue's first round above its table), sealed
+// markers, ledger and all. A seal vouches only for the comment Clarify wrote it in, so the
+// quote is the agent's comment, and its ask is taken.
+func TestAnAgentsCommandQuotingClarifyIsApplied(t *testing.T) {
+	b := newBench(t)
+	b.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
+	var round string
+	for _, c := range b.fake.Comments(repo, 42) {
+		if c.User == fakegithub.ActionsBotLogin && strings.Contains(c.Body, "round:CLR-42-001:1") {
+			round = c.Body
+		}
+	}
+	if round == "" {
+		t.Fatalf("no round comment:\n%s", b.fake.Transcript(repo, 42))
+	}
+	b.workflowComment("/clarify @maria Does that hold for cached reads too?\n\n> " + strings.ReplaceAll(round, "\n", "\n> "))
+	b.fake.Advance(5 * time.Minute)
+	b.schedule()
+	if c := b.clar("CLR-42-002"); c.Status != clarify.Pending || c.Asker.Login != fakegithub.ActionsBotLogin {
+		t.Fatalf("the agent's ask quoting Clarify: %+v\n%s", c, b.fake.Transcript(repo, 42))
+	}
+}
+
+// TestTwoWorkflowsWithTheSameRefEachGetTheirOwnAsk (issue 33): two workflows' agents both
+// dispatch as github-actions[bot] with ref step-1, each with its own nonce: each gets its
+// own clarification, and a retry with a nonce asks nothing again.
+func TestTwoWorkflowsWithTheSameRefEachGetTheirOwnAsk(t *testing.T) {
+	b := newBench(t)
+	ask := func(question, nonce string) {
+		b.agentDispatch(map[string]any{"issue": 42, "action": "ask", "target": "@maria", "question": question,
+			"context": map[string]string{"ref": "step-1", "nonce": nonce}})
+	}
+	ask("Per API key or per client IP?", "build-nonce")
+	ask("Which header carries the key?", "docs-nonce")
+	ask("Per API key or per client IP?", "build-nonce")
+	l := b.ledger(42)
+	if len(l.Clarifications) != 2 || l.Clarifications[0].Nonce != "build-nonce" || l.Clarifications[1].Nonce != "docs-nonce" {
+		t.Fatalf("two workflows' step-1 and a retry: %+v; want two clarifications, one per nonce", l.Clarifications)
+	}
+}

@@ -247,7 +247,7 @@ func fullLedger() clarify.Ledger {
 	return clarify.Ledger{
 		Version: clarify.LedgerVersion, Issue: 42, Seq: 4, Cursor: 1010, Rev: 17, Closed: true,
 		Archives: []int64{990}, Labels: []string{"needs-decision"}, Head: "0123456789abcdef01234567",
-		Hints: clarify.Hints{NoConfig: clarify.Push{At: time.Date(2026, 2, 26, 8, 0, 0, 0, time.UTC), Branch: "main"},
+		Hints: clarify.Hints{NoConfig: clarify.NoConfig{At: time.Date(2026, 2, 26, 8, 0, 0, 0, time.UTC), Branch: "main", Seen: 1009},
 			Memory: clarify.MemoryHint{Issue: 7, Mark: "00112233445566778899aabb"}},
 		Clarifications: []clarify.Clarification{{
 			ID: "CLR-42-003", Asker: clarify.Party{Login: "coder-agent[bot]", Role: "engineer"},
@@ -256,7 +256,7 @@ func fullLedger() clarify.Ledger {
 			Fallback: "a", Evidence: []string{"ADR-42"}, Status: clarify.Escalated, Round: 2, MaxRounds: 5,
 			CreatedAt: at(0), UpdatedAt: at(3), StaleAfter: at(33), ResolvedAt: at(40), Resolution: "pool it",
 			Precedent: &clarify.Precedent{From: "CLR-7-001", Decision: "pool it", Settles: at(39), Comment: 5, Objected: true, Applied: true, Undone: true},
-			Ref:       "run-981/step-3", State: `{"session":"é \"q\" -->"}`,
+			Ref:       "run-981/step-3", State: `{"session":"é \"q\" -->"}`, Nonce: "q3Jx-7_aZ",
 			Thread: []clarify.Entry{{Kind: clarify.KindEscalation, Round: 2, Author: "maria", CommentID: 1003, At: at(3), Text: "stuck", Edited: true}},
 		}},
 		Assumptions: []clarify.Assumption{{

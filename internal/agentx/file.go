@@ -92,9 +92,11 @@ type ClarificationExtra struct {
 	Resolution string           `json:"resolution,omitempty"`
 	// Precedent is the repository's earlier decision offered to the clarification.
 	Precedent *clarify.Precedent `json:"precedent,omitempty"`
-	// Ref and State are the asker's own correlation id and opaque state.
+	// Ref, State and Nonce are the asker's own correlation id, its opaque state and its
+	// dispatched ask's nonce.
 	Ref   string `json:"ref,omitempty"`
 	State string `json:"state,omitempty"`
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // EntryExtra is what Clarify keeps of a thread entry that the AgentX format has no field for.

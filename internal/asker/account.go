@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
@@ -98,6 +99,20 @@ func (c *Client) verifyKeys(ctx context.Context, owner, repo string) (render.Ver
 			configPath, owner, repo, err)
 	}
 	return cfg.VerifyKeys, nil
+}
+
+// otherOf is, for a wait that ends (more false) with no status comment by the account
+// believed, the account Clarify writes as there instead (otherAccount), or nil. It lists
+// the issue's comments, which no read does, but only once, for the error.
+func (c *Client) otherOf(ctx context.Context, issue clarify.IssueRef, snap snapshot, more bool) error {
+	if more || snap.ok {
+		return nil
+	}
+	comments, err := ledger.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
+	if err != nil {
+		return nil // the error this would add to is the one the caller reports
+	}
+	return otherAccount(snap.reader.Bot, comments)
 }
 
 // otherAccount names the account of a status comment of Clarify's that is not by the

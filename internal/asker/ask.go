@@ -39,6 +39,8 @@ type Ask struct {
 	Dispatch bool
 	// Timeout bounds the wait for Clarify to take the ask (0: DefaultTakeTimeout).
 	Timeout time.Duration
+	// nonce is a dispatch's (Client.nonceOf), set when it is sent.
+	nonce string
 }
 
 // ErrNotTaken says Clarify did not take an ask (or a settle) in time: neither a
@@ -53,11 +55,14 @@ var ErrNotTaken = errors.New("not taken in time")
 const ExitPosted = 5
 
 // sent is what an ask left behind to be found by: its comment (0 for a dispatch), the
-// asker's login when known, and the newest comment before it.
+// asker's login (a comment's) or nonce (a dispatch's), the newest comment before it, and a
+// time (GitHub's) before it, since which the app's reply is listed.
 type sent struct {
 	comment int64
 	asker   string
+	nonce   string
 	after   int64
+	since   time.Time
 }
 
 // Ask asks and waits until Clarify has taken the ask: the clarification's record, an
@@ -139,21 +144,54 @@ func (c *Client) comment(ctx context.Context, a Ask) (sent, error) {
 	if err != nil {
 		return sent{}, fmt.Errorf("post the ask in %s: %w", a.Issue, err)
 	}
-	return sent{comment: cm.GetID(), asker: cm.GetUser().GetLogin(), after: cm.GetID() - 1}, nil
+	return sent{comment: cm.GetID(), asker: cm.GetUser().GetLogin(), after: cm.GetID() - 1, since: beforeTime(cm.GetCreatedAt().Time)}, nil
 }
 
 // dispatch sends the ask as a repository_dispatch, which answers nothing to find it by:
 // it is found by its ref.
 func (c *Client) dispatch(ctx context.Context, a Ask) (sent, error) {
-	before, err := c.read(ctx, a.Issue)
+	s, err := c.mark(ctx, a.Issue)
 	if err != nil {
 		return sent{}, err
 	}
+	a.nonce = c.nonceOf(a.Issue, a.Ref)
 	if err := c.sendDispatch(ctx, a.Issue, dispatchPayloadOf(a), "the ask"); err != nil {
 		return sent{}, err
 	}
-	return sent{after: newest(before.comments)}, nil
+	s.nonce = a.nonce
+	return s, nil
 }
+
+// mark is where the issue stands before a dispatch, for finding what comes after it:
+// GitHub's time of the issue's last change (no comment came after it), and the newest
+// comment id the issue and its ledger show, without listing the issue's every page.
+func (c *Client) mark(ctx context.Context, issue clarify.IssueRef) (sent, error) {
+	is, _, err := c.gh.Issues.Get(ctx, issue.Owner, issue.Repo, issue.Number)
+	if err != nil {
+		return sent{}, fmt.Errorf("read %s: %w", issue, err)
+	}
+	s := sent{since: beforeTime(is.GetUpdatedAt().Time)}
+	before, err := c.read(ctx, issue, readOpts{})
+	if err != nil {
+		return sent{}, err
+	}
+	recent, err := c.since(ctx, issue, s.since)
+	if err != nil {
+		return sent{}, err
+	}
+	s.after = max(newest(recent), before.ledger.Cursor)
+	for _, cl := range before.ledger.Clarifications {
+		for _, e := range cl.Thread {
+			s.after = max(s.after, e.CommentID)
+		}
+	}
+	return s, nil
+}
+
+// beforeTime is a time GitHub shows (whole seconds) made a second earlier, so that what
+// came in that same second is listed since it, whether GitHub's since takes the time
+// itself or only what is after it.
+func beforeTime(t time.Time) time.Time { return t.Add(-time.Second) }
 
 // newRef is a ref for an ask sent without one: "ask-" and 16 hex digits.
 func newRef() string {
@@ -164,23 +202,24 @@ func newRef() string {
 
 // taken reads the issue until the ask is a clarification or refused, or deadline passes.
 func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (clarify.AskRecord, error) {
-	for d := askPoll.First; ; d = askPoll.next(d) {
-		snap, err := c.read(ctx, a.Issue)
+	enough := func(l clarify.Ledger) bool { _, ok := s.find(l, a.Ref); return ok }
+	for d, first := askPoll.First, true; ; d, first = askPoll.next(d), false {
+		recent, snap, err := c.look(ctx, a.Issue, s, first, enough)
 		if err != nil {
 			return clarify.AskRecord{}, err
 		}
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
 			return c.record(a.Issue, cl), nil
 		}
-		if rec, reason, ok := refusal(snap.reader, a.Issue, snap.comments, s.comment, a.Ref, s.after); ok {
+		if rec, reason, ok := refusal(snap.reader, a.Issue, recent, s); ok {
 			return clarify.AskRecord{}, refused(rec, reason, "the ask", a.Issue)
 		}
 		more, err := c.pause(ctx, d, deadline)
 		if err != nil {
 			return clarify.AskRecord{}, err
 		}
-		if !more && snap.other != nil {
-			return clarify.AskRecord{}, fmt.Errorf("%w: %w", ErrNotTaken, snap.other)
+		if other := c.otherOf(ctx, a.Issue, snap, more); other != nil {
+			return clarify.AskRecord{}, fmt.Errorf("%w: %w", ErrNotTaken, other)
 		}
 		if !more {
 			return c.posted(a), fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+
@@ -196,12 +235,13 @@ func (c *Client) posted(a Ask) clarify.AskRecord {
 }
 
 // find is the clarification the ask became: the one its comment asked, else the one of
-// its ref.
+// its ref asked by the same login; for a dispatch, the one of its nonce.
 func (s sent) find(l clarify.Ledger, ref string) (clarify.Clarification, bool) {
-	if s.comment != 0 {
-		if cl, ok := byComment(l, s.comment); ok {
-			return cl, true
-		}
+	if s.comment == 0 {
+		return byNonce(l, s.nonce, s.after)
+	}
+	if cl, ok := byComment(l, s.comment); ok {
+		return cl, true
 	}
 	return byRef(l, ref, s.asker, s.after)
 }

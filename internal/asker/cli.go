@@ -1,7 +1,6 @@
 package asker
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/cli"
-	"github.com/clarify-app/clarify/wire"
 )
 
 // Door is one command line's way in (bot, or gh clarify): where it writes, and how it
@@ -61,18 +59,21 @@ func (c common) withJSON() common {
 // client builds the client the flags say, and says whether its asks go as dispatches
 // because a comment of this caller's would start no run (CommentStartsNoRun).
 func (d Door) client(c common) (*Client, bool, error) {
+	if err := CheckSlug(*c.app); err != nil {
+		return nil, false, c.Usagef("%v", err)
+	}
 	token, source, err := d.Env.Token()
 	if err != nil {
 		return nil, false, err
 	}
-	if err := CheckSlug(*c.app); err != nil {
-		return nil, false, c.Usagef("%v", err)
+	api, _, err := APIFromEnv(d.Env.Getenv)
+	if err != nil {
+		return nil, false, err
 	}
-	cl, err := New(Options{API: APIFromEnv(d.Env.Getenv), Token: token, Slug: *c.app, DefaultSlug: d.DefaultSlug,
+	cl, err := New(Options{API: api, Token: token, Slug: *c.app, DefaultSlug: d.DefaultSlug,
 		Transport: d.Transport, Now: d.Now, Sleep: d.Sleep, Notes: d.Stderr})
-	// Unset, the slug is found per repository; an ask that might go to a workflow goes as
-	// one its run would be started by.
-	return cl, CommentStartsNoRun(d.Env.Getenv, cmp.Or(*c.app, wire.ActionsSlug), token, source), err
+	// Unset, the slug is found per repository.
+	return cl, CommentStartsNoRun(d.Env.Getenv, token, source), err
 }
 
 // exit reports err and returns the exit code, as every bot command does (internal/cli),

@@ -64,6 +64,10 @@ type Client struct {
 	notes   io.Writer
 	poll    Backoff
 	web     string // the web address the records' links point to (webOf the API)
+	// token keys the nonces of the client's dispatches (nonceOf).
+	token []byte
+	// statuses keeps each issue's status comment between reads (read.go).
+	statuses sync.Map
 }
 
 // New returns a client; a slug written with "[bot]" is refused (CheckSlug).
@@ -79,7 +83,7 @@ func New(o Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{gh: gh, slug: o.Slug, defaultSlug: cmp.Or(o.DefaultSlug, o.Slug), web: webOf(o.API), now: o.Now, sleep: o.Sleep,
-		notes: o.Notes, poll: o.Poll, readers: map[string]ledger.LedgerReader{}}
+		notes: o.Notes, poll: o.Poll, token: []byte(o.Token), readers: map[string]ledger.LedgerReader{}}
 	if c.now == nil {
 		c.now = time.Now
 	}
@@ -93,39 +97,6 @@ func New(o Options) (*Client, error) {
 		c.poll = DefaultPoll
 	}
 	return c, nil
-}
-
-// snapshot is one read of an issue: its comments, and the app's ledger among them
-// (ok false: no status comment by the app yet; other then names the account of a status
-// comment of Clarify's by another, if there is one).
-type snapshot struct {
-	comments []*github.IssueComment
-	ledger   clarify.Ledger
-	ok       bool
-	other    error
-	// reader is the reader the issue's repository was read with (readerOf).
-	reader ledger.LedgerReader
-}
-
-// read lists the issue's comments (each page conditional) and reads the app's ledger from
-// them with the app's reader.
-func (c *Client) read(ctx context.Context, issue clarify.IssueRef) (snapshot, error) {
-	r, err := c.readerOf(ctx, issue.Owner, issue.Repo)
-	if err != nil {
-		return snapshot{}, err
-	}
-	comments, err := ledger.ListComments(ctx, c.gh, issue.Owner, issue.Repo, issue.Number)
-	if err != nil {
-		return snapshot{}, err
-	}
-	got, err := r.ReadComments(issue.Owner, issue.Repo, issue.Number, comments)
-	switch {
-	case errors.Is(err, ledger.ErrNoStatus):
-		return snapshot{comments: comments, other: otherAccount(r.Bot, comments), reader: r}, nil
-	case err != nil:
-		return snapshot{}, err
-	}
-	return snapshot{comments: comments, ledger: got.Ledger, ok: true, reader: r}, nil
 }
 
 // next is the interval after d: doubled, at most b.Max.

@@ -20,8 +20,8 @@ const askSummary = "Ask a question as an agent, with your own token, and print i
 const askDetails = `Asks TARGET (@login, @org/team, or a role's name) QUESTION in the issue, with your own
 token (GITHUB_TOKEN, else GH_TOKEN, else gh's): as a comment, or as a repository_dispatch
 of type clarify with --dispatch or --state (a comment cannot carry state), or where a
-comment would start no run (a workflow's GITHUB_TOKEN in a repository that runs Clarify as
-a workflow). Waits until Clarify has taken it and prints its id (--json: its record).
+comment would start no run (in a job, the workflow's own token given as GITHUB_TOKEN or
+GH_TOKEN). Waits until Clarify has taken it and prints its id (--json: its record).
 A refusal exits 1 and prints its error code (Clarify's reason on stderr). An ask not
 taken in time exits 5: it was sent, with a ref (--ref, else one made up: ask-…) that
 stderr and --json's record give; bot status --ref finds it once taken, and asking again

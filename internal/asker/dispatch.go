@@ -2,8 +2,12 @@ package asker
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -27,8 +31,8 @@ func dispatchPayloadOf(a Ask) json.RawMessage {
 		no := false
 		p.Blocking = &no
 	}
-	if a.Ref != "" || a.State != "" {
-		p.Context = &wire.AskContext{Ref: a.Ref, State: a.State}
+	if a.Ref != "" || a.State != "" || a.nonce != "" {
+		p.Context = &wire.AskContext{Ref: a.Ref, State: a.State, Nonce: a.nonce}
 	}
 	b, _ := json.Marshal(p) // a DispatchPayload always marshals
 	return b
@@ -43,4 +47,15 @@ func (c *Client) sendDispatch(ctx context.Context, issue clarify.IssueRef, paylo
 		return fmt.Errorf("send %s to %s as a repository_dispatch: %w", what, issue.FullName(), err)
 	}
 	return nil
+}
+
+// nonceOf is the nonce of a dispatched ask in issue with ref: an HMAC of them under the
+// caller's token, which cannot be had back from it. A retried step, with the
+// same token and ref, sends the same nonce, and so is answered with the clarification it
+// opened the first time (clarify.SameAsk); an ask of any other token, a workflow of the
+// same repository sending as the same github-actions[bot] too, sends another.
+func (c *Client) nonceOf(issue clarify.IssueRef, ref string) string {
+	m := hmac.New(sha256.New, c.token)
+	m.Write([]byte("clarify ask nonce\x00" + strings.ToLower(issue.String()) + "\x00" + ref))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
 }

@@ -1,7 +1,8 @@
 // Package asker is the asker's client: what an agent needs to ask Clarify a question from
 // wherever it runs and get the answer back as data. It asks (a comment with the caller's
 // own token, or a repository_dispatch where a comment would start no run), learns the
-// clarification's id (by the ask's comment, or by the ask's ref, which every ask carries),
+// clarification's id (by the ask's comment, or, for a dispatch, by its nonce;
+// every ask carries a ref too),
 // waits with conditional reads at nearly no cost against the rate limit, settles the
 // clarification (resolve, follow up, abandon: settle.go), and reads an issue's
 // clarifications and the repository's decisions in force.
@@ -16,5 +17,5 @@
 // shared (Action mode: github-actions[bot], which every workflow of the repository writes
 // as), a comment counts only with the app's MAC, so the client needs the ledger key and
 // refuses to start without it. A refusal is read only from the app's account's comments:
-// the app's reply to the ask's comment, or a refusal record naming the ask's ref.
+// the app's reply to the ask's comment, or a refusal record naming the ask's nonce.
 package asker

@@ -31,22 +31,33 @@ func byComment(l clarify.Ledger, comment int64) (clarify.Clarification, bool) {
 	return clarify.Clarification{}, false
 }
 
-// byRef is the clarification an ask with that ref is, as the app decides it: an open one
-// of the same asker with that ref is the same ask (clarify.SameAsk); else the newest with
-// that ref asked after the comment after (the newest before the ask was sent). With the
-// asker unknown (a dispatch's sender), any open one with that ref is taken for the same.
+// byRef is the clarification a comment's ask of asker's with that ref is, as the app
+// decides it: an open one of the same asker with that ref is the same ask
+// (clarify.SameAsk); else the newest of the asker's with that ref asked after the comment
+// after (the newest before the ask was sent). Another asker's is never taken.
 func byRef(l clarify.Ledger, ref, asker string, after int64) (clarify.Clarification, bool) {
-	if ref == "" {
+	if ref == "" || asker == "" {
 		return clarify.Clarification{}, false
 	}
-	if asker != "" {
-		if c, ok := clarify.SameAsk(l, asker, ref); ok {
-			return c, true
-		}
+	if c, ok := clarify.SameAsk(l, asker, ref, ""); ok {
+		return c, true
 	}
 	for i := len(l.Clarifications) - 1; i >= 0; i-- {
 		c := l.Clarifications[i]
-		if c.Ref == ref && ((asker == "" && c.Status.Open()) || (len(c.Thread) > 0 && c.Thread[0].CommentID > after)) {
+		if c.Ref == ref && strings.EqualFold(c.Asker.Login, asker) && len(c.Thread) > 0 && c.Thread[0].CommentID > after {
+			return c, true
+		}
+	}
+	return clarify.Clarification{}, false
+}
+
+// byNonce is the clarification a dispatched ask with that nonce is: the open one with that
+// nonce (the app's clarify.SameAsk: a retried step), else the newest with it asked after
+// the comment after. The nonce is the asker's, so another asker's is never taken.
+func byNonce(l clarify.Ledger, nonce string, after int64) (clarify.Clarification, bool) {
+	for i := len(l.Clarifications) - 1; nonce != "" && i >= 0; i-- {
+		c := l.Clarifications[i]
+		if c.Nonce == nonce && (c.Status.Open() || len(c.Thread) > 0 && c.Thread[0].CommentID > after) {
 			return c, true
 		}
 	}
@@ -63,23 +74,24 @@ func newest(comments []*github.IssueComment) int64 {
 	return id
 }
 
-// refusal is the app's refusal of an ask, and the reason it gives: its reply to the ask's
-// comment (a comment ask, or the mirror of a dispatch), or a refusal record naming the
-// ask's ref written after the ask was sent. Only the comments r takes for the app's own are
-// read (ledger's rule: from a shared account, only those it sealed, or signed).
-func refusal(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, askComment int64, ref string, after int64) (render.Record, string, bool) {
+// refusal is the app's refusal of an ask: its reply to the ask's comment, or, for a
+// dispatch, a refusal record naming the ask's nonce written after the ask was sent (another
+// asker's refusal of the same ref is not this one's). Only the comments r takes for the
+// app's own are read (ledger's rule: from a shared account, only those it sealed, or
+// signed). The reason is the one the refusal gives.
+func refusal(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, s sent) (render.Record, string, bool) {
 	for _, cm := range comments {
-		if cm.GetID() <= after || !r.Owns(issue, cm) {
+		if cm.GetID() <= s.after || !r.Owns(issue, cm) {
 			continue
 		}
 		rec, ok := render.ReadRecord(cm.GetBody())
 		if !ok || rec.Kind != "refusal" {
 			continue
 		}
-		if askComment != 0 && render.HasMarker(cm.GetBody(), clarify.ReplyKey(askComment)) {
+		if s.comment != 0 && render.HasMarker(cm.GetBody(), clarify.ReplyKey(s.comment)) {
 			return rec, render.RefusalReason(cm.GetBody()), true
 		}
-		if ref != "" && rec.Ref == ref {
+		if s.comment == 0 && s.nonce != "" && rec.Nonce == s.nonce {
 			return rec, render.RefusalReason(cm.GetBody()), true
 		}
 	}

@@ -45,8 +45,15 @@ func (d Door) Serve(args []string, serve func(ctx context.Context, c *Client, di
 // client shows a server's stderr seldom and late.
 func (d Door) checkServe(c common, cl *Client, clientErr error) int {
 	_, source, _ := d.Env.Token()
-	repo := RepoFromEnv(d.Env.Getenv, ".")
-	fmt.Fprintf(d.Stdout, "api:        %s\n", APIFromEnv(d.Env.Getenv))
+	repo, repoErr := RepoFromEnv(d.Env.Getenv, ".")
+	api, _, apiErr := APIFromEnv(d.Env.Getenv)
+	if apiErr != nil {
+		api = "none: " + apiErr.Error()
+	}
+	if repoErr != nil {
+		repo = "none: " + repoErr.Error()
+	}
+	fmt.Fprintf(d.Stdout, "api:        %s\n", api)
 	fmt.Fprintf(d.Stdout, "token:      %s\n", cmp.Or(source, "none"))
 	fmt.Fprintf(d.Stdout, "repository: %s\n", cmp.Or(repo, "none: each call must name repo (set CLARIFY_REPO, or run in a clone)"))
 	if clientErr == nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/asker"
-	"github.com/clarify-app/clarify/wire"
 )
 
 // state is an asker's state as agents keep it: JSON, quotes, an HTML comment's end.
@@ -63,30 +62,102 @@ func TestARefusedDispatchIsFoundByItsRef(t *testing.T) {
 	}
 }
 
-func TestAWorkflowsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
+func TestAWorkflowsOwnTokenAsksByDispatch(t *testing.T) {
 	job := map[string]string{"GITHUB_ACTIONS": "true"}
 	cases := map[string]struct {
 		env          map[string]string
-		slug, token  string
+		token        string
 		source       string
 		wantDispatch bool
 	}{
-		"jobTokenActionMode":  {job, wire.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", true},
-		"jobTokenAppMode":     {job, "clarify", "ghs_abc", "GITHUB_TOKEN", false},
-		"personalTokenInAJob": {job, wire.ActionsSlug, "github_pat_abc", "GITHUB_TOKEN", false},
-		"ghTokenSetByTheJob":  {job, wire.ActionsSlug, "ghs_abc", "GH_TOKEN", false},
-		"outsideActions":      {nil, wire.ActionsSlug, "ghs_abc", "GITHUB_TOKEN", false},
+		"jobTokenInGITHUB_TOKEN":  {job, "ghs_abc", "GITHUB_TOKEN", true},
+		"jobTokenInGH_TOKEN":      {job, "ghs_abc", "GH_TOKEN", true},
+		"personalTokenInAJob":     {job, "github_pat_abc", "GITHUB_TOKEN", false},
+		"ghsLoginOfGhOutsideEnv":  {job, "ghs_abc", "gh", false},
+		"outsideActions":          {nil, "ghs_abc", "GITHUB_TOKEN", false},
+		"actionsNotTrueOutsideIt": {map[string]string{"GITHUB_ACTIONS": "false"}, "ghs_abc", "GH_TOKEN", false},
 	}
 	for name, tc := range cases {
 		getenv := func(k string) string { return tc.env[k] }
-		if got := asker.CommentStartsNoRun(getenv, tc.slug, tc.token, tc.source); got != tc.wantDispatch {
+		if got := asker.CommentStartsNoRun(getenv, tc.token, tc.source); got != tc.wantDispatch {
 			t.Errorf("%s: CommentStartsNoRun = %v, want %v", name, got, tc.wantDispatch)
 		}
 	}
-	// End to end: a job's GITHUB_TOKEN in App mode comments.
+}
+
+// TestTheJobsTokenAsksByDispatchUnderEitherName (issue 33): a job gives bot its
+// GITHUB_TOKEN as GITHUB_TOKEN or, as GitHub documents for gh, as GH_TOKEN; either way, and
+// whatever the app's slug, the ask goes as a repository_dispatch, since a comment made with
+// that token starts no workflow. A personal token in a job comments.
+func TestTheJobsTokenAsksByDispatchUnderEitherName(t *testing.T) {
+	for _, name := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			env := map[string]string{"GITHUB_ACTIONS": "true", name: w.h.Fake.WorkflowToken(repo)}
+			var out, errs bytes.Buffer
+			d := w.door(&out, &errs, env)
+			d.Env.Token = func() (string, string, error) { return asker.TokenFromEnv(d.Env.Getenv) }
+			code := d.Ask([]string{"octo/widgets#42", "@maria", "Per API key?"})
+			if code != 0 || len(w.h.Fake.Dispatches(repo)) != 1 {
+				t.Errorf("the job's token in %s: exit %d (%s), %d dispatches; want the ask sent as one dispatch",
+					name, code, errs.String(), len(w.h.Fake.Dispatches(repo)))
+			}
+		})
+	}
 	w := newWorld(t)
 	var out, errs bytes.Buffer
-	if code := w.door(&out, &errs, job).Ask([]string{"octo/widgets#42", "@maria", "Per API key?"}); code != 0 || len(w.h.Fake.Dispatches(repo)) != 0 {
-		t.Errorf("App mode: exit %d, %d dispatches; want a comment", code, len(w.h.Fake.Dispatches(repo)))
+	d := w.door(&out, &errs, map[string]string{"GITHUB_ACTIONS": "true", "GH_TOKEN": w.token})
+	d.Env.Token = func() (string, string, error) { return asker.TokenFromEnv(d.Env.Getenv) }
+	if code := d.Ask([]string{"octo/widgets#42", "@maria", "Per API key?"}); code != 0 || len(w.h.Fake.Dispatches(repo)) != 0 {
+		t.Errorf("a personal token in a job: exit %d, %d dispatches; want a comment", code, len(w.h.Fake.Dispatches(repo)))
+	}
+}
+
+// TestARefIsTheAskersOwn (issue 33): two askers dispatch asks with the same ref; each gets
+// its own clarification, and neither is handed the other's, before the app has taken its
+// own ask or after.
+func TestARefIsTheAskersOwn(t *testing.T) {
+	w := newWorld(t)
+	w.h.Fake.AddUser("reviewer-agent", "User")
+	w.h.Fake.SetPermission(repo, "reviewer-agent", "write")
+	tokens := map[string]string{agent: w.token, "reviewer-agent": w.h.Fake.PersonalToken(repo, "reviewer-agent")}
+	ask := func(who string) clarify.AskRecord {
+		t.Helper()
+		w.token = tokens[who]
+		code, out, errs := w.run(asker.Door.Ask, "octo/widgets#42", "@maria", "Per API key?", "--ref", "step-1", "--dispatch", "--json")
+		var rec clarify.AskRecord
+		if code != 0 || json.Unmarshal([]byte(out), &rec) != nil {
+			t.Fatalf("%s's ask: exit %d, %s %s", who, code, out, errs)
+		}
+		return rec
+	}
+	first, second := ask(agent), ask("reviewer-agent")
+	if first.ID != "CLR-42-001" || first.Asker != agent || second.ID != "CLR-42-002" || second.Asker != "reviewer-agent" {
+		t.Fatalf("asks with the same ref: %s by %s, then %s by %s; want CLR-42-001 by %s, CLR-42-002 by reviewer-agent",
+			first.ID, first.Asker, second.ID, second.Asker, agent)
+	}
+	if again := ask(agent); again.ID != first.ID {
+		t.Errorf("%s's retry of step-1 got %s; want its own %s", agent, again.ID, first.ID)
+	}
+	if l, err := w.h.Ledger(repo, issue); err != nil || len(l.Clarifications) != 2 {
+		t.Errorf("the ledger holds %d clarifications (%v); want two", len(l.Clarifications), err)
+	}
+}
+
+// TestStatusByRefIsNeverAnotherAskersDispatch (issue 33): bot status --ref finds the
+// asker's own dispatched ask by its ref, never another asker's with the same ref.
+func TestStatusByRefIsNeverAnotherAskersDispatch(t *testing.T) {
+	w := newWorld(t)
+	w.h.Fake.AddUser("reviewer-agent", "User")
+	w.h.Fake.SetPermission(repo, "reviewer-agent", "write")
+	mine := w.token
+	w.token = w.h.Fake.PersonalToken(repo, "reviewer-agent")
+	if code, out, errs := w.run(asker.Door.Ask, "octo/widgets#42", "@maria", "Per API key?", "--ref", "step-1", "--dispatch"); code != 0 {
+		t.Fatalf("reviewer-agent's ask: exit %d, %s %s", code, out, errs)
+	}
+	w.token = mine
+	code, out, _ := w.run(asker.Door.Status, "octo/widgets#42", "--ref", "step-1", "--json")
+	if code == 0 || strings.Contains(out, "reviewer-agent") {
+		t.Errorf("coder-agent's status --ref step-1 beside reviewer-agent's ask: exit %d, %s; want none of its own", code, out)
 	}
 }

@@ -98,49 +98,51 @@ func (c *Client) Settle(ctx context.Context, s Settle) (clarify.AskRecord, error
 		return clarify.AskRecord{}, err
 	}
 	deadline := c.now().Add(orDefault(s.Timeout, DefaultTakeTimeout))
-	comment, after, err := c.sendSettle(ctx, s)
+	sn, err := c.sendSettle(ctx, s)
 	if err != nil {
 		return clarify.AskRecord{}, err
 	}
-	return c.settled(ctx, s, comment, after, deadline)
+	return c.settled(ctx, s, sn, deadline)
 }
 
-// sendSettle gives the command and returns the comment that stands for it (0 for a
-// dispatch: its mirror is found later) and the newest comment before it.
-func (c *Client) sendSettle(ctx context.Context, s Settle) (int64, int64, error) {
+// sendSettle gives the command and returns what it left to be found by: the comment that
+// stands for it (0 for a dispatch: its mirror is found later), the newest comment before
+// it, and a time before it.
+func (c *Client) sendSettle(ctx context.Context, s Settle) (sent, error) {
 	if s.Dispatch {
-		before, err := c.read(ctx, s.Issue)
+		sn, err := c.mark(ctx, s.Issue)
 		if err != nil {
-			return 0, 0, err
+			return sent{}, err
 		}
-		return 0, newest(before.comments), c.sendDispatch(ctx, s.Issue, s.payload(), "/clarify "+string(s.Kind))
+		return sn, c.sendDispatch(ctx, s.Issue, s.payload(), "/clarify "+string(s.Kind))
 	}
 	body := s.command()
 	cm, _, err := c.gh.Issues.CreateComment(ctx, s.Issue.Owner, s.Issue.Repo, s.Issue.Number, &github.IssueComment{Body: &body})
 	if err != nil {
-		return 0, 0, fmt.Errorf("post /clarify %s in %s: %w", s.Kind, s.Issue, err)
+		return sent{}, fmt.Errorf("post /clarify %s in %s: %w", s.Kind, s.Issue, err)
 	}
-	return cm.GetID(), cm.GetID() - 1, nil
+	return sent{comment: cm.GetID(), after: cm.GetID() - 1, since: beforeTime(cm.GetCreatedAt().Time)}, nil
 }
 
 // settled reads the issue until the command's comment (or its dispatch's mirror, found by
 // its quote of the command) is in the clarification's thread or has the app's refusal, or
 // deadline passes.
-func (c *Client) settled(ctx context.Context, s Settle, comment, after int64, deadline time.Time) (clarify.AskRecord, error) {
+func (c *Client) settled(ctx context.Context, s Settle, sn sent, deadline time.Time) (clarify.AskRecord, error) {
 	id, _ := clarify.NormalizeID(s.ID)
-	for d := askPoll.First; ; d = askPoll.next(d) {
-		snap, err := c.read(ctx, s.Issue)
+	comment := sn.comment
+	for d, first := askPoll.First, true; ; d, first = askPoll.next(d), false {
+		recent, snap, err := c.look(ctx, s.Issue, sn, first, c.enoughFor(s.Issue, id, false))
 		if err != nil {
 			return clarify.AskRecord{}, err
 		}
 		if comment == 0 {
-			comment = mirrorOf(snap.reader, s.Issue, snap.comments, s.command(), after)
+			comment = mirrorOf(snap.reader, s.Issue, recent, s.command(), sn.after)
 		}
 		cl, found := byID(snap.ledger, id)
 		if found && comment != 0 && inThread(cl, comment) {
 			return c.record(s.Issue, cl), nil
 		}
-		if rec, reason, ok := refusal(snap.reader, s.Issue, snap.comments, comment, "", after); comment != 0 && ok {
+		if rec, reason, ok := refusal(snap.reader, s.Issue, recent, sent{comment: comment, after: sn.after}); comment != 0 && ok {
 			return clarify.AskRecord{}, refused(rec, reason, "/clarify "+string(s.Kind), s.Issue)
 		}
 		more, err := c.pause(ctx, d, deadline)
@@ -192,22 +194,25 @@ func refused(rec render.Record, reason, what string, issue clarify.IssueRef) *Er
 // ByRef reads the record of the newest clarification in the issue whose ask carried ref;
 // false when there is none (yet: an ask not taken in time may be taken later).
 func (c *Client) ByRef(ctx context.Context, issue clarify.IssueRef, ref string) (clarify.AskRecord, bool, error) {
-	snap, err := c.read(ctx, issue)
+	snap, err := c.read(ctx, issue, readOpts{enough: c.enoughFor(issue, ref, true)})
 	if err != nil {
 		return clarify.AskRecord{}, false, err
 	}
-	cl, ok := newestByRef(snap.ledger, ref)
+	cl, ok := c.newestByRef(issue, snap.ledger, ref)
 	if !ok {
 		return clarify.AskRecord{}, false, nil
 	}
 	return c.record(issue, cl), true, nil
 }
 
-// newestByRef is the newest clarification whose ask carried ref.
-func newestByRef(l clarify.Ledger, ref string) (clarify.Clarification, bool) {
+// newestByRef is the newest clarification whose ask carried ref and is this client's: a
+// dispatched ask's only with the nonce this client's token gives it (nonceOf), so that
+// another asker's dispatched ask with the same ref is never taken for its own.
+func (c *Client) newestByRef(issue clarify.IssueRef, l clarify.Ledger, ref string) (clarify.Clarification, bool) {
 	for i := len(l.Clarifications) - 1; i >= 0 && ref != ""; i-- {
-		if l.Clarifications[i].Ref == ref {
-			return l.Clarifications[i], true
+		cl := l.Clarifications[i]
+		if cl.Ref == ref && (cl.Nonce == "" || cl.Nonce == c.nonceOf(issue, ref)) {
+			return cl, true
 		}
 	}
 	return clarify.Clarification{}, false

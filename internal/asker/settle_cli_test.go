@@ -41,6 +41,7 @@ func TestBotSettleMistakesExitTwoBeforeAnyRequest(t *testing.T) {
 		"waitOtherIssues": {"wait", "octo/widgets#42", "CLR-7-001"},
 		"waitIDAndRef":    {"wait", "octo/widgets#42", "CLR-42-001", "--ref", "step-3"},
 		"statusBadID":     {"status", "octo/widgets#42", "CLR-42-"},
+		"appWithBot":      {"status", "--app", "clarify[bot]", "octo/widgets#42"},
 	} {
 		cmd := map[string]func(asker.Door, []string) int{"resolve": asker.Door.Resolve, "abandon": asker.Door.Abandon,
 			"followup": asker.Door.Followup, "wait": asker.Door.Wait, "status": asker.Door.Status}[run[0]]

@@ -14,6 +14,11 @@ import (
 // clarification asked with it). None is an *Error unknown-clarification. An issue where
 // nothing was asked has none.
 func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) ([]clarify.AskRecord, error) {
+	return c.status(ctx, issue, id, time.Time{})
+}
+
+// status is Status for a reader that must be done by until (zero: whenever), a wait.
+func (c *Client) status(ctx context.Context, issue clarify.IssueRef, id string, until time.Time) ([]clarify.AskRecord, error) {
 	byRef := id != "" && !isID(id)
 	if id != "" && !byRef {
 		if err := CheckID(issue, id); err != nil {
@@ -21,14 +26,14 @@ func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) 
 		}
 		id, _ = clarify.NormalizeID(id)
 	}
-	snap, err := c.read(ctx, issue)
+	snap, err := c.read(ctx, issue, readOpts{enough: c.enoughFor(issue, id, byRef), until: until})
 	if err != nil {
 		return nil, err
 	}
 	if id != "" {
 		cl, ok := byID(snap.ledger, id)
 		if byRef {
-			cl, ok = newestByRef(snap.ledger, id)
+			cl, ok = c.newestByRef(issue, snap.ledger, id)
 		}
 		if !ok {
 			what := id
@@ -36,8 +41,8 @@ func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) 
 				what = "asked with ref " + id
 			}
 			msg := fmt.Sprintf("%s has no clarification %s by %s", issue, what, snap.reader.Bot)
-			if snap.other != nil {
-				msg += ": " + snap.other.Error()
+			if other := c.otherOf(ctx, issue, snap, false); other != nil {
+				msg += ": " + other.Error()
 			}
 			return nil, &Error{Code: clarify.CodeUnknownID, Msg: msg}
 		}
@@ -48,6 +53,19 @@ func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) 
 		recs = append(recs, c.record(issue, cl))
 	}
 	return recs, nil
+}
+
+// enoughFor is a read's enough for the record of id (a ref when byRef): the status
+// comment will do when it holds it, for an archive holds only clarifications older than
+// any there. For every record, none will do.
+func (c *Client) enoughFor(issue clarify.IssueRef, id string, byRef bool) func(clarify.Ledger) bool {
+	switch {
+	case id == "":
+		return nil
+	case byRef:
+		return func(l clarify.Ledger) bool { _, ok := c.newestByRef(issue, l, id); return ok }
+	}
+	return func(l clarify.Ledger) bool { _, ok := byID(l, id); return ok }
 }
 
 // isID reports whether s was meant as a clarification's id rather than a ref: it starts

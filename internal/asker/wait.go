@@ -18,15 +18,27 @@ var ErrStillOpen = errors.New("still open when the time was up")
 // outcome), or timeout passes (ErrStillOpen, with the record as it stands). Each read after
 // the first is conditional: while nothing changes it costs a 304, and the interval between
 // reads doubles up to a minute. An escalation does not end the wait (it still waits for a
-// person); it is told to Notes when it happens.
+// person); it is told to Notes when it happens. The wait ends by its time, reads included:
+// the last pause ends a read's time early, and finding the status comment of a long issue
+// stops at the time (the record then has only its id) and goes on at the next wait.
 func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, timeout time.Duration) (clarify.AskRecord, error) {
 	deadline := c.now().Add(timeout)
-	var last clarify.AskRecord
+	var (
+		last clarify.AskRecord
+		took time.Duration // a read's time, the first's (which finds the status comment) aside
+	)
 	d := c.poll.First
 	for {
-		rec, err := c.Status(ctx, issue, id)
-		if err != nil {
+		began := c.now()
+		rec, err := c.status(ctx, issue, id, deadline)
+		switch {
+		case errors.Is(err, errNotYet):
+			return notYet(issue, id), ErrStillOpen
+		case err != nil:
 			return last, err
+		}
+		if last.ID != "" {
+			took = c.now().Sub(began)
 		}
 		r := rec[0]
 		if r.Status == string(clarify.Escalated) && last.Status != r.Status {
@@ -39,7 +51,7 @@ func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, ti
 			d = c.poll.First // something moves: look again soon
 		}
 		last = r
-		more, err := c.pause(ctx, d, deadline)
+		more, err := c.pause(ctx, d, deadline.Add(-took))
 		if err != nil {
 			return last, err
 		}
@@ -75,4 +87,13 @@ func ExitCode(r clarify.AskRecord, err error) int {
 		return ExitAbandoned
 	}
 	return ExitAnswered
+}
+
+// notYet is the record of id (or of the ask with that ref) as a wait that has not read it
+// yet knows it: the issue, and the id or the ref asked for.
+func notYet(issue clarify.IssueRef, id string) clarify.AskRecord {
+	if n, ok := clarify.NormalizeID(id); ok && isID(id) {
+		return clarify.AskRecord{V: clarify.AskRecordVersion, Issue: issue.Number, ID: n}
+	}
+	return clarify.AskRecord{V: clarify.AskRecordVersion, Issue: issue.Number, Ref: id}
 }

@@ -10,6 +10,7 @@ package askmcp
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,8 +52,10 @@ type Config struct {
 	Client    *asker.Client
 	ClientErr error
 	// Repo is the repository a call means when it names none (CLARIFY_REPO, else the
-	// working directory's git remote); "" makes repo required.
-	Repo string
+	// working directory's git remote); "" makes repo required, and RepoErr, when set, says
+	// why there is none (the remote is on another host than the API's).
+	Repo    string
+	RepoErr error
 	// Dispatch sends every ask and settle as a repository_dispatch (a workflow's
 	// GITHUB_TOKEN where Clarify runs as a workflow: its comments would start no run).
 	Dispatch bool
@@ -80,6 +83,9 @@ func (cfg Config) issue(repo string, number int) (clarify.IssueRef, error) {
 		repo = cfg.Repo
 	}
 	owner, name, ok := clarify.ParseRepo(repo)
+	if !ok && repo == "" && cfg.RepoErr != nil {
+		return clarify.IssueRef{}, fmt.Errorf("give repo as OWNER/REPO: %w", cfg.RepoErr)
+	}
 	if !ok {
 		return clarify.IssueRef{}, errors.New("give repo as OWNER/REPO (no default: set CLARIFY_REPO, or run in a clone of the repository)")
 	}

@@ -7,8 +7,8 @@ import (
 )
 
 // AllPages follows GitHub's Link pagination: list fetches one page (0 is the first) and
-// the items of every page are returned together. With SomePages, the one place that reads
-// NextPage.
+// the items of every page are returned together. With SomePages and EachPage, the one
+// place that reads NextPage.
 func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, error) {
 	return SomePages(0, list)
 }
@@ -17,14 +17,31 @@ func AllPages[T any](list func(page int) ([]T, *github.Response, error)) ([]T, e
 // takes the first pages and leaves the rest.
 func SomePages[T any](limit int, list func(page int) ([]T, *github.Response, error)) ([]T, error) {
 	var all []T
-	for page, read := 0, 1; ; read++ {
+	read := 0
+	err := EachPage(0, list, func(items []T, _ int) bool {
+		all = append(all, items...)
+		read++
+		return limit <= 0 || read < limit
+	})
+	if err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// EachPage hands each page's items to each, in order, from page from (0: the first), with
+// the page after it (0: none), until each returns false or the last page: a reader that
+// keeps little of each page (the asker's client, looking for one comment in an issue of
+// megabytes) holds one page at a time, stops where it found what it looks for, and can
+// go on later from where it stopped.
+func EachPage[T any](from int, list func(page int) ([]T, *github.Response, error), each func(items []T, next int) (more bool)) error {
+	for page := from; ; {
 		items, resp, err := list(page)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		all = append(all, items...)
-		if resp.NextPage == 0 || (limit > 0 && read >= limit) {
-			return all, nil
+		if !each(items, resp.NextPage) || resp.NextPage == 0 {
+			return nil
 		}
 		page = resp.NextPage
 	}

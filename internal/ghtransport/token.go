@@ -1,6 +1,7 @@
 package ghtransport
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -29,8 +30,29 @@ func ConditionalTokenClient(api, token string, rt http.RoundTripper) (*github.Cl
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	return tokenClient(api, token, &httpcache.Transport{
+	return tokenClient(api, token, noStore(&httpcache.Transport{
 		Transport: alwaysValidate(RetryTransient(RetryOptions{})(rt)), Cache: NewHTTPCache(), MarkCachedResponses: true,
+	}))
+}
+
+type noStoreKey struct{}
+
+// WithoutStore returns ctx whose GETs a ConditionalTokenClient does not keep: a read made
+// once (the pages listed to find a comment) would only fill its memory, megabytes on a
+// long issue, with answers it never asks for again.
+func WithoutStore(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noStoreKey{}, true)
+}
+
+// noStore asks the cache under it not to keep the answers to requests made WithoutStore
+// (Cache-Control: no-store, which httpcache honours in a request as in a response).
+func noStore(next http.RoundTripper) http.RoundTripper {
+	return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Context().Value(noStoreKey{}) != nil {
+			r = r.Clone(r.Context())
+			r.Header.Set("Cache-Control", "no-store")
+		}
+		return next.RoundTrip(r)
 	})
 }
 

@@ -154,7 +154,8 @@ func (c *chaos) resolved(nums []int) int {
 	return done
 }
 
-var markerRe = regexp.MustCompile(`<!-- clarify:msg [^ ]+(?: [^ ]+)? -->`)
+// markerRe takes the key out of a message marker, plain or sealed.
+var markerRe = regexp.MustCompile(`<!-- clarify:msg ([^ ]+)(?: v2)?(?: [^ ]+)? -->`)
 
 // duplicates counts the app's comments beyond the first with the same hidden marker, and
 // status comments beyond one per issue.
@@ -171,11 +172,11 @@ func (c *chaos) duplicates(nums []int) int {
 				status++
 				continue
 			}
-			for _, m := range markerRe.FindAllString(cm.Body, -1) {
-				if seen[m] {
+			for _, m := range markerRe.FindAllStringSubmatch(cm.Body, -1) {
+				if seen[m[1]] {
 					dups++
 				}
-				seen[m] = true
+				seen[m[1]] = true
 			}
 		}
 		dups += max(0, status-1)
