@@ -152,6 +152,7 @@ func (b *Base) writeParts(ctx context.Context, client *github.Client, ref issueR
 	}
 	made := false
 	for i, body := range bodies {
+		body = b.signed(mref, body)
 		if i < len(book.Parts) {
 			if book.Parts[i].GetBody() == body {
 				continue

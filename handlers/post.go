@@ -34,7 +34,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	}
 	// Sealed, the marker is the app's alone: another workflow writing as the same account
 	// cannot make the app skip this post, or take its comment for this one.
-	body = b.keys(ref).Seal(body, mark)
+	body = b.signed(ref, b.keys(ref).Seal(body, mark))
 	c, err := b.create(ctx, client, ref, mark, body)
 	if err != nil {
 		return nil, fmt.Errorf("post on %s: %w", ref.key(), err)

@@ -80,7 +80,7 @@ func (b *Base) statusBody(ctx context.Context, client *github.Client, ref issueR
 			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
 		}
 	}
-	body := b.keys(ref).Seal(render.StatusUnder(snap.head, main, block), render.StatusMarker)
+	body := b.signed(ref, b.keys(ref).Seal(render.StatusUnder(snap.head, main, block), render.StatusMarker))
 	if len(body) > render.MaxCommentBytes {
 		// Only open clarifications are left to fill it (archives take the settled ones):
 		// refuse loudly rather than let GitHub's 422 lose the update.

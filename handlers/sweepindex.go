@@ -108,10 +108,12 @@ func (b *Base) SaveSweepIndex(ctx context.Context, client *github.Client, x *Swe
 		b.decisionIssues.put(x.owner+"/"+x.repo, n)
 		x.issue, x.book = n, ledger.MemoryBook{Issue: n}
 	}
-	body, err := render.EncodeSweepIndex(x.next, b.keys(issueRef{Owner: x.owner, Repo: x.repo, Number: x.issue}).Signing())
+	xref := issueRef{Owner: x.owner, Repo: x.repo, Number: x.issue}
+	body, err := render.EncodeSweepIndex(x.next, b.keys(xref).Signing())
 	if err != nil {
 		return err
 	}
+	body = b.signed(xref, body)
 	made := x.comment == nil
 	if made {
 		x.comment, _, err = client.Issues.CreateComment(ctx, x.owner, x.repo, x.issue, &github.IssueComment{Body: &body})

@@ -142,7 +142,7 @@ func (r LedgerReader) bookOf(ctx context.Context, ref clarify.IssueRef, comments
 	book := MemoryBook{Issue: ref.Number}
 	byPart := map[int][]clarify.Decision{}
 	keys := r.Keys.Issue(ref.Owner, ref.Repo, ref.Number)
-	for _, c := range comments {
+	for _, c := range r.believe(ref, comments) {
 		if r.Own(c) && strings.Contains(c.GetBody(), render.SweepIndexMarker) && book.SweepIndex == nil &&
 			r.OwnBlock(c, func(body string) bool { _, err := keys.DecodeSweepIndex(body); return err == nil }) {
 			book.SweepIndex = c

@@ -44,7 +44,7 @@ func (r LedgerReader) OwnsBy(ref clarify.IssueRef, u *github.User, body string) 
 // Owns reports whether c is the app's own comment in the issue (the owns rule): what the
 // asker's client takes a refusal of its ask from.
 func (r LedgerReader) Owns(issue clarify.IssueRef, c *github.IssueComment) bool {
-	return r.OwnsBy(clarify.IssueRef{Owner: issue.Owner, Repo: issue.Repo, Number: issue.Number}, c.GetUser(), c.GetBody())
+	return r.believed(issue, c) && r.OwnsBy(clarify.IssueRef{Owner: issue.Owner, Repo: issue.Repo, Number: issue.Number}, c.GetUser(), c.GetBody())
 }
 
 // OwnBlock reports whether c, by the app's account, is the app's comment holding a signed
@@ -77,9 +77,10 @@ func (r LedgerReader) CarriesMark(ref clarify.IssueRef, c *github.IssueComment, 
 // account, only a body its status seal vouches for, or a status marker of any other form
 // (plain from before markers were sealed, sealed alone, or sealed over a body since edited)
 // over a ledger that verifies: the ledger's MAC covers what is read from it.
+// To a reader given public keys, only a comment signed under one of them is (believed).
 func (r LedgerReader) IsStatus(ref clarify.IssueRef, u *github.User, body string) bool {
 	switch {
-	case !render.IsStatus(body) || !IsLogin(u, r.Bot):
+	case !render.IsStatus(body) || !IsLogin(u, r.Bot) || !r.believedBy(ref, u, body):
 		return false
 	case r.byAccount():
 		return true

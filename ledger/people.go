@@ -38,7 +38,7 @@ func NewPeopleReader(slug string, keys render.Keyring, notes io.Writer, hint fun
 
 // NoteUnchecked tells the person when the ledgers are read without a key.
 func (p PeopleReader) NoteUnchecked() {
-	if p.Unchecked {
+	if p.Unchecked && len(p.Public) == 0 {
 		fmt.Fprintln(p.Notes, UncheckedNote)
 	}
 }

@@ -35,6 +35,10 @@ type LedgerReader struct {
 	// Unchecked reads the blocks without verifying them: bot ledger given no key, for a
 	// person to look at. The app never does: a ledger it cannot verify is rebuilt.
 	Unchecked bool
+	// Public, when given, are the keys a comment of Bot must be signed under to be the
+	// app's (ledger/public.go): how an asker, who holds no ledger key, believes a
+	// workflow's records. A signed comment's blocks are then read as they are (Unchecked).
+	Public render.VerifyKeys
 }
 
 // LedgerRead is what Read found of an issue's ledger.
@@ -123,6 +127,7 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 		err error
 	)
 	ref := clarify.IssueRef{Owner: owner, Repo: repo, Number: number}
+	comments = r.believe(ref, comments)
 	got.Status, _, got.Lookalikes = r.FindStatus(ref, comments)
 	if got.Status == nil {
 		return got, ErrNoStatus
@@ -202,7 +207,7 @@ func (r LedgerReader) MergeArchives(ref clarify.IssueRef, l *clarify.Ledger, com
 	var merged []clarify.Clarification
 	for _, id := range l.Archives {
 		i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return c.GetID() == id })
-		if i < 0 || !r.Own(comments[i]) {
+		if i < 0 || !r.Own(comments[i]) || !r.believed(ref, comments[i]) {
 			return nil, fmt.Errorf("archive comment %d of %s, listed in its ledger, is gone", id, ref.String())
 		}
 		a, err := r.decodeArchive(ref, comments[i].GetBody())

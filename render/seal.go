@@ -40,8 +40,9 @@ func (k IssueKeys) Seal(body, mark string) string {
 }
 
 // sealedText is what a seal's MAC covers: the body as the seal found it, the marker plain,
-// with "\r\n" read as "\n".
-func sealedText(body string) string { return strings.ReplaceAll(body, "\r\n", "\n") }
+// with "\r\n" read as "\n". The signature a workflow's comment ends with (SignComment) is
+// appended after sealing and signs the sealed body, so the seal covers the body without it.
+func sealedText(body string) string { return strings.ReplaceAll(Unsigned(body), "\r\n", "\n") }
 
 // markOpen is a plain marker without its end, "<!-- clarify:msg KEY ": what the plain and
 // the sealed forms of the marker both begin with.

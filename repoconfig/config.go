@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
 )
 
 // The labels the app keeps true unless a repository names its own.
@@ -37,6 +38,9 @@ type Config struct {
 	Decisions Decisions
 	// Dashboard keeps one issue of the app's listing the repository's clarifications.
 	Dashboard bool
+	// VerifyKeys are the public keys askers believe Clarify's workflow by (verify_keys):
+	// given, Clarify runs as a workflow there and writes as github-actions[bot].
+	VerifyKeys render.VerifyKeys
 }
 
 // DefaultLabels returns clarification:active, clarification:stale and clarification:escalated.

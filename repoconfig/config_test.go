@@ -1,6 +1,7 @@
 package repoconfig
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"os"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
 )
 
 // want is one expected problem: its exact line and key, and a part of its message, which is
@@ -251,10 +253,11 @@ func full() Config {
 			AnswerFrom: clarify.AnswerTargets,
 			Require:    []string{"type", "options", "fallback"},
 		},
-		Notify:    Notify{Dispatch: true},
-		Labels:    Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
-		Decisions: Decisions{Offer: false, SettleAfter: 72 * time.Hour},
-		Dashboard: true,
+		Notify:     Notify{Dispatch: true},
+		Labels:     Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
+		Decisions:  Decisions{Offer: false, SettleAfter: 72 * time.Hour},
+		Dashboard:  true,
+		VerifyKeys: render.VerifyKeys{mustVerifyKey("ed25519:hAMhwyyLPPLJvPO/mqTw/6T1SoT4hoOWkLsgpK02LCk=")},
 	}
 }
 
@@ -450,4 +453,12 @@ func TestNotifyDispatchTakesOnlyTrueOrFalse(t *testing.T) {
 		cfg, err := Parse([]byte(in))
 		checkRefusal(t, in, cfg, err, []want{problem})
 	}
+}
+
+func mustVerifyKey(s string) ed25519.PublicKey {
+	pub, err := render.ParseVerifyKey(s)
+	if err != nil {
+		panic(err)
+	}
+	return pub
 }

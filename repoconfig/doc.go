@@ -61,6 +61,9 @@
 //	dashboard                default: false
 //	    Keep one issue of the app's listing the repository's escalated, stale and open
 //	    clarifications and its decisions in force.
+//	verify_keys              default: none
+//	    Where Clarify runs as a workflow: the public keys ("ed25519:BASE64", from bot key
+//	    public) its comments are signed under, which askers believe it by.
 //
 // # What the Policy holds
 //

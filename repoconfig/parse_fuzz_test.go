@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/render"
 )
 
 // FuzzParse checks what must hold for any file: Parse never panics; a refusal is always an
@@ -203,6 +204,13 @@ func encode(t *testing.T, cfg Config) []byte {
 	}
 	m["decisions"] = dm
 	m["dashboard"] = cfg.Dashboard
+	if cfg.VerifyKeys != nil {
+		var keys []string
+		for _, k := range cfg.VerifyKeys {
+			keys = append(keys, render.FormatVerifyKey(k))
+		}
+		m["verify_keys"] = keys
+	}
 	out, err := yaml.Marshal(m)
 	if err != nil {
 		t.Fatal(err)

@@ -8,15 +8,14 @@ import (
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/askmcp"
-	"github.com/clarify-app/clarify/render"
 )
 
 // askerDoor is bot's way into the asker's client: the caller's token from GITHUB_TOKEN,
-// GH_TOKEN or gh, the ledger keys drawn as the app draws them.
+// GH_TOKEN or gh; whom to believe is found in each repository (no ledger key: the asker
+// never holds one).
 func askerDoor(stdout, stderr io.Writer) asker.Door {
 	return asker.Door{Prog: "bot", Stdout: stdout, Stderr: stderr, DefaultSlug: app.DefaultAppSlug,
-		Env:  asker.Env{Getenv: os.Getenv, Token: func() (string, string, error) { return asker.TokenFromEnv(os.Getenv) }},
-		Keys: func() (render.Keyring, error) { return app.LedgerKeyring("") }}
+		Env: asker.Env{Getenv: os.Getenv, Token: func() (string, string, error) { return asker.TokenFromEnv(os.Getenv) }}}
 }
 
 // mcpCmd runs bot mcp: the asker's client as an MCP server on stdin and stdout.

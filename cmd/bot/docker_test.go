@@ -28,7 +28,7 @@ func TestTheImageRunsEverySubcommand(t *testing.T) {
 	if !slices.Equal(cmd, []string{"serve"}) {
 		t.Errorf(`CMD %q: want ["serve"], so that docker run IMAGE with no arguments serves`, cmd)
 	}
-	subcommands := [][]string{{"serve"}, {"sweep"}, {"replay"}, {"ledger"}, {"config", "check"}, {"stats"}, {"setup"}, {"action"},
+	subcommands := [][]string{{"serve"}, {"sweep"}, {"replay"}, {"ledger"}, {"config", "check"}, {"key", "new"}, {"key", "public"}, {"stats"}, {"setup"}, {"action"},
 		{"ask"}, {"wait"}, {"status"}, {"resolve"}, {"followup"}, {"abandon"}, {"mcp"}}
 	for _, sub := range subcommands {
 		if code := run(append(sub, "-h"), io.Discard, io.Discard); code != 0 {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/cli"
+	"github.com/clarify-app/clarify/internal/keycmd"
 	"github.com/clarify-app/clarify/internal/readcmd"
 )
 
@@ -38,6 +40,9 @@ commands:
                         ledger [-key K] FILE reads a status comment's body (- for stdin)
   ledger export OWNER/REPO#N [-o FILE] | ledger import [-status] FILE
                         AgentX ledger files (.agentx/state/clarifications/issue-N.json)
+  key new [-config FILE] | key public [-config FILE]
+                        make the workflow's CLARIFY_LEDGER_KEY (printed once, on stdout)
+                        and the verify_keys line of its public key for .github/clarify.yml
   config check [-repo OWNER/REPO] FILE
                         check a repository's .github/clarify.yml (offline; -repo with
                         GITHUB_TOKEN also looks up label names people already use)
@@ -68,6 +73,17 @@ commands:
 Flags go before or after the arguments. Exit status: 0 done, 1 failed, 2 a usage mistake.
 `
 
+// toolCommands are the commands that read or make something for a person, apart from the
+// app and the asker.
+var toolCommands = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"ledger": func(args []string, stdout, stderr io.Writer) error {
+		return readcmd.Ledger(args, os.Stdin, stdout, stderr)
+	},
+	"key": func(args []string, stdout, stderr io.Writer) error {
+		return keycmd.Run(args, os.Getenv, rand.Reader, stdout, stderr)
+	},
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
@@ -76,14 +92,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd, ok := askerCommands[args[0]]; ok {
 		return cmd(askerDoor(stdout, stderr), args[1:])
 	}
+	if cmd, ok := toolCommands[args[0]]; ok {
+		return cli.Exit(stderr, args[0], cmd(args[1:], stdout, stderr))
+	}
 	var err error
 	switch args[0] {
 	case "serve":
 		err = serveCmd(args[1:], stdout)
 	case "replay":
 		err = replayCmd(args[1:], stdout, stderr)
-	case "ledger":
-		err = readcmd.Ledger(args[1:], os.Stdin, stdout, stderr)
 	case "config":
 		err = configCmd(args[1:], stdout)
 	case "sweep":

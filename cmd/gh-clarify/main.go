@@ -12,7 +12,6 @@ import (
 
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/ledger"
-	"github.com/clarify-app/clarify/render"
 )
 
 const usage = `usage: gh clarify <command> [flags]
@@ -78,6 +77,5 @@ func door(stdout, stderr io.Writer) asker.Door {
 		return "", "", errors.New("not logged in to " + host + ": run gh auth login --hostname " + host)
 	}
 	return asker.Door{Prog: "gh clarify", Stdout: stdout, Stderr: stderr, DefaultSlug: ledger.DefaultAppSlug,
-		Env:  asker.Env{Getenv: getenv, Token: token},
-		Keys: func() (render.Keyring, error) { return ledger.KeyringFromEnv("") }}
+		Env: asker.Env{Getenv: getenv, Token: token}}
 }

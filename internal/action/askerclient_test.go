@@ -3,6 +3,7 @@ package action_test
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -38,14 +39,13 @@ func (b *bench) runWorkflows() {
 }
 
 // askerDoor is bot ask|wait|status as an agent runs them in a job beside Clarify's
-// workflow, with token: github-actions as the app, the ledger key; each of its sleeps lets
-// GitHub start the workflow runs that are due.
+// workflow, with token and nothing else: no --app, no CLARIFY_APP_SLUG, no ledger key;
+// each of its sleeps lets GitHub start the workflow runs that are due.
 func (b *bench) askerDoor(token string, out, errs *bytes.Buffer) asker.Door {
-	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_API_URL": b.url, "CLARIFY_APP_SLUG": wire.ActionsSlug}
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_API_URL": b.url}
 	return asker.Door{Prog: "bot", Stdout: out, Stderr: errs, DefaultSlug: "clarify",
-		Env:  asker.Env{Getenv: func(k string) string { return env[k] }, Token: func() (string, string, error) { return token, "GITHUB_TOKEN", nil }},
-		Keys: func() (render.Keyring, error) { return render.Keyring{Current: []byte(ledgerKey)}, nil },
-		Now:  b.fake.Now,
+		Env: asker.Env{Getenv: func(k string) string { return env[k] }, Token: func() (string, string, error) { return token, "GITHUB_TOKEN", nil }},
+		Now: b.fake.Now,
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			b.fake.Advance(d)
 			b.runWorkflows()
@@ -58,7 +58,7 @@ func (b *bench) askerDoor(token string, out, errs *bytes.Buffer) asker.Door {
 // github-actions[bot], answered, waited for, and woken with its ref.
 func TestAskerClientInActionMode(t *testing.T) {
 	b := newBench(t)
-	b.fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
+	b.fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n"+verifyKeysLine(t))
 	token := b.fake.PersonalToken(repo, "coder-agent")
 	before := len(b.fake.Requests())
 	var out, errs bytes.Buffer
@@ -92,6 +92,7 @@ func TestAskerClientInActionMode(t *testing.T) {
 // comment Clarify sealed, never from another workflow's look-alike.
 func TestAJobsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
 	b := newBench(t)
+	b.fake.SetFile(repo, ".github/clarify.yml", verifyKeysLine(t))
 	var out, errs bytes.Buffer
 	code := b.askerDoor(b.token, &out, &errs).Ask([]string{"octo/widgets#42", "@maria", "Per API key?", "--ref", "run-7/step-2"})
 	if code != 0 || strings.TrimSpace(out.String()) != "CLR-42-001" {
@@ -118,4 +119,15 @@ func TestAJobsOwnTokenAsksByDispatchWhereClarifyIsAWorkflow(t *testing.T) {
 	if code != 0 || strings.TrimSpace(out.String()) != "CLR-42-002" {
 		t.Errorf("bot ask beside a forged refusal: exit %d, stdout %q, stderr %q; want CLR-42-002", code, out.String(), errs.String())
 	}
+}
+
+// verifyKeysLine is the config line listing the public key of the bench's ledger key, as
+// bot key public prints it.
+func verifyKeysLine(t *testing.T) string {
+	t.Helper()
+	key, err := render.SigningKey([]byte(ledgerKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "verify_keys: [\"" + render.FormatVerifyKey(key.Public().(ed25519.PublicKey)) + "\"]\n"
 }

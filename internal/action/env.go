@@ -101,9 +101,9 @@ func OSEnv() (Env, error) { return EnvFrom(os.Getenv) }
 
 // errNoKey is the refusal of a run without CLARIFY_LEDGER_KEY: it says how to add it.
 var errNoKey = errors.New("CLARIFY_LEDGER_KEY is not set, so this run refuses to write: a ledger it signed " +
-	"with no key (or a guessable one) could be forged by anyone who can comment. Add a repository secret " +
-	"(Settings → Secrets and variables → Actions → New repository secret, name CLARIFY_LEDGER_KEY, a random " +
-	"value of at least 32 characters, e.g. from `openssl rand -base64 48`) and pass it to the step: " +
+	"with no key (or a guessable one) could be forged by anyone who can comment. Make one and store it as the " +
+	"repository secret, listing its public key for agents: `bot key new -config .github/clarify.yml | gh secret set " +
+	"CLARIFY_LEDGER_KEY` (commit .github/clarify.yml), and pass it to the step: " +
 	"`with: {ledger-key: ${{ secrets.CLARIFY_LEDGER_KEY }}}` for the action, or " +
 	"`env: {CLARIFY_LEDGER_KEY: ${{ secrets.CLARIFY_LEDGER_KEY }}}` for `bot action` run directly")
 
@@ -117,7 +117,7 @@ func (e Env) check() (owner, repo string, err error) {
 		return "", "", errNoKey
 	case len(e.LedgerKey) < MinLedgerKey:
 		return "", "", fmt.Errorf("CLARIFY_LEDGER_KEY has %d characters, fewer than %d: a short key can be guessed; "+
-			"set the secret to a random value of at least %d characters (`openssl rand -base64 48`)", len(e.LedgerKey), MinLedgerKey, MinLedgerKey)
+			"set the secret to a random value of at least %d characters (`bot key new -config .github/clarify.yml | gh secret set CLARIFY_LEDGER_KEY`)", len(e.LedgerKey), MinLedgerKey, MinLedgerKey)
 	case e.Token == "":
 		return "", "", errors.New("GITHUB_TOKEN is not set: pass it to the step, `env: {GITHUB_TOKEN: ${{ github.token }}}`")
 	case e.EventName == "":

@@ -27,7 +27,7 @@ func TestMissingKeyRefusesToWrite(t *testing.T) {
 		t.Fatalf("exit %d after %d requests, issue changed: %v; want exit %d, no request", r.code, r.requests,
 			b.fake.Fingerprint() != before, action.ExitRefused)
 	}
-	if !strings.HasPrefix(r.stdout, "::error title=Clarify::") || !strings.Contains(r.stdout, "New repository secret") ||
+	if !strings.HasPrefix(r.stdout, "::error title=Clarify::") || !strings.Contains(r.stdout, "gh secret set CLARIFY_LEDGER_KEY") ||
 		!strings.Contains(r.stdout, "ledger-key: ${{ secrets.CLARIFY_LEDGER_KEY }}") {
 		t.Errorf("stdout does not annotate the error with how to add the secret: %q", r.stdout)
 	}

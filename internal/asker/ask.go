@@ -214,12 +214,15 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
 			return c.record(a.Issue, cl), nil
 		}
-		if rec, reason, ok := c.refusal(a.Issue, recent, s); ok {
+		if rec, reason, ok := refusal(snap.reader, a.Issue, recent, s); ok {
 			return clarify.AskRecord{}, refused(rec, reason, "the ask", a.Issue)
 		}
 		more, err := c.pause(ctx, d, deadline)
 		if err != nil {
 			return clarify.AskRecord{}, err
+		}
+		if other := c.otherOf(ctx, a.Issue, snap, more); other != nil {
+			return clarify.AskRecord{}, fmt.Errorf("%w: %w", ErrNotTaken, other)
 		}
 		if !more {
 			return c.posted(a), fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+

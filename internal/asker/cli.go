@@ -13,7 +13,6 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/cli"
-	"github.com/clarify-app/clarify/render"
 )
 
 // Door is one command line's way in (bot, or gh clarify): where it writes, and how it
@@ -23,10 +22,9 @@ type Door struct {
 	Prog           string
 	Env            Env
 	Stdout, Stderr io.Writer
-	// DefaultSlug is the app's slug when neither --app nor CLARIFY_APP_SLUG gives one.
+	// DefaultSlug is the App's slug where neither --app, CLARIFY_APP_SLUG nor the
+	// repository's config names whom Clarify writes as.
 	DefaultSlug string
-	// Keys draws the ledger keys from the environment (CLARIFY_LEDGER_KEY, …), as the app does.
-	Keys func() (render.Keyring, error)
 	// Transport, Now and Sleep are handed to the client (nil: the real ones); tests set them.
 	Transport http.RoundTripper
 	Now       func() time.Time
@@ -44,13 +42,10 @@ type common struct {
 // name) and the details of its help.
 func (d Door) flags(name, summary, form, details string) common {
 	cmd := cli.New(name, summary, d.Prog+" "+form, details)
-	slug := d.Env.Getenv("CLARIFY_APP_SLUG")
-	if slug == "" {
-		slug = d.DefaultSlug
-	}
 	return common{Command: cmd,
-		app: cmd.Flags.String("app", slug, "the slug of the app Clarify runs as: only comments by SLUG[bot] are believed; "+
-			"github-actions where Clarify runs as a workflow (then CLARIFY_LEDGER_KEY is needed); CLARIFY_APP_SLUG sets the default"),
+		app: cmd.Flags.String("app", d.Env.Getenv("CLARIFY_APP_SLUG"), "the slug of the app Clarify runs as (github.com/apps/SLUG, no [bot]): "+
+			"only comments by SLUG[bot] are believed. Unset, each repository's .github/clarify.yml says: the workflow "+
+			"(github-actions) where it lists verify_keys, else the App "+d.DefaultSlug+"; CLARIFY_APP_SLUG sets it too"),
 	}
 }
 
@@ -64,9 +59,8 @@ func (c common) withJSON() common {
 // client builds the client the flags say, and says whether its asks go as dispatches
 // because a comment of this caller's would start no run (CommentStartsNoRun).
 func (d Door) client(c common) (*Client, bool, error) {
-	if slug := strings.TrimSpace(*c.app); strings.HasSuffix(strings.ToLower(slug), "[bot]") {
-		return nil, false, c.Usagef("--app %s: give the app's slug without [bot] (--app %s); Clarify's comments are those of SLUG[bot]",
-			slug, slug[:len(slug)-len("[bot]")])
+	if err := CheckSlug(*c.app); err != nil {
+		return nil, false, c.Usagef("%v", err)
 	}
 	token, source, err := d.Env.Token()
 	if err != nil {
@@ -76,12 +70,9 @@ func (d Door) client(c common) (*Client, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	keys, err := d.Keys()
-	if err != nil {
-		return nil, false, err
-	}
-	cl, err := New(Options{API: api, Token: token, Slug: *c.app, Keys: keys,
+	cl, err := New(Options{API: api, Token: token, Slug: *c.app, DefaultSlug: d.DefaultSlug,
 		Transport: d.Transport, Now: d.Now, Sleep: d.Sleep, Notes: d.Stderr})
+	// Unset, the slug is found per repository.
 	return cl, CommentStartsNoRun(d.Env.Getenv, token, source), err
 }
 

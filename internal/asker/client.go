@@ -1,6 +1,7 @@
 package asker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,25 +15,18 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
-	"github.com/clarify-app/clarify/render"
-	"github.com/clarify-app/clarify/wire"
 )
-
-// ErrNeedKey is the refusal to read records in Action mode without the ledger key.
-var ErrNeedKey = errors.New("set CLARIFY_LEDGER_KEY to the key Clarify's workflow signs its ledgers with: " +
-	"where Clarify runs as a workflow (github-actions), every workflow of the repository comments as " +
-	"github-actions[bot], so the app's records count only with its MAC")
 
 // Options say how a Client reaches GitHub and whom it believes.
 type Options struct {
 	// API is GitHub's REST API URL (GITHUB_API_URL); Token the caller's token.
 	API, Token string
-	// Slug is the app's slug: only comments by "<slug>[bot]" hold its records. wire.ActionsSlug
-	// when Clarify runs as a workflow, which requires Keys.
+	// Slug is the app's slug (--app): only comments by "<slug>[bot]" hold its records.
+	// Empty, each repository's config says (readerOf): the workflow where it lists
+	// verify_keys, else the App DefaultSlug.
 	Slug string
-	// Keys verify the app's signed blocks; with none (App mode only) they are read
-	// unchecked, the bot's login being the app's alone.
-	Keys render.Keyring
+	// DefaultSlug is the App's slug where nothing names one (app.DefaultAppSlug).
+	DefaultSlug string
 	// Transport is the HTTP transport under the client (nil: Go's default); tests count
 	// requests through it.
 	Transport http.RoundTripper
@@ -60,34 +54,36 @@ var askPoll = Backoff{First: time.Second, Max: 5 * time.Second}
 
 // Client is the asker's client for one token and one app.
 type Client struct {
-	gh     *github.Client
-	reader ledger.LedgerReader
-	slug   string
-	now    func() time.Time
-	sleep  func(ctx context.Context, d time.Duration) error
-	notes  io.Writer
-	poll   Backoff
-	web    string // the web address the records' links point to (webOf the API)
+	gh                *github.Client
+	slug, defaultSlug string
+	// readers are the readers of each repository's records (readerOf), by "owner/repo".
+	mu      sync.Mutex
+	readers map[string]ledger.LedgerReader
+	now     func() time.Time
+	sleep   func(ctx context.Context, d time.Duration) error
+	notes   io.Writer
+	poll    Backoff
+	web     string // the web address the records' links point to (webOf the API)
 	// token keys the nonces of the client's dispatches (nonceOf).
 	token []byte
 	// statuses keeps each issue's status comment between reads (read.go).
 	statuses sync.Map
 }
 
-// New returns a client, or ErrNeedKey for Action mode without a key.
+// New returns a client; a slug written with "[bot]" is refused (CheckSlug).
 func New(o Options) (*Client, error) {
-	if o.Slug == "" {
-		return nil, errors.New("the app's slug is not set (--app, CLARIFY_APP_SLUG)")
+	if err := CheckSlug(o.Slug); err != nil {
+		return nil, err
 	}
-	if o.Slug == wire.ActionsSlug && !o.Keys.Given() {
-		return nil, ErrNeedKey
+	if o.Slug == "" && o.DefaultSlug == "" {
+		return nil, errors.New("asker: neither the app's slug nor a default is given")
 	}
 	gh, err := ghtransport.ConditionalTokenClient(o.API, o.Token, o.Transport)
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{gh: gh, slug: o.Slug, web: webOf(o.API), now: o.Now, sleep: o.Sleep, notes: o.Notes, poll: o.Poll, token: []byte(o.Token),
-		reader: ledger.LedgerReader{Bot: ledger.BotLoginOf(o.Slug), Keys: o.Keys, Unchecked: !o.Keys.Given()}}
+	c := &Client{gh: gh, slug: o.Slug, defaultSlug: cmp.Or(o.DefaultSlug, o.Slug), web: webOf(o.API), now: o.Now, sleep: o.Sleep,
+		notes: o.Notes, poll: o.Poll, token: []byte(o.Token), readers: map[string]ledger.LedgerReader{}}
 	if c.now == nil {
 		c.now = time.Now
 	}

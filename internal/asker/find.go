@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -75,12 +76,12 @@ func newest(comments []*github.IssueComment) int64 {
 
 // refusal is the app's refusal of an ask: its reply to the ask's comment, or, for a
 // dispatch, a refusal record naming the ask's nonce written after the ask was sent (another
-// asker's refusal of the same ref is not this one's). Only the app's own comments are read
-// (handlers' rule: from a shared account, only those it sealed). The reason is the one the
-// refusal gives.
-func (c *Client) refusal(issue clarify.IssueRef, comments []*github.IssueComment, s sent) (render.Record, string, bool) {
+// asker's refusal of the same ref is not this one's). Only the comments r takes for the
+// app's own are read (ledger's rule: from a shared account, only those it sealed, or
+// signed). The reason is the one the refusal gives.
+func refusal(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, s sent) (render.Record, string, bool) {
 	for _, cm := range comments {
-		if cm.GetID() <= s.after || !c.reader.Owns(issue, cm) {
+		if cm.GetID() <= s.after || !r.Owns(issue, cm) {
 			continue
 		}
 		rec, ok := render.ReadRecord(cm.GetBody())

@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/clarify-app/clarify/ledger"
+	"github.com/clarify-app/clarify/clarify"
 )
 
 const mcpSummary = "Serve the asker's tools to an agent over MCP on stdin and stdout."
@@ -34,7 +34,7 @@ func (d Door) Serve(args []string, serve func(ctx context.Context, c *Client, di
 	}
 	cl, noRun, clientErr := d.client(c)
 	if *check {
-		return d.checkServe(c, clientErr)
+		return d.checkServe(c, cl, clientErr)
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -43,7 +43,7 @@ func (d Door) Serve(args []string, serve func(ctx context.Context, c *Client, di
 
 // checkServe prints what `bot mcp` would run with, for a person setting a client up: a
 // client shows a server's stderr seldom and late.
-func (d Door) checkServe(c common, clientErr error) int {
+func (d Door) checkServe(c common, cl *Client, clientErr error) int {
 	_, source, _ := d.Env.Token()
 	repo, repoErr := RepoFromEnv(d.Env.Getenv, ".")
 	api, _, apiErr := APIFromEnv(d.Env.Getenv)
@@ -56,11 +56,35 @@ func (d Door) checkServe(c common, clientErr error) int {
 	fmt.Fprintf(d.Stdout, "api:        %s\n", api)
 	fmt.Fprintf(d.Stdout, "token:      %s\n", cmp.Or(source, "none"))
 	fmt.Fprintf(d.Stdout, "repository: %s\n", cmp.Or(repo, "none: each call must name repo (set CLARIFY_REPO, or run in a clone)"))
-	fmt.Fprintf(d.Stdout, "believes:   the comments of %s\n", ledger.BotLoginOf(*c.app))
+	if clientErr == nil {
+		clientErr = d.checkBelieved(c, cl, repo)
+	}
 	if clientErr != nil {
 		fmt.Fprintf(d.Stdout, "not ready:  %v\n", clientErr)
 		return ExitError
 	}
 	fmt.Fprintln(d.Stdout, "ready")
 	return 0
+}
+
+// checkBelieved prints whose comments the client believes in repo: what --app says, else
+// what the repository's config says (readerOf), read once here.
+func (d Door) checkBelieved(c common, cl *Client, repo string) error {
+	owner, name, ok := clarify.ParseRepo(repo)
+	if !ok {
+		fmt.Fprintf(d.Stdout, "believes:   %s\n", cmp.Or(*c.app, "found in each repository's .github/clarify.yml"))
+		return nil
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	r, err := cl.readerOf(ctx, owner, name)
+	if err != nil {
+		return err
+	}
+	how := ""
+	if len(r.Public) > 0 {
+		how = fmt.Sprintf(", signed under a key of the %d in .github/clarify.yml", len(r.Public))
+	}
+	fmt.Fprintf(d.Stdout, "believes:   the comments of %s%s\n", r.Bot, how)
+	return nil
 }

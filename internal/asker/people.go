@@ -3,6 +3,7 @@ package asker
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -12,9 +13,12 @@ import (
 	"github.com/clarify-app/clarify/render"
 )
 
-// people is the app's reader for people (bot ledger, bot stats) over the client's token.
-func (c *Client) people(d Door) ledger.PeopleReader {
-	return ledger.NewPeopleReader(c.slug, c.reader.Keys, d.Stderr, func(err error) string { return ghtransport.TokenHint(err, true) })
+// people is the app's reader for people (bot ledger, bot stats) of owner/repo over the
+// client's token, believing whom the client believes there (readerOf).
+func (c *Client) people(ctx context.Context, d Door, owner, repo string) (ledger.PeopleReader, error) {
+	r, err := c.readerOf(ctx, owner, repo)
+	return ledger.PeopleReader{LedgerReader: r, Slug: strings.TrimSuffix(r.Bot, "[bot]"), Notes: d.Stderr,
+		Hint: func(err error) string { return ghtransport.TokenHint(err, true) }}, err
 }
 
 const ledgerSummary = "Print an issue's ledger, read through GitHub's API as the app reads it."
@@ -40,7 +44,11 @@ func (d Door) Ledger(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	l, err := cl.people(d).ReadIssue(ctx, cl.gh, issue)
+	p, err := cl.people(ctx, d, issue.Owner, issue.Repo)
+	var l clarify.Ledger
+	if err == nil {
+		l, err = p.ReadIssue(ctx, cl.gh, issue)
+	}
 	switch {
 	case err != nil:
 	case *c.json:
@@ -77,5 +85,9 @@ func (d Door) Stats(args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	return d.exit("stats", cl.people(d).Digest(ctx, cl.gh, d.Stdout, owner, name, cl.now().Add(-*since)))
+	p, err := cl.people(ctx, d, owner, name)
+	if err == nil {
+		err = p.Digest(ctx, cl.gh, d.Stdout, owner, name, cl.now().Add(-*since))
+	}
+	return d.exit("stats", err)
 }

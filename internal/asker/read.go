@@ -37,10 +37,12 @@ type keptStatus struct {
 	page int
 }
 
-// snapshot is one read of an issue: the app's ledger (ok false: no status comment yet).
+// snapshot is one read of an issue: the app's ledger (ok false: no status comment yet),
+// and the reader the issue's repository was read with (readerOf).
 type snapshot struct {
 	ledger clarify.Ledger
 	ok     bool
+	reader ledger.LedgerReader
 }
 
 // errRefind says the kept status comment is gone or no longer verifies: find it again.
@@ -71,28 +73,39 @@ type readOpts struct {
 // read reads the app's ledger of the issue: the kept status comment by its id, else found
 // among recent comments, else by listing.
 func (c *Client) read(ctx context.Context, issue clarify.IssueRef, o readOpts) (snapshot, error) {
+	r, err := c.readerOf(ctx, issue.Owner, issue.Repo)
+	if err != nil {
+		return snapshot{}, err
+	}
+	snap, err := c.readWith(ctx, r, issue, o)
+	snap.reader = r
+	return snap, err
+}
+
+// readWith is read with r, the reader of the issue's repository.
+func (c *Client) readWith(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, o readOpts) (snapshot, error) {
 	k := c.kept(issue)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	switch {
 	case k.id != 0:
-		snap, err := c.readKept(ctx, issue, k, o)
+		snap, err := c.readKept(ctx, r, issue, k, o)
 		if !errors.Is(err, errRefind) {
 			return snap, err
 		}
 	case k.none && o.listed:
-		if st, _, _ := c.reader.FindStatus(issue, o.recent); st != nil {
-			return c.readFound(ctx, issue, k, st, o.enough)
+		if st, _, _ := r.FindStatus(issue, o.recent); st != nil {
+			return c.readFound(ctx, r, issue, k, st, o.enough)
 		}
 		return snapshot{}, nil
 	}
-	return c.find(ctx, issue, k, o)
+	return c.find(ctx, r, issue, k, o)
 }
 
 // readKept reads the kept status comment by its id, or takes it from the comments just
 // listed since (o.recent) when it is among them; errRefind when it is gone, no longer the
 // app's status comment, or holds an older revision than it did.
-func (c *Client) readKept(ctx context.Context, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
+func (c *Client) readKept(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
 	cm := listed(o, k.id)
 	if cm == nil {
 		var err error
@@ -104,11 +117,11 @@ func (c *Client) readKept(ctx context.Context, issue clarify.IssueRef, k *keptSt
 			return snapshot{}, fmt.Errorf("read the status comment %d of %s: %w", k.id, issue, err)
 		}
 	}
-	l, err := c.reader.ReadStatus(issue, cm)
+	l, err := r.ReadStatus(issue, cm)
 	if err != nil || l.Rev < k.rev {
 		return snapshot{}, errRefind
 	}
-	if err := c.archives(ctx, issue, &l, o.enough); err != nil {
+	if err := c.archives(ctx, r, issue, &l, o.enough); err != nil {
 		var gone *archiveError
 		if errors.As(err, &gone) {
 			return snapshot{}, errRefind
@@ -132,7 +145,7 @@ func listed(o readOpts, id int64) *github.IssueComment {
 // find lists the issue's comments up to its status comment (its pages kept nowhere: they
 // are read once) and reads it. Past o.until it stops (errNotYet), and the next find goes
 // on from that page: on a long issue, finding it may take longer than a wait may last.
-func (c *Client) find(ctx context.Context, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
+func (c *Client) find(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
 	// Another page only if it would end in time, taking as long as the last.
 	last := c.now()
 	more := func() bool {
@@ -141,7 +154,7 @@ func (c *Client) find(ctx context.Context, issue clarify.IssueRef, k *keptStatus
 		last = now
 		return o.until.IsZero() || !now.Add(page).After(o.until)
 	}
-	st, next, err := c.reader.LocateStatus(ghtransport.WithoutStore(ctx), c.gh, issue, k.page, more)
+	st, next, err := r.LocateStatus(ghtransport.WithoutStore(ctx), c.gh, issue, k.page, more)
 	switch {
 	case errors.Is(err, ledger.ErrNoStatus):
 		k.id, k.rev, k.none, k.page = 0, 0, true, 0
@@ -153,12 +166,12 @@ func (c *Client) find(ctx context.Context, issue clarify.IssueRef, k *keptStatus
 		return snapshot{}, errNotYet
 	}
 	k.page = 0
-	return c.readFound(ctx, issue, k, st, o.enough)
+	return c.readFound(ctx, r, issue, k, st, o.enough)
 }
 
 // readFound reads the status comment st, just found, and keeps it.
-func (c *Client) readFound(ctx context.Context, issue clarify.IssueRef, k *keptStatus, st *github.IssueComment, enough func(clarify.Ledger) bool) (snapshot, error) {
-	l, err := c.reader.ReadStatus(issue, st)
+func (c *Client) readFound(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, st *github.IssueComment, enough func(clarify.Ledger) bool) (snapshot, error) {
+	l, err := r.ReadStatus(issue, st)
 	switch {
 	case err != nil:
 		return snapshot{}, err
@@ -166,7 +179,7 @@ func (c *Client) readFound(ctx context.Context, issue clarify.IssueRef, k *keptS
 		return snapshot{}, fmt.Errorf("status comment %d of %s holds revision %d, older than the %d it held: put back from its edit history, "+
 			"which the app rebuilds", st.GetID(), issue, l.Rev, k.rev)
 	}
-	if err := c.archives(ctx, issue, &l, enough); err != nil {
+	if err := c.archives(ctx, r, issue, &l, enough); err != nil {
 		return snapshot{}, err
 	}
 	if st.GetID() != k.id {
@@ -185,7 +198,7 @@ func (e *archiveError) Unwrap() error { return e.err }
 
 // archives reads the archive comments l lists, each by its id and conditionally, and
 // merges them in, unless enough says l will do.
-func (c *Client) archives(ctx context.Context, issue clarify.IssueRef, l *clarify.Ledger, enough func(clarify.Ledger) bool) error {
+func (c *Client) archives(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, l *clarify.Ledger, enough func(clarify.Ledger) bool) error {
 	if len(l.Archives) == 0 || (enough != nil && enough(*l)) {
 		return nil
 	}
@@ -200,7 +213,7 @@ func (c *Client) archives(ctx context.Context, issue clarify.IssueRef, l *clarif
 		}
 		got = append(got, cm)
 	}
-	if _, err := c.reader.MergeArchives(issue, l, got); err != nil {
+	if _, err := r.MergeArchives(issue, l, got); err != nil {
 		return &archiveError{err}
 	}
 	return nil

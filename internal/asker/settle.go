@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 	"github.com/clarify-app/clarify/wire"
 )
@@ -135,13 +136,13 @@ func (c *Client) settled(ctx context.Context, s Settle, sn sent, deadline time.T
 			return clarify.AskRecord{}, err
 		}
 		if comment == 0 {
-			comment = c.mirrorOf(s.Issue, recent, s.command(), sn.after)
+			comment = mirrorOf(snap.reader, s.Issue, recent, s.command(), sn.after)
 		}
 		cl, found := byID(snap.ledger, id)
 		if found && comment != 0 && inThread(cl, comment) {
 			return c.record(s.Issue, cl), nil
 		}
-		if rec, reason, ok := c.refusal(s.Issue, recent, sent{comment: comment, after: sn.after}); comment != 0 && ok {
+		if rec, reason, ok := refusal(snap.reader, s.Issue, recent, sent{comment: comment, after: sn.after}); comment != 0 && ok {
 			return clarify.AskRecord{}, refused(rec, reason, "/clarify "+string(s.Kind), s.Issue)
 		}
 		more, err := c.pause(ctx, d, deadline)
@@ -171,9 +172,9 @@ func inThread(cl clarify.Clarification, comment int64) bool {
 
 // mirrorOf is the app's mirror of a dispatched command, written after the comment after;
 // 0 while there is none.
-func (c *Client) mirrorOf(issue clarify.IssueRef, comments []*github.IssueComment, command string, after int64) int64 {
+func mirrorOf(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, command string, after int64) int64 {
 	for _, cm := range comments {
-		if cm.GetID() > after && c.reader.Owns(issue, cm) && render.IsMirrorOf(cm.GetBody(), command) {
+		if cm.GetID() > after && r.Owns(issue, cm) && render.IsMirrorOf(cm.GetBody(), command) {
 			return cm.GetID()
 		}
 	}

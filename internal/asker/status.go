@@ -40,7 +40,11 @@ func (c *Client) status(ctx context.Context, issue clarify.IssueRef, id string, 
 			if byRef {
 				what = "asked with ref " + id
 			}
-			return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s", issue, what, c.reader.Bot)}
+			msg := fmt.Sprintf("%s has no clarification %s by %s", issue, what, snap.reader.Bot)
+			if other := c.otherOf(ctx, issue, snap, false); other != nil {
+				msg += ": " + other.Error()
+			}
+			return nil, &Error{Code: clarify.CodeUnknownID, Msg: msg}
 		}
 		return []clarify.AskRecord{c.record(issue, cl)}, nil
 	}
@@ -86,7 +90,11 @@ type Decision struct {
 // Decisions reads the repository's decisions in force (those not superseded), as the app's
 // decision memory holds them, on topic only when topic is not empty (any case).
 func (c *Client) Decisions(ctx context.Context, owner, repo, topic string) ([]Decision, error) {
-	mem, err := c.reader.ReadDecisions(ctx, c.gh, owner, repo)
+	r, err := c.readerOf(ctx, owner, repo)
+	if err != nil {
+		return nil, err
+	}
+	mem, err := r.ReadDecisions(ctx, c.gh, owner, repo)
 	if err != nil {
 		return nil, err
 	}

@@ -119,8 +119,10 @@ func TestAnIdleWaitCostsNoRateLimit(t *testing.T) {
 	if code != asker.ExitStillOpen {
 		t.Fatalf("bot wait: exit %d, %s %s; want 124", code, out, errs)
 	}
-	if other > 2 {
-		t.Errorf("an idle 10-minute wait made %d requests that count against the rate limit; want at most 2", other)
+	// The repository's config (whom to believe, once per process), finding the status
+	// comment, and its first read by id; every read after that is a 304.
+	if other > 3 {
+		t.Errorf("an idle 10-minute wait made %d requests that count against the rate limit; want at most 3", other)
 	}
 	if notModified == 0 {
 		t.Error("the wait read nothing again in 10 minutes")
@@ -130,7 +132,7 @@ func TestAnIdleWaitCostsNoRateLimit(t *testing.T) {
 	code, _, _ = w.run(asker.Door.Wait, "octo/widgets#42", id, "--timeout", "1h")
 	notModified, other, _ = w.wire.counts()
 	t.Logf("bot wait, 1 hour with nothing happening: %d requests GitHub counts, %d answered 304", other, notModified)
-	if code != asker.ExitStillOpen || other > 2 {
-		t.Errorf("an idle hour: exit %d, %d counted requests; want 124 and at most 2", code, other)
+	if code != asker.ExitStillOpen || other > 3 {
+		t.Errorf("an idle hour: exit %d, %d counted requests; want 124 and at most 3", code, other)
 	}
 }

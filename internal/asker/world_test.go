@@ -13,7 +13,6 @@ import (
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/replay"
-	"github.com/clarify-app/clarify/render"
 )
 
 const (
@@ -105,7 +104,6 @@ func (w *world) door(out, errs *bytes.Buffer, env map[string]string) asker.Door 
 			}
 			return getenv(k)
 		}, Token: func() (string, string, error) { return w.token, "GITHUB_TOKEN", nil }},
-		Keys:      func() (render.Keyring, error) { return render.Keyring{}, nil },
 		Transport: w.wire, Now: w.h.Fake.Now, Sleep: w.sleep}
 }
 
