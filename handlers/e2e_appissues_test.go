@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-app/clarify/internal/testenv"
+
 	"github.com/clarify-app/clarify/ledger"
 )
 
@@ -12,7 +14,7 @@ import (
 // the decisions are) posts none of its memory there: the next decision goes into an issue of
 // the app's, the label is pointed at it, and the log says so; the memory works from there.
 func TestADecisionsLabelPointedAtAPersonsIssueIsNotFollowed(t *testing.T) {
-	var logs syncBuffer
+	var logs testenv.Buffer
 	w := &world{t: t, h: newHarnessLogging(t, &logs, nil)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssueWithBody(repo, 80, "Crash on start", "drive-by", "It crashes.\n")

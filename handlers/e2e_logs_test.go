@@ -2,37 +2,19 @@ package handlers_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/clarify-app/clarify/internal/testenv"
 
 	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/replay"
 )
 
-// syncBuffer lets the app's goroutines log into one buffer under the race detector.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestLogsCarryTheDeliveryAndNoSecret(t *testing.T) {
-	var logs syncBuffer
+	var logs testenv.Buffer
 	h, err := replay.NewHarness(&logs)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-app/clarify/internal/testenv"
+
 	"github.com/clarify-app/clarify/wire"
 )
 
@@ -33,7 +35,7 @@ func TestWakeUpInAppMode(t *testing.T) {
 // may not dispatch (GitHub answers 403): the run fails, once, and its log names the
 // permission; the answer itself is taken and not sent again.
 func TestAWakeUpGitHubRefusesSaysWhichPermissionItNeeds(t *testing.T) {
-	var logs syncBuffer
+	var logs testenv.Buffer
 	h := newHarnessLogging(t, &logs, nil)
 	h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 	w := &world{t: t, h: h}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,24 +18,6 @@ import (
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/testenv"
 )
-
-// lockedBuffer is a buffer that the page's handlers and the test may use at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // chromium finds Debian's Chromium. Without it the browser test cannot run: in CI (which
 // installs it in .ci/run) that is a failure, elsewhere a skip that says how to get it.
@@ -131,7 +112,7 @@ func resultPage(tab context.Context, fail func(step string, err error)) (shown m
 }
 
 // waitForExit fails t unless bot setup exits without an error soon after writing its files.
-func waitForExit(t *testing.T, exited chan error, stderr *lockedBuffer) {
+func waitForExit(t *testing.T, exited chan error, stderr *testenv.Buffer) {
 	t.Helper()
 	select {
 	case err := <-exited:
@@ -165,9 +146,9 @@ func checkNoSecret(t *testing.T, registered fakegithub.RegisteredApp, texts map[
 }
 
 // headlessTab starts headless Chromium for the test; browserOut gets what it prints.
-func headlessTab(t *testing.T, ctx context.Context, exe string) (tab context.Context, browserOut *lockedBuffer) {
+func headlessTab(t *testing.T, ctx context.Context, exe string) (tab context.Context, browserOut *testenv.Buffer) {
 	t.Helper()
-	browserOut = &lockedBuffer{}
+	browserOut = &testenv.Buffer{}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -190,7 +171,7 @@ func headlessTab(t *testing.T, ctx context.Context, exe string) (tab context.Con
 
 // startSetup runs `bot setup` against the in-memory GitHub and waits until it has said
 // where its page listens; exited gets what it returns.
-func startSetup(t *testing.T, ctx context.Context, webURL, restURL, configPath string) (addr string, exited chan error, stdout, stderr *lockedBuffer) {
+func startSetup(t *testing.T, ctx context.Context, webURL, restURL, configPath string) (addr string, exited chan error, stdout, stderr *testenv.Buffer) {
 	t.Helper()
 	addrs := make(chan string, 1)
 	listen := func(network, addr string) (net.Listener, error) {
@@ -200,7 +181,7 @@ func startSetup(t *testing.T, ctx context.Context, webURL, restURL, configPath s
 		}
 		return ln, err
 	}
-	stdout, stderr = &lockedBuffer{}, &lockedBuffer{}
+	stdout, stderr = &testenv.Buffer{}, &testenv.Buffer{}
 	exited = make(chan error, 1)
 	go func() {
 		exited <- runSetup(ctx, []string{

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-app/clarify/internal/testenv"
+
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 )
@@ -230,7 +232,7 @@ func TestADeliveryDroppedDuringAnAttackIsRedeliveredAndTaken(t *testing.T) {
 // unsigned deliveries gets each refused, and the log one line for the lot, not one each.
 func TestOneClientsRefusalsAreLoggedOnceAnInterval(t *testing.T) {
 	h := newHarness(t)
-	var logs syncBuffer
+	var logs testenv.Buffer
 	a, err := app.NewApp(h.Config, app.NewLogger(&logs, "info"), h.Fake.Now)
 	if err != nil {
 		t.Fatal(err)

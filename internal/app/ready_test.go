@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
@@ -12,9 +11,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/clarify-app/clarify/internal/testenv"
 
 	"github.com/clarify-app/clarify/internal/app"
 )
@@ -97,7 +97,7 @@ func TestAwaitGitHubLogsAWrongKeyAndStaysUnready(t *testing.T) {
 	h := newHarness(t)
 	cfg := h.Config
 	cfg.Github.App.PrivateKey = otherKey(t)
-	var logs syncBuffer
+	var logs testenv.Buffer
 	logger := app.NewLogger(&logs, "info")
 	a, err := app.NewApp(cfg, logger, h.Fake.Now)
 	if err != nil {
@@ -119,7 +119,7 @@ func TestAwaitGitHubLogsAWrongKeyAndStaysUnready(t *testing.T) {
 
 func TestAwaitGitHubMakesTheAppReady(t *testing.T) {
 	h := newHarness(t)
-	var logs syncBuffer
+	var logs testenv.Buffer
 	done := make(chan struct{})
 	go func() { h.App.AwaitGitHub(context.Background(), app.NewLogger(&logs, "info")); close(done) }()
 	select {
@@ -168,22 +168,4 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// syncBuffer is a log sink that background goroutines and the test can share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

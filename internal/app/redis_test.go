@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-app/clarify/internal/testenv"
+
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
@@ -47,7 +49,7 @@ func TestABadRedisURLStopsTheStartWithoutQuotingItsPassword(t *testing.T) {
 // logged loudly, once), and once Redis answers again deliveries are remembered there.
 func TestTheAppServesWhileRedisIsDownAndSharesAgainWhenItIsBack(t *testing.T) {
 	srv := redistest.Start(t)
-	logs := &syncBuffer{}
+	logs := &testenv.Buffer{}
 	h, err := replay.NewHarnessWith(logs, func(c *app.Config) { c.Clarify.RedisURL = srv.URL })
 	if err != nil {
 		t.Fatal(err)

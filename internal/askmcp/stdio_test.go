@@ -1,14 +1,14 @@
 package askmcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/clarify-app/clarify/internal/testenv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,7 +23,7 @@ func TestALineOverAMegabyteGetsAParseErrorAndTheNextIsRead(t *testing.T) {
 	// The client keeps its end open, as a client does, until the last answer is in.
 	pr, pw := io.Pipe()
 	go func() { _, _ = io.WriteString(pw, in) }()
-	out := &syncBuffer{}
+	out := &testenv.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { _ = New(Config{Repo: "octo/widgets"}).Run(ctx, Stdio(pr, out)) }()
@@ -38,24 +38,6 @@ func TestALineOverAMegabyteGetsAParseErrorAndTheNextIsRead(t *testing.T) {
 	if len(lines) != 3 || strings.Count(joined, `"code":-32700`) != 1 || !strings.Contains(joined, `"id":3`) || !strings.Contains(joined, `"id":1`) {
 		t.Errorf("answers to initialize, a 2 MiB line and tools/list: %q; want the handshake, a parse error and the list", lines)
 	}
-}
-
-// syncBuffer is a buffer the server writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestEveryToolHasATitleAndTheReadersAreReadOnly(t *testing.T) {
