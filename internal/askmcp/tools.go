@@ -58,16 +58,15 @@ func (cfg Config) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) 
 	a.NonBlocking, a.Expect = in.Blocking != nil && !*in.Blocking, in.Expect
 	rec, err := c.Ask(ctx, a)
 	if errors.Is(err, asker.ErrNotTaken) {
-		return posted(rec, "clarify_status or clarify_wait with this ref"), rec, nil
+		return notTaken(fmt.Sprintf("(ref %s): find it later with clarify_status or clarify_wait with this ref", rec.Ref)), rec, nil
 	}
 	return nil, rec, err
 }
 
-// posted is the result of a command sent but not yet taken: no error (it was sent, and
-// asking again would be the same ask), with words that say how to find it.
-func posted(rec clarify.AskRecord, find string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
-		"Sent, but Clarify has not taken it yet (ref %s): find it later with %s.", rec.Ref, find)}}}
+// notTaken is the result of a command sent but not yet taken: no error (it was sent, and
+// sending it again would be the same command), with words that say how to find it.
+func notTaken(find string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sent, but Clarify has not taken it yet " + find + "."}}}
 }
 
 func (cfg Config) wait(ctx context.Context, req *mcp.CallToolRequest, in WaitInput) (*mcp.CallToolResult, clarify.AskRecord, error) {
@@ -163,8 +162,7 @@ func settleTool[In any](cfg Config, of func(In) (string, int, asker.Settle)) mcp
 		s.Issue, s.Dispatch, s.Timeout = issue, cfg.Dispatch, TakeSeconds*time.Second
 		rec, err := c.Settle(ctx, s)
 		if errors.Is(err, asker.ErrNotTaken) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
-				"Sent, but Clarify has not taken it yet: read %s with clarify_status later.", s.ID)}}}, rec, nil
+			return notTaken("(" + s.ID + "): read it with clarify_status later"), rec, nil
 		}
 		return nil, rec, err
 	}
