@@ -3,6 +3,8 @@ package ledger
 import (
 	"strings"
 
+	"github.com/clarify-app/clarify/wire"
+
 	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
@@ -19,8 +21,9 @@ import (
 // a plain marker (written before markers were sealed) still counts. A seal covers the
 // whole comment, so a sealed marker copied into another comment makes it nobody's.
 
-// ActionsLogin is the account a workflow's GITHUB_TOKEN writes as.
-const ActionsLogin = "github-actions[bot]"
+// ActionsLogin is the account a workflow's GITHUB_TOKEN writes as: the bot login
+// (BotLoginOf) of the workflow token's app, wire.ActionsSlug.
+const ActionsLogin = wire.ActionsSlug + "[bot]"
 
 // SharedAccount reports whether others write as the app's login too.
 func SharedAccount(login string) bool { return strings.EqualFold(login, ActionsLogin) }
