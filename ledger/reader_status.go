@@ -53,3 +53,23 @@ func (r LedgerReader) ReadStatus(issue clarify.IssueRef, status *github.IssueCom
 	}
 	return r.statusLedger(issue, status)
 }
+
+// LocateRecentStatus looks for the issue's status comment among the first page of its
+// comments updated since since. The app edits its status comment at every save, so a
+// clarification active lately has it there, however far back the comment was made; a
+// younger twin is deleted by the run that made it, so the app's one it finds is the one
+// Read takes. complete says the page held every comment since: when it did not, a longer
+// window would list no less, and the caller lists from the start instead.
+func (r LedgerReader) LocateRecentStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef, since time.Time) (
+	status *github.IssueComment, complete bool, err error) {
+	err = eachCommentPage(ctx, client, issue, since, 0, func(page []*github.IssueComment, after int) bool {
+		SortByID(page)
+		status, _, _ = r.FindStatus(issue, page)
+		complete = after == 0
+		return false
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return status, complete, nil
+}

@@ -16,7 +16,8 @@ import (
 )
 
 // A read costs one request whatever the issue's size: the client finds the issue's status
-// comment once (listing pages oldest first up to it), keeps its id, and then reads that
+// comment once (find: the first page, then the comments updated lately, then the pages up
+// to it), keeps its id, and then reads that
 // comment alone, conditionally: while the ledger does not change, GitHub answers 304, which
 // the rate limit does not count, and reactions and other people's comments, which change
 // the issue's pages, change nothing it reads. The archive comments are read, by id too,
@@ -145,7 +146,26 @@ func listed(o readOpts, id int64) *github.IssueComment {
 // find lists the issue's comments up to its status comment (its pages kept nowhere: they
 // are read once) and reads it. Past o.until it stops (errNotYet), and the next find goes
 // on from that page: on a long issue, finding it may take longer than a wait may last.
+// When the first page does not hold it, the comments updated lately are looked at first
+// (recentStatus): the status comment of a clarification active lately is among them.
 func (c *Client) find(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
+	ctx = ghtransport.WithoutStore(ctx)
+	if k.page == 0 {
+		st, next, err := r.LocateStatus(ctx, c.gh, issue, 0, func() bool { return false })
+		if st == nil && err == nil && next != 0 {
+			if st, err = c.recentStatus(ctx, r, issue); st == nil && err == nil {
+				k.page = next
+				return c.locate(ctx, r, issue, k, o)
+			}
+		}
+		return c.located(ctx, r, issue, k, o, st, next, err)
+	}
+	return c.locate(ctx, r, issue, k, o)
+}
+
+// locate lists the issue's comments from page k.page up to its status comment, while a
+// page would end before o.until.
+func (c *Client) locate(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
 	// Another page only if it would end in time, taking as long as the last.
 	last := c.now()
 	more := func() bool {
@@ -154,7 +174,13 @@ func (c *Client) find(ctx context.Context, r ledger.LedgerReader, issue clarify.
 		last = now
 		return o.until.IsZero() || !now.Add(page).After(o.until)
 	}
-	st, next, err := r.LocateStatus(ghtransport.WithoutStore(ctx), c.gh, issue, k.page, more)
+	st, next, err := r.LocateStatus(ctx, c.gh, issue, k.page, more)
+	return c.located(ctx, r, issue, k, o, st, next, err)
+}
+
+// located reads what LocateStatus found, or keeps where it stopped.
+func (c *Client) located(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts,
+	st *github.IssueComment, next int, err error) (snapshot, error) {
 	switch {
 	case errors.Is(err, ledger.ErrNoStatus):
 		k.id, k.rev, k.none, k.page = 0, 0, true, 0
@@ -167,6 +193,23 @@ func (c *Client) find(ctx context.Context, r ledger.LedgerReader, issue clarify.
 	}
 	k.page = 0
 	return c.readFound(ctx, r, issue, k, st, o.enough)
+}
+
+// recentWindows are how far back recentStatus looks, shortest first: each one page.
+var recentWindows = []time.Duration{10 * time.Minute, 6 * time.Hour, 7 * 24 * time.Hour}
+
+// recentStatus looks for the status comment among the comments updated in each window
+// in turn, a page each, and stops at a window that holds more than a page (a longer one
+// would hold no fewer): nil when none found it.
+func (c *Client) recentStatus(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef) (*github.IssueComment, error) {
+	now := c.now()
+	for _, w := range recentWindows {
+		st, complete, err := r.LocateRecentStatus(ctx, c.gh, issue, now.Add(-w))
+		if st != nil || err != nil || !complete {
+			return st, err
+		}
+	}
+	return nil, nil
 }
 
 // readFound reads the status comment st, just found, and keeps it.

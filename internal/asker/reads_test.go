@@ -19,12 +19,14 @@ import (
 
 // The figures of a read's cost on long issues: `go test ./internal/asker -run TestReads -v`.
 
-// talk has drive-bys write n comments of size bytes in the issue, which the app never
-// hears of (deliveries dropped), as a long discussion nobody asked anything in.
-func (w *world) talk(n, size int) {
+// talk has drive-bys write n comments of size bytes in the issue, gap apart on GitHub's
+// clock, which the app never hears of (deliveries dropped), as a long discussion nobody
+// asked anything in.
+func (w *world) talk(n, size int, gap time.Duration) {
 	body := strings.Repeat("Same here, any news? ", size/21+1)[:size]
 	for i := 0; i < n; i++ {
 		w.h.Fake.Comment(repo, issue, fmt.Sprintf("drive-by-%d", i%50), body)
+		w.h.Fake.Advance(gap)
 	}
 }
 
@@ -70,9 +72,9 @@ func TestReadsAnIdleHourOfAWaitOnALongIssue(t *testing.T) {
 	}{
 		// The issue's first clarification was asked early: its status comment is on page 1.
 		"statusCommentOnTheFirstPage": {statusFirst: true, most: 15},
-		// The first clarification comes after 2,000 comments: finding the status comment
-		// lists the 21 pages up to it, once.
-		"statusCommentAfterTwoThousandComments": {most: 21 + 15},
+		// The first clarification comes after 2,000 comments: its status comment is among
+		// the comments updated in the last minutes, not on the first page.
+		"statusCommentAfterTwoThousandComments": {most: 15},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -80,7 +82,7 @@ func TestReadsAnIdleHourOfAWaitOnALongIssue(t *testing.T) {
 			if tc.statusFirst {
 				w.askAbout("Which header carries the limit?")
 			}
-			w.talk(2000, 300)
+			w.talk(2000, 300, time.Minute) // 33 hours of discussion
 			id := w.askAbout("Per API key or per client IP?")
 			question := w.lastBy(agent)
 			for m := 1; m <= 60; m++ {
@@ -112,7 +114,7 @@ func TestReadsTwentyAtOnceOfAnEighteenMegabyteIssue(t *testing.T) {
 		t.Skip("measures the heap, which -race's own allocations would swell: run without -race")
 	}
 	w := newWorld(t)
-	w.talk(2000, 9000)
+	w.talk(2000, 9000, 0)
 	id := w.askAbout("Per API key or per client IP?")
 	one, err := asker.New(asker.Options{API: w.h.GitHub.URL + "/", Token: w.token, Slug: "clarify", Transport: w.wire})
 	if err != nil {
@@ -198,7 +200,7 @@ func TestReadsAWaitOnATenThousandCommentIssueEndsInItsTime(t *testing.T) {
 		t.Skip("builds an issue of 10,000 comments")
 	}
 	w := newWorld(t)
-	w.talk(10_000, 200)
+	w.talk(10_000, 200, 0)
 	id := w.askAbout("Per API key or per client IP?")
 	slow := &slowGitHub{w: w, next: w.wire.next}
 	w.wire.next = slow
@@ -274,6 +276,29 @@ func TestReadsAFaultOnTheStatusCommentIsRetried(t *testing.T) {
 				t.Errorf("after the %d the wait sent %q; want the status comment read again\n%s", status, next, strings.Join(lines, "\n"))
 			}
 		})
+	}
+}
+
+// TestReadsAStatusCommentIdleForWeeksIsFoundByListing reads a clarification asked after
+// 150 comments (its status comment on the second page) and left alone for three weeks while
+// the discussion went on: no recent window holds the status comment, so the read lists the
+// pages up to it, and answers all the same.
+func TestReadsAStatusCommentIdleForWeeksIsFoundByListing(t *testing.T) {
+	w := newWorld(t)
+	w.talk(150, 100, 0)
+	id := w.askAbout("Per API key or per client IP?")
+	w.h.Fake.Advance(21 * 24 * time.Hour)
+	w.talk(250, 100, time.Minute)
+	w.wire.counts()
+	code, out, errs := w.run(asker.Door.Status, "octo/widgets#42", id)
+	_, counted, _ := w.wire.counts()
+	if code != 0 || !strings.Contains(out, id) {
+		t.Fatalf("bot status: exit %d, %q %s; want the record of %s", code, out, errs, id)
+	}
+	// The first page, the recent windows (the last holds more than a page: it stops
+	// there), the second page, which holds it, and the config.
+	if counted > 6 {
+		t.Errorf("bot status made %d requests; want at most 6", counted)
 	}
 }
 
