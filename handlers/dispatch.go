@@ -68,10 +68,7 @@ type Dispatch struct {
 	*Base
 }
 
-var (
-	_ githubapp.EventHandler = (*Dispatch)(nil)
-	_ Acceptor               = (*Dispatch)(nil)
-)
+var _ githubapp.EventHandler = (*Dispatch)(nil)
 
 // Handles lists the events this handler takes.
 func (h *Dispatch) Handles() []string { return []string{"repository_dispatch"} }

@@ -224,6 +224,13 @@ type savedMark struct {
 	Put bool
 }
 
+// DefaultRunRetries is how many times a delivery whose run failed is run again. A run is
+// idempotent (every post carries its marker, labels and the status comment are set to
+// the ledger), and GitHub never redelivers a delivery the app already answered with 202,
+// so a run that fails on a passing fault (a 502, a timeout) must be tried again here or
+// it is lost until the next event in the issue.
+const DefaultRunRetries = 3
+
 // failuresBeforeBackoff is how many failed runs in a row an issue gets retried at every
 // sweep: two deliveries' worth of tries.
 const failuresBeforeBackoff = 2 * (1 + DefaultRunRetries)

@@ -19,10 +19,7 @@ type IssueComment struct {
 	*Base
 }
 
-var (
-	_ githubapp.EventHandler = (*IssueComment)(nil)
-	_ Acceptor               = (*IssueComment)(nil)
-)
+var _ githubapp.EventHandler = (*IssueComment)(nil)
 
 // Handles lists the events this handler takes.
 func (h *IssueComment) Handles() []string { return []string{"issue_comment"} }

@@ -1,4 +1,4 @@
-package handlers
+package delivery
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
@@ -21,13 +22,6 @@ const DefaultMaxPending = 1000
 // DefaultHandlerTimeout bounds one delivery's work; it runs detached from the webhook
 // request, which GitHub abandons after 10 seconds.
 const DefaultHandlerTimeout = 2 * time.Minute
-
-// DefaultRunRetries is how many times a delivery whose run failed is run again. A run is
-// idempotent (every post carries its marker, labels and the status comment are set to
-// the ledger), and GitHub never redelivers a delivery the app already answered with 202,
-// so a run that fails on a passing fault (a 502, a timeout) must be tried again here or
-// it is lost until the next event in the issue.
-const DefaultRunRetries = 3
 
 // DefaultRetryDelay is the wait before the first retry of a failed run; it quadruples
 // with each further one.
@@ -44,6 +38,12 @@ type Validator interface {
 type Acceptor interface {
 	Accept(eventType string, payload []byte) (done func())
 }
+
+// The handlers whose deliveries of one issue must be noted the moment they are accepted.
+var (
+	_ Acceptor = (*handlers.IssueComment)(nil)
+	_ Acceptor = (*handlers.Dispatch)(nil)
+)
 
 // Standby polling of a delivery that another run has in hand: soon at first, since a run
 // takes a second or two, then calmly.
@@ -80,7 +80,7 @@ type Scheduler struct {
 	RetryDelay time.Duration
 	// Seen, when set, runs each delivery once across replicas; nil runs every delivery
 	// it is given (runs are idempotent, so a redelivery costs requests, not correctness).
-	Seen DeliveriesSeen
+	Seen handlers.DeliveriesSeen
 	// OnDelivery, when set, is told each delivery's outcome (Delivery* constants) by event
 	// type, for the app's metrics; handlers stays free of any metrics library.
 	OnDelivery func(eventType, outcome string)
@@ -101,7 +101,7 @@ func NewScheduler(workers int) *Scheduler {
 	if workers < 1 {
 		workers = 1
 	}
-	return &Scheduler{Timeout: DefaultHandlerTimeout, MaxPending: DefaultMaxPending, Retries: DefaultRunRetries,
+	return &Scheduler{Timeout: DefaultHandlerTimeout, MaxPending: DefaultMaxPending, Retries: handlers.DefaultRunRetries,
 		RetryDelay: DefaultRetryDelay, sleep: ghtransport.Sleep, slots: make(chan struct{}, workers)}
 }
 
@@ -218,10 +218,10 @@ func (s *Scheduler) claim(ctx context.Context, d githubapp.Dispatch) (finish fun
 		// Claims save work, they do not make it correct: a run is idempotent.
 		logger.Warn().Err(err).Msg("Could not claim the delivery; running it all the same")
 		return finish, false, true
-	case state == ClaimDone:
+	case state == handlers.ClaimDone:
 		logger.Info().Msg("Duplicate delivery: it already ran (a redelivery, or sent to another replica too); not run again")
 		return finish, false, false
-	case state == ClaimHeld:
+	case state == handlers.ClaimHeld:
 		logger.Info().Msg("Duplicate delivery: another run has it in hand; standing by in case that run fails")
 		return finish, true, true
 	}
@@ -251,10 +251,10 @@ func (s *Scheduler) standBy(ctx context.Context, d githubapp.Dispatch) (finish f
 		case err != nil:
 			logger.Warn().Err(err).Msg("Could not claim a delivery held elsewhere; running it here")
 			return func(bool) {}, true
-		case state == ClaimDone:
+		case state == handlers.ClaimDone:
 			logger.Info().Dur("waited", waited).Msg("The other run of the delivery succeeded; not run here")
 			return nil, false
-		case state == ClaimTaken:
+		case state == handlers.ClaimTaken:
 			logger.Warn().Dur("waited", waited).Msg("The other run of the delivery failed or vanished; running it here")
 			return f, true
 		}

@@ -1,4 +1,4 @@
-package handlers
+package delivery
 
 import (
 	"context"
@@ -10,27 +10,28 @@ import (
 
 	"github.com/palantir/go-githubapp/githubapp"
 
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
-// seenBook is a DeliveriesSeen in a map: "done", "held", or absent.
+// seenBook is a handlers.DeliveriesSeen in a map: "done", "held", or absent.
 type seenBook struct {
 	mu       sync.Mutex
 	state    map[string]string
 	finished []bool
 }
 
-func (b *seenBook) Claim(_ context.Context, id string) (ClaimState, func(bool), error) {
+func (b *seenBook) Claim(_ context.Context, id string) (handlers.ClaimState, func(bool), error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch b.state[id] {
 	case "done":
-		return ClaimDone, nil, nil
+		return handlers.ClaimDone, nil, nil
 	case "held":
-		return ClaimHeld, nil, nil
+		return handlers.ClaimHeld, nil, nil
 	}
 	b.state[id] = "held"
-	return ClaimTaken, func(ok bool) {
+	return handlers.ClaimTaken, func(ok bool) {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.finished = append(b.finished, ok)
