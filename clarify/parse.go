@@ -414,3 +414,10 @@ func (p commandParser) assume() (Command, error) {
 	}
 	return c, nil
 }
+
+// HasCommand reports whether a comment holds a command, or something meant as one that
+// deserves a refusal: what makes an issue worth a run when nothing else does.
+func HasCommand(body string) bool {
+	cmd, err := Parse(body)
+	return err != nil || cmd.Kind != CmdNone
+}

@@ -108,9 +108,9 @@ func (b *Base) isSelf(u *github.User) bool {
 	return ledger.IsLogin(u, b.BotLogin())
 }
 
-// installationClient returns the installation's client, and ctx marked for it, so that
+// InstallationClient returns the installation's client, and ctx marked for it, so that
 // the pacer counts the requests made with both on the installation's window.
-func (b *Base) installationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
+func (b *Base) InstallationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
 	client, err := b.Clients.NewInstallationClient(id)
 	return ghtransport.WithInstallation(ctx, id), client, err
 }

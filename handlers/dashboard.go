@@ -76,9 +76,9 @@ func (b *Base) noteDashboard(client *github.Client, ref issueRef, cfg RepoConfig
 	p.issues[ref.Number] = rows
 }
 
-// flushDashboards writes the dashboard of every repository noted since the last flush; a
+// FlushDashboards writes the dashboard of every repository noted since the last flush; a
 // repository whose write fails is noted again for the next.
-func (b *Base) flushDashboards(ctx context.Context) {
+func (b *Base) FlushDashboards(ctx context.Context) {
 	b.dash.mu.Lock()
 	pending := b.dash.pending
 	b.dash.pending = nil

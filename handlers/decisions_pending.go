@@ -147,10 +147,6 @@ func (p *pendingDecisions) waiting() []*pendingRepo {
 // the read-backs of concurrent runs (guard.go) expect.
 func (b *Base) batchesMemory() bool { return b.BatchMemory && b.Locks.Shared == nil && !b.Concurrent }
 
-// FlushDecisions writes the decisions still waiting for the memory's next write, for a
-// process that stops.
-func (b *Base) FlushDecisions(ctx context.Context) { b.flushDecisions(ctx) }
-
 // noteDecisions records ds in the repository's memory: at once, or, when this process
 // wrote it less than memoryWriteEvery ago, with the next write.
 func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, ds []clarify.Decision) error {
@@ -188,9 +184,9 @@ func (b *Base) flushMemory(ctx context.Context, client *github.Client, ref issue
 	return nil
 }
 
-// flushDecisions writes every repository's pending decisions, for the sweep; a repository
-// whose write fails keeps them for the next.
-func (b *Base) flushDecisions(ctx context.Context) {
+// FlushDecisions writes every repository's pending decisions, for the sweep and a process
+// that stops; a repository whose write fails keeps them for the next.
+func (b *Base) FlushDecisions(ctx context.Context) {
 	for _, r := range b.pendingMemory.waiting() {
 		ref := issueRef{Owner: r.owner, Repo: r.repo}
 		if err := b.flushMemory(ctx, r.client, ref); err != nil {

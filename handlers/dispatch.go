@@ -135,7 +135,7 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	logger = logger.With().Int(LogKeyIssue, number).Logger()
 	ctx = logger.WithContext(ctx)
 
-	ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
+	ctx, client, err := h.InstallationClient(ctx, ev.GetInstallation().GetID())
 	if err != nil {
 		return err
 	}

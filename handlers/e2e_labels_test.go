@@ -11,6 +11,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/sweep"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
@@ -134,7 +135,7 @@ func TestALabelTheAppPutOnUnderANameTheRepositoryThenChangedIsTakenOff(t *testin
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "labels:\n  stale: waiting\n")
 	// Past the config cache and to the sweep's next walk, which notices the change; not past
 	// the second wait, so nothing but the config moves the label.
-	w.h.Fake.Advance(handlers.DefaultReconcileEvery + time.Minute)
+	w.h.Fake.Advance(sweep.DefaultReconcileEvery + time.Minute)
 	if _, err := w.h.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -232,13 +233,13 @@ func TestALabelGitHubMadeIsColouredByTheSweep(t *testing.T) {
 				w.h.Fake.FailNext(editLabelRoute, http.StatusBadGateway, ghtransport.DefaultRetryAttempts)
 				w.sweep()
 				wantRepoLabel(t, w, "clarification:active", "ededed", "", "after a walk whose edit failed")
-				w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+				w.h.Fake.Advance(sweep.DefaultReconcileEvery)
 			}
 			w.sweep()
 			active := handlers.DefaultLabelActive
 			wantRepoLabel(t, w, active.Name, active.Color, active.Description, "after the walk")
 			edits := labelEdits(w, active.Name)
-			w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+			w.h.Fake.Advance(sweep.DefaultReconcileEvery)
 			w.sweep()
 			if n := labelEdits(w, active.Name); n != edits {
 				t.Errorf("the next walk edited the coloured label again (%d edits, then %d)", edits, n)
@@ -260,7 +261,7 @@ func TestALabelAPersonMadeIsNeverEditedByTheSweep(t *testing.T) {
 			w.h.Fake.SetLabel(repo, "clarification:active", made.color, made.desc)
 			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 			w.sweep()
-			w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+			w.h.Fake.Advance(sweep.DefaultReconcileEvery)
 			w.sweep()
 			if n := w.h.Fake.CountRequests(editLabelRoute); n != 0 {
 				t.Errorf("the maintainer's label was edited %d times", n)

@@ -23,6 +23,23 @@ import (
 // the event again from a fresh read applies exactly what is missing. RunAgain does that.
 var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked on it")
 
+// runAttempts bounds how often one event or issue is run again after another run moved its
+// ledger.
+const runAttempts = 4
+
+// RunAgain runs f, and again while another run moved the ledger (ErrLedgerMoved), up to
+// runAttempts times in all.
+func RunAgain(ctx context.Context, f func() error) error {
+	var err error
+	for range runAttempts {
+		if err = f(); !errors.Is(err, ErrLedgerMoved) {
+			return err
+		}
+		zerolog.Ctx(ctx).Info().Err(err).Msg("Another run saved this issue meanwhile; running again from a fresh read")
+	}
+	return err
+}
+
 // GitHub's comment edit has no compare-and-swap (no If-Match on PATCH), so a save that
 // another process may overwrite is checked by reads around its write. In bot action, the
 // job's concurrency group runs one issue's event runs one at a time, and the

@@ -32,12 +32,12 @@ type IndexEntry struct {
 	Seen time.Time `json:",omitempty"`
 }
 
-// unchangedSince reports whether the issue, as a walk lists it, is as it was when a run
+// UnchangedSince reports whether the issue, as a walk lists it, is as it was when a run
 // last read it: its updated_at is the one the entry saw. GitHub moves updated_at on a new
 // comment, an edit of the issue, a label or a close, so an equal one means nothing a run
 // would apply has come since. (Whole seconds: a comment in the very second of the listing
 // that a run then missed would wait for its own delivery or the next change.)
-func (e IndexEntry) unchangedSince(is *github.Issue) bool {
+func (e IndexEntry) UnchangedSince(is *github.Issue) bool {
 	return !e.Seen.IsZero() && is.UpdatedAt != nil && e.Seen.Equal(is.GetUpdatedAt().Time)
 }
 
@@ -90,7 +90,7 @@ func (m *MemoryIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error
 			out = append(out, e)
 		}
 	}
-	sortEntries(out)
+	SortEntries(out)
 	return out, nil
 }
 
@@ -104,12 +104,12 @@ func (m *MemoryIndex) Repo(_ context.Context, installation int64, owner, repo st
 			out = append(out, e)
 		}
 	}
-	sortEntries(out)
+	SortEntries(out)
 	return out, nil
 }
 
-// sortEntries orders entries by deadline, then issue, so a sweep's order is stable.
-func sortEntries(es []IndexEntry) {
+// SortEntries orders entries by deadline, then issue, so a sweep's order is stable.
+func SortEntries(es []IndexEntry) {
 	slices.SortFunc(es, func(a, b IndexEntry) int {
 		return cmp.Or(a.Due.Compare(b.Due), cmp.Compare(a.Key(), b.Key()))
 	})
@@ -126,7 +126,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	}
 	inst, ok := ghtransport.InstallationOf(ctx)
 	if !ok {
-		// Every handler and the sweep get their client through installationClient; a run
+		// Every handler and the sweep get their client through InstallationClient; a run
 		// without it is a test's, and an entry without its installation could never be run.
 		return
 	}
@@ -144,7 +144,7 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated; the sweep's reconciliation will find the issue")
 	}
 	if len(e.Waits) > 0 {
-		b.waitsChanged.add(repoRef{Installation: inst, Owner: ref.Owner, Repo: ref.Repo})
+		b.waitsChanged.add(RepoRef{Installation: inst, Owner: ref.Owner, Repo: ref.Repo})
 	}
 }
 
@@ -179,32 +179,49 @@ func (b *Base) indexFailed(ctx context.Context, ref issueRef) {
 	}
 }
 
-// repoRef names one repository of one installation.
-type repoRef struct {
+// RepoRef names one repository of one installation.
+type RepoRef struct {
 	Installation int64
 	Owner, Repo  string
 }
 
-func (r repoRef) key() string { return r.Owner + "/" + r.Repo }
+// Key names the repository as OWNER/REPO.
+func (r RepoRef) Key() string { return r.Owner + "/" + r.Repo }
+
+// WaitsChanged returns the repositories where a run saved wait-for edges since the last
+// call, for the sweep's deadlock look, and forgets them.
+func (b *Base) WaitsChanged() map[RepoRef]bool { return b.waitsChanged.take() }
+
+// clockSlack is how far GitHub's clock (an issue's updated_at, in whole seconds) may be
+// from ours: an issue updated less than this before our last save of it is visited again,
+// since the update may be one the save did not see.
+const clockSlack = time.Minute
+
+// SavedSince reports whether this process saved an issue since it was last updated, as a
+// walk lists it (and indexed it, if that save put it in the index at all).
+func (b *Base) SavedSince(ref clarify.IssueRef, is *github.Issue, indexed bool) bool {
+	saved, ok := b.savedAt.get(ref.String())
+	return ok && !is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put)
+}
 
 // repoSet is the repositories whose wait-for edges changed since the sweep last looked, so
 // that a deadlock is looked for in a repository only when one may have formed.
 type repoSet struct {
 	mu    sync.Mutex
-	repos map[repoRef]bool
+	repos map[RepoRef]bool
 }
 
-func (s *repoSet) add(r repoRef) {
+func (s *repoSet) add(r RepoRef) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.repos == nil {
-		s.repos = map[repoRef]bool{}
+		s.repos = map[RepoRef]bool{}
 	}
 	s.repos[r] = true
 }
 
 // take returns the repositories added since the last take, and forgets them.
-func (s *repoSet) take() map[repoRef]bool {
+func (s *repoSet) take() map[RepoRef]bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := s.repos

@@ -45,7 +45,7 @@ func decodeIssueComment(payload []byte) (*github.IssueCommentEvent, error) {
 // until the delivery has run, so that a reply run before it is not filtered out.
 func (h *IssueComment) Accept(eventType string, payload []byte) (done func()) {
 	ev, err := decodeIssueComment(payload)
-	if err != nil || ev.GetAction() != "created" || h.ownComment(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment()) || !hasCommand(ev.GetComment().GetBody()) {
+	if err != nil || ev.GetAction() != "created" || h.ownComment(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment()) || !clarify.HasCommand(ev.GetComment().GetBody()) {
 		return func() {}
 	}
 	return h.active.begin(refOf(ev.GetRepo(), ev.GetIssue()).key())
@@ -74,7 +74,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		// Someone else edited or deleted the status comment: put it right at once
 		// (rebuilt from the comments if its ledger no longer verifies, or is older than the
 		// body the edit replaced).
-		ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
+		ctx, client, err := h.InstallationClient(ctx, ev.GetInstallation().GetID())
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		logger.Debug().Msg("Comment in an issue without clarifications holds no command")
 		return nil
 	}
-	ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
+	ctx, client, err := h.InstallationClient(ctx, ev.GetInstallation().GetID())
 	if err != nil {
 		return err
 	}
@@ -109,14 +109,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 // may predate the app's own, so what this process knows of the issue counts too.
 func (h *IssueComment) mayConcern(ev *github.IssueCommentEvent) bool {
 	return h.hasOurLabel(ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName(), ev.GetIssue().Labels) ||
-		h.active.has(refOf(ev.GetRepo(), ev.GetIssue()).key()) || hasCommand(ev.GetComment().GetBody())
-}
-
-// hasCommand reports whether a comment holds a command, or something meant as one that
-// deserves a refusal.
-func hasCommand(body string) bool {
-	cmd, err := clarify.Parse(body)
-	return err != nil || cmd.Kind != clarify.CmdNone
+		h.active.has(refOf(ev.GetRepo(), ev.GetIssue()).key()) || clarify.HasCommand(ev.GetComment().GetBody())
 }
 
 // touchesStatus reports whether an edit or deletion hit the app's status comment; other

@@ -68,7 +68,7 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 		return nil
 	}
 
-	ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
+	ctx, client, err := h.InstallationClient(ctx, ev.GetInstallation().GetID())
 	if err != nil {
 		return err
 	}

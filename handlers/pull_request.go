@@ -66,7 +66,7 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	logger = logger.With().Int("github_pull_request", pr.GetNumber()).Str(LogKeyAction, ev.GetAction()).
 		Str(LogKeySender, ev.GetSender().GetLogin()).Ints("linked_issues", linked).Logger()
 	ctx = logger.WithContext(ctx)
-	ctx, client, err := h.installationClient(ctx, ev.GetInstallation().GetID())
+	ctx, client, err := h.InstallationClient(ctx, ev.GetInstallation().GetID())
 	if err != nil {
 		return err
 	}

@@ -8,14 +8,15 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/sweep"
 )
 
 // The sweep visits what its deadline index says is due, and walks the installations every
-// handlers.DefaultReconcileEvery (and on a process's first sweep) for what the index cannot
+// sweep.DefaultReconcileEvery (and on a process's first sweep) for what the index cannot
 // know. These tests pin which of the two finds what.
 
 // sweep runs one sweep and fails the test on an error.
-func (w *world) sweep() handlers.SweepStats {
+func (w *world) sweep() sweep.Stats {
 	w.t.Helper()
 	st, err := w.h.Sweep(context.Background())
 	if err != nil {
@@ -109,7 +110,7 @@ func TestTheWalkFindsWhatTheIndexDoesNotKnow(t *testing.T) {
 		if st := w.sweep(); st.Issues != 0 || !issueHasLabel(w, 42, "clarification:active") {
 			t.Fatalf("a sweep with no walk: %+v, labels %q; the label is the walk's to find", st, w.labels())
 		}
-		w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+		w.h.Fake.Advance(sweep.DefaultReconcileEvery)
 		st := w.sweep()
 		if !st.Reconciled || st.Found != 1 {
 			t.Errorf("the walk: %+v, want #42 found", st)
@@ -144,14 +145,14 @@ func TestTheWalkFindsWhatTheIndexDoesNotKnow(t *testing.T) {
 		// and the issue is not due for another half hour.
 		d, _ := w.h.Fake.Comment(repo, 42, "maria", "Per key.")
 		w.h.Drop(d)
-		w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+		w.h.Fake.Advance(sweep.DefaultReconcileEvery)
 		if st := w.sweep(); !st.Reconciled || st.Found != 1 {
 			t.Errorf("the walk: %+v, want #42 read again, since it changed after its last save", st)
 		}
 		if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
 			t.Errorf("%s after the walk, want answered", c.Status)
 		}
-		w.h.Fake.Advance(handlers.DefaultReconcileEvery)
+		w.h.Fake.Advance(sweep.DefaultReconcileEvery)
 		if st := w.sweep(); !st.Reconciled || st.Found != 0 {
 			t.Errorf("the next walk: %+v, want nothing found: nothing changed since", st)
 		}

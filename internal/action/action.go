@@ -20,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/sweep"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/wire"
 )
@@ -47,10 +48,6 @@ const (
 	// ExitRefused is a run that could not start: a setting missing or wrong.
 	ExitRefused = 2
 )
-
-// attempts bounds how often one event or issue is run again after another run moved its
-// ledger (handlers.ErrLedgerMoved).
-const attempts = 4
 
 // errBudget is the run's request budget spent.
 var errBudget = errors.New("request budget of this run spent")
@@ -138,7 +135,7 @@ func run(ctx context.Context, env Env, opts Options) Outcome {
 		return Outcome{What: env.EventName, Err: err}
 	}
 	out := Outcome{What: describe(env.EventName, owner, repo, payload)}
-	out.Err = retryMoved(ctx, func() error {
+	out.Err = handlers.RunAgain(ctx, func() error {
 		return h.Handle(r.ctx(ctx), env.EventName, r.deliveryID(payload), payload)
 	})
 	r.base.FlushDashboards(r.ctx(ctx))
@@ -197,6 +194,29 @@ func newRunner(env Env, opts Options) *runner {
 	}
 }
 
+// sweep is a scheduled run: the sweep of its repository (sweep.Repository).
+func (r *runner) sweep(ctx context.Context, owner, repo string) Outcome {
+	out := Outcome{What: fmt.Sprintf("%s sweep of %s/%s", r.env.EventName, owner, repo)}
+	ctx = ghtransport.WithInstallation(r.ctx(ctx), 0)
+	client, err := r.clients.NewInstallationClient(0)
+	if err == nil {
+		s := &sweep.Repository{Base: r.base, RunNumber: r.env.RunNumber, Spent: r.count.all.Load, Budget: r.count.budget}
+		var st sweep.RepoStats
+		st, err = s.Run(ctx, client, owner, repo)
+		out.Issues, out.Deferred, out.Unchanged = st.Issues, st.Deferred, st.Unchanged
+		r.base.FlushDashboards(ctx)
+	}
+	out.Err = err
+	out = r.finish(out)
+	switch {
+	case out.Err == nil && out.Issues == 0 && out.Unchanged > 0:
+		out.Note = fmt.Sprintf("Nothing to do: the %d issues with open clarifications are unchanged since the last scheduled run, and none is due.", out.Unchanged)
+	case out.Err == nil && out.Issues == 0:
+		out.Note = "Nothing to do: no issue has an open clarification or a command no run applied."
+	}
+	return out
+}
+
 // sweeps says whether a run of event is the repository's sweep (a scheduled or manual run)
 // rather than an event's run of one issue.
 func sweeps(event string) bool { return event == "schedule" || event == "workflow_dispatch" }
@@ -221,18 +241,6 @@ func (r *runner) finish(out Outcome) Outcome {
 		out.Note = "Nothing to do: nothing called for a change."
 	}
 	return out
-}
-
-// retryMoved runs f again, up to attempts times, while another run moved the ledger.
-func retryMoved(ctx context.Context, f func() error) error {
-	var err error
-	for range attempts {
-		if err = f(); !errors.Is(err, handlers.ErrLedgerMoved) {
-			return err
-		}
-		zerolog.Ctx(ctx).Info().Err(err).Msg("Another run saved this issue meanwhile; running again from a fresh read")
-	}
-	return err
 }
 
 // tokenClients hands every handler the workflow's token client: there is no installation

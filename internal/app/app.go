@@ -17,6 +17,8 @@ import (
 	"github.com/rs/zerolog/hlog"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/delivery"
+	"github.com/clarify-app/clarify/handlers/sweep"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/metrics"
 	"github.com/clarify-app/clarify/internal/redisstate"
@@ -26,11 +28,11 @@ import (
 // and the sweep that a ticker or an external scheduler runs.
 type App struct {
 	Handler   http.Handler
-	Scheduler *handlers.Scheduler
-	Sweep     *handlers.Sweep
+	Scheduler *delivery.Scheduler
+	Sweep     *sweep.Installations
 	// Redeliver asks GitHub again for deliveries that never got through; serve runs it
 	// at start and after every sweep.
-	Redeliver *handlers.Redeliver
+	Redeliver *delivery.Redeliver
 	// Bodies bounds the bytes held for deliveries whose signature is not checked yet.
 	Bodies *BodyBudget
 	// SweepLease lets one replica at a time run the sweep (and the redelivery after it).
@@ -60,7 +62,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 	base.OnSaved = m.Saved
 	// The sweep writes the decisions a lone process leaves for the memory's next write.
 	base.BatchMemory = cfg.Clarify.SweepInterval > 0
-	sched := handlers.NewScheduler(cfg.Clarify.Workers)
+	sched := delivery.NewScheduler(cfg.Clarify.Workers)
 	sched.Timeout = cfg.Clarify.HandlerTimeout
 	sched.OnDelivery = m.Delivery
 	var sweepLease handlers.SweepLease = &handlers.LocalSweepLease{}
@@ -79,15 +81,15 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		&handlers.PullRequest{Base: base},
 	}, cfg.Github.App.WebhookSecret, githubapp.WithScheduler(sched))
 
-	sweep := &handlers.Sweep{Base: base, Budget: cfg.Clarify.SweepBudget, ReconcileEvery: cfg.Clarify.WalkInterval}
-	sweep.OnRun = func(st handlers.SweepStats, took time.Duration, err error) {
+	sw := &sweep.Installations{Base: base, Budget: cfg.Clarify.SweepBudget, ReconcileEvery: cfg.Clarify.WalkInterval}
+	sw.OnRun = func(st sweep.Stats, took time.Duration, err error) {
 		// Issues counts the visits to due, walked and cycle issues; Breaks the escalations.
 		m.Sweep(took, err != nil, st.Due, st.Found, st.Issues-st.Due-st.Found+st.Breaks)
 	}
 	a := &App{
 		Scheduler:  sched,
-		Sweep:      sweep,
-		Redeliver:  &handlers.Redeliver{Clients: clients, Now: now},
+		Sweep:      sw,
+		Redeliver:  &delivery.Redeliver{Clients: clients, Now: now},
 		Bodies:     NewBodyBudget(cfg.Clarify.MaxUnverifiedBodyBytes),
 		SweepLease: sweepLease,
 		Redis:      shared,

@@ -15,6 +15,8 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/delivery"
+	"github.com/clarify-app/clarify/handlers/sweep"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/internal/redisstate"
 	"github.com/clarify-app/clarify/ledger"
@@ -187,7 +189,7 @@ func (c *Config) Defaults() {
 		c.Clarify.Workers = DefaultWorkers
 	}
 	if c.Clarify.HandlerTimeout == 0 {
-		c.Clarify.HandlerTimeout = handlers.DefaultHandlerTimeout
+		c.Clarify.HandlerTimeout = delivery.DefaultHandlerTimeout
 	}
 	if c.Clarify.SweepInterval == 0 {
 		c.Clarify.SweepInterval = DefaultSweepInterval
@@ -199,10 +201,10 @@ func (c *Config) Defaults() {
 		c.Clarify.WritesPerHour = ghtransport.DefaultWritesPerHour
 	}
 	if c.Clarify.SweepBudget == 0 {
-		c.Clarify.SweepBudget = handlers.DefaultSweepBudget
+		c.Clarify.SweepBudget = sweep.DefaultSweepBudget
 	}
 	if c.Clarify.WalkInterval == 0 {
-		c.Clarify.WalkInterval = handlers.DefaultReconcileEvery
+		c.Clarify.WalkInterval = sweep.DefaultReconcileEvery
 	}
 	if c.Clarify.MaxUnverifiedBodyBytes == 0 {
 		c.Clarify.MaxUnverifiedBodyBytes = DefaultMaxUnverifiedBodyBytes

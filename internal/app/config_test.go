@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/delivery"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/repoconfig"
 )
@@ -271,7 +271,7 @@ func TestEmptyConfigFileMeansDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Clarify.HandlerTimeout != handlers.DefaultHandlerTimeout || c.Server.Port != app.DefaultPort {
+	if c.Clarify.HandlerTimeout != delivery.DefaultHandlerTimeout || c.Server.Port != app.DefaultPort {
 		t.Errorf("defaults not applied: %+v %+v", c.Server, c.Clarify)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/sweep"
 )
 
 // Load assembles the app from the config file at path (none: "") and the environment
@@ -143,7 +143,7 @@ func (a *App) redeliver(ctx context.Context, logger zerolog.Logger) {
 	ev.Int("read", stats.Read).Int("undelivered", stats.Failed).Int("asked", stats.Asked).Msg("Redelivery check finished")
 }
 
-func logSweep(logger zerolog.Logger, stats handlers.SweepStats, err error) {
+func logSweep(logger zerolog.Logger, stats sweep.Stats, err error) {
 	ev := logger.Info()
 	if err != nil {
 		ev = logger.Error().Err(err)

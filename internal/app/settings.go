@@ -8,7 +8,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/delivery"
+	"github.com/clarify-app/clarify/handlers/sweep"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
@@ -41,11 +42,11 @@ var Settings = []Setting{
 		"MAC key of the hidden ledger; each issue's ledger is signed with a key drawn from it and the issue"},
 	{"clarify.previous_ledger_keys", "", "none", "keys that still verify ledgers after a rotation (see below)"},
 	{"clarify.workers", "", code(strconv.Itoa(DefaultWorkers)), "deliveries handled at once"},
-	{"clarify.handler_timeout", "", code(clarify.FormatDuration(handlers.DefaultHandlerTimeout)), "the most one delivery may take"},
+	{"clarify.handler_timeout", "", code(clarify.FormatDuration(delivery.DefaultHandlerTimeout)), "the most one delivery may take"},
 	{"clarify.log_level", "CLARIFY_LOG_LEVEL", code(DefaultLogLevel), "`debug`, `info`, `warn`, `error`"},
 	{"clarify.sweep_interval", "", code(clarify.FormatDuration(DefaultSweepInterval)), "how often the sweep checks every installation's deadlines (negative: never)"},
-	{"clarify.sweep_budget", "", code(strconv.Itoa(handlers.DefaultSweepBudget)), "GitHub requests one sweep may spend per installation"},
-	{"clarify.walk_interval", "", code(clarify.FormatDuration(handlers.DefaultReconcileEvery)),
+	{"clarify.sweep_budget", "", code(strconv.Itoa(sweep.DefaultSweepBudget)), "GitHub requests one sweep may spend per installation"},
+	{"clarify.walk_interval", "", code(clarify.FormatDuration(sweep.DefaultReconcileEvery)),
 		"how often a sweep also walks every installation for issues its deadline index does not know (a process's first sweep always walks)"},
 	{"clarify.writes_per_minute", "", code(strconv.Itoa(ghtransport.DefaultWritesPerMinute)),
 		"the most writes one installation sends in any minute, GitHub's secondary limit on content, counted over a minute and 5 seconds (GitHub's clock is not ours); more wait their turn (negative: no bound)"},

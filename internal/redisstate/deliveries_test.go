@@ -11,6 +11,7 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/delivery"
 	"github.com/clarify-app/clarify/internal/redisstate"
 	"github.com/clarify-app/clarify/internal/redisstate/redistest"
 )
@@ -53,9 +54,9 @@ func TestDeliveryClaims(t *testing.T) {
 }
 
 // schedulerOn is one replica's scheduler, sharing deliveries seen through Redis.
-func schedulerOn(t *testing.T, url string) *handlers.Scheduler {
+func schedulerOn(t *testing.T, url string) *delivery.Scheduler {
 	s, _ := replica(t, url, func(o *redisstate.Options) { o.LeaseTTL = 300 * time.Millisecond })
-	sched := handlers.NewScheduler(2)
+	sched := delivery.NewScheduler(2)
 	sched.Seen = s.Deliveries()
 	sched.RetryDelay = time.Millisecond
 	sched.OnError = func(context.Context, githubapp.Dispatch, error) {}
@@ -79,7 +80,7 @@ func TestADeliverySentToTwoReplicasRunsOnce(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		return nil
 	})
-	for i, s := range []*handlers.Scheduler{a, b, a, b} { // the twin while the first runs, then redeliveries
+	for i, s := range []*delivery.Scheduler{a, b, a, b} { // the twin while the first runs, then redeliveries
 		if err := s.Schedule(context.Background(), githubapp.Dispatch{Handler: slow, EventType: "issue_comment", DeliveryID: "guid-1"}); err != nil {
 			t.Fatalf("delivery %d: %v", i, err)
 		}

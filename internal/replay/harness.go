@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/delivery"
+	"github.com/clarify-app/clarify/handlers/sweep"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/ghtransport"
@@ -133,9 +134,9 @@ func (h *Harness) Stop() {
 
 // Start starts a fresh app, which asks GitHub for the deliveries it missed, as serve does
 // at start.
-func (h *Harness) Start(ctx context.Context) (handlers.RedeliverStats, error) {
+func (h *Harness) Start(ctx context.Context) (delivery.RedeliverStats, error) {
 	if err := h.startApp(); err != nil {
-		return handlers.RedeliverStats{}, err
+		return delivery.RedeliverStats{}, err
 	}
 	h.down = false
 	return h.Redeliver(ctx)
@@ -143,7 +144,7 @@ func (h *Harness) Start(ctx context.Context) (handlers.RedeliverStats, error) {
 
 // Redeliver runs the app's redelivery check, as serve does after every sweep, then sends
 // what the app asked GitHub to send again.
-func (h *Harness) Redeliver(ctx context.Context) (handlers.RedeliverStats, error) {
+func (h *Harness) Redeliver(ctx context.Context) (delivery.RedeliverStats, error) {
 	stats, err := h.App.Redeliver.Run(ctx)
 	if err != nil {
 		return stats, err
@@ -195,7 +196,7 @@ func (h *Harness) deliver(ctx context.Context, d fakegithub.Delivery, redelivery
 
 // Sweep runs one sweep, as `bot serve` does on its ticker, then sends GitHub's deliveries
 // of the app's own writes (which the app must ignore).
-func (h *Harness) Sweep(ctx context.Context) (handlers.SweepStats, error) {
+func (h *Harness) Sweep(ctx context.Context) (sweep.Stats, error) {
 	before := len(h.Fake.Requests())
 	stats, err := h.App.Sweep.Run(ctx)
 	h.Sweeps++

@@ -1,4 +1,4 @@
-package handlers
+package sweep
 
 import (
 	"cmp"
@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/repoconfig"
@@ -34,15 +35,15 @@ const DefaultSweepBudget = 200
 // config read, under one request a minute for 1,000 issues in ten repositories.
 const DefaultReconcileEvery = 15 * time.Minute
 
-// Sweep moves time in every installation's open clarifications when nobody comments:
+// Installations moves time in every installation's open clarifications when nobody comments:
 // stale pings, fallbacks, escalations, and deadlocks between issues. Each run visits the
 // issues whose deadline is due, as the deadline index (Base.Index) says, and so makes no
 // request when nothing is due; every ReconcileEvery (and on the first run of a process,
 // whose index starts empty) it also walks the installations for the issues the index does
 // not know. It spends at most Budget requests per installation per run; a walk the budget
 // cuts short resumes where it stopped. Runs are serialised.
-type Sweep struct {
-	*Base
+type Installations struct {
+	*handlers.Base
 	// Budget bounds the requests one run spends per installation (checked between issues).
 	Budget int
 	// ReconcileEvery is how often a run also walks every installation; zero means
@@ -50,7 +51,7 @@ type Sweep struct {
 	ReconcileEvery time.Duration
 	// OnRun, when set, is told what each run did and how long it took by the wall clock,
 	// for the app's metrics.
-	OnRun func(stats SweepStats, took time.Duration, err error)
+	OnRun func(stats Stats, took time.Duration, err error)
 
 	// mu serialises runs, and guards what the sweep remembers between them.
 	mu sync.Mutex
@@ -79,13 +80,8 @@ type reconcileRound struct {
 	done map[int64]bool
 }
 
-// clockSlack is how far GitHub's clock (an issue's updated_at, in whole seconds) may be
-// from ours: an issue updated less than this before our last save of it is visited again,
-// since the update may be one the save did not see.
-const clockSlack = time.Minute
-
-// SweepStats says what one run did.
-type SweepStats struct {
+// Stats says what one run did.
+type Stats struct {
 	// Installations counts the installations the run worked in; Repos the repositories
 	// whose active issues the walk listed; Issues the issues visited: Due, Found, and those
 	// read afresh because their edges lie on a cycle.
@@ -111,7 +107,7 @@ type SweepStats struct {
 // deadlocks of the repositories where edges changed or the walk passed. One issue,
 // repository or installation that fails is logged and skipped; the error returned after
 // the whole run names the first.
-func (s *Sweep) Run(ctx context.Context) (stats SweepStats, err error) {
+func (s *Installations) Run(ctx context.Context) (stats Stats, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.OnRun != nil {
@@ -120,7 +116,7 @@ func (s *Sweep) Run(ctx context.Context) (stats SweepStats, err error) {
 		defer func() { s.OnRun(stats, time.Since(start), err) }()
 	}
 	now := s.Now()
-	p := &sweepPass{s: s, insts: map[int64]*instSweep{}, visited: map[string]bool{}, walked: map[repoRef]bool{}}
+	p := &sweepPass{s: s, insts: map[int64]*instSweep{}, visited: map[string]bool{}, walked: map[handlers.RepoRef]bool{}}
 
 	if err := p.due(ctx, now); err != nil {
 		p.fail(ctx, err, "Sweep of the due issues failed")
@@ -135,8 +131,8 @@ func (s *Sweep) Run(ctx context.Context) (stats SweepStats, err error) {
 		}
 	}
 	p.deadlocks(ctx)
-	s.flushDashboards(ctx)
-	s.flushDecisions(ctx)
+	s.FlushDashboards(ctx)
+	s.FlushDecisions(ctx)
 
 	for _, in := range p.insts {
 		p.stats.Requests += int(in.spent.Load())
@@ -147,7 +143,7 @@ func (s *Sweep) Run(ctx context.Context) (stats SweepStats, err error) {
 	return p.stats, nil
 }
 
-func (s *Sweep) reconcileEvery() time.Duration {
+func (s *Installations) reconcileEvery() time.Duration {
 	if s.ReconcileEvery > 0 {
 		return s.ReconcileEvery
 	}
@@ -156,13 +152,13 @@ func (s *Sweep) reconcileEvery() time.Duration {
 
 // sweepPass is one run's state.
 type sweepPass struct {
-	s     *Sweep
-	stats SweepStats
+	s     *Installations
+	stats Stats
 	insts map[int64]*instSweep
 	// visited holds the issues this run visited (or tried to), each at most once.
 	visited map[string]bool
 	// walked holds the repositories the walk listed active issues in.
-	walked   map[repoRef]bool
+	walked   map[handlers.RepoRef]bool
 	failures []error
 }
 
@@ -185,7 +181,7 @@ func (p *sweepPass) installation(ctx context.Context, id int64) *instSweep {
 	spent := new(atomic.Int64)
 	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, id).Logger()
 	ictx := logger.WithContext(ghtransport.WithRequestCount(ctx, spent))
-	ictx, client, err := p.s.installationClient(ictx, id)
+	ictx, client, err := p.s.InstallationClient(ictx, id)
 	in := &instSweep{id: id, ctx: ictx, client: client, spent: spent, err: err}
 	p.insts[id] = in
 	p.stats.Installations++
@@ -216,52 +212,47 @@ func (p *sweepPass) fail(ctx context.Context, err error, msg string) {
 // visit runs one issue. A failure is logged and counted, never returned: one issue's
 // trouble never holds up the others, and the next sweep tries it again (a failed run leaves
 // its index entry as it was, still due).
-func (p *sweepPass) visit(in *instSweep, ref issueRef, trig trigger) {
-	p.visited[ref.key()] = true
+func (p *sweepPass) visit(in *instSweep, ref clarify.IssueRef, is *github.Issue, brk *deadlockBreak) {
+	p.visited[ref.String()] = true
 	logger := zerolog.Ctx(in.ctx).With().Str(githubapp.LogKeyRepositoryOwner, ref.Owner).
-		Str(githubapp.LogKeyRepositoryName, ref.Repo).Int(LogKeyIssue, ref.Number).Logger()
+		Str(githubapp.LogKeyRepositoryName, ref.Repo).Int(handlers.LogKeyIssue, ref.Number).Logger()
 	ctx := logger.WithContext(in.ctx)
-	if _, err := p.s.run(ctx, in.client, ref, trig); err != nil {
+	var err error
+	if brk != nil {
+		err = p.s.BreakDeadlock(ctx, in.client, ref, is, brk.ID, brk.Reason)
+	} else {
+		_, err = p.s.RunIssue(ctx, in.client, ref, is)
+	}
+	if err != nil {
 		p.fail(ctx, err, "Sweep of an issue failed")
 	}
 }
 
-// sweepTrigger is how the sweep wakes an issue it has read: time, or the close of an issue
-// that still carries the active label because its close was never delivered (or delivered
-// to a process that was down).
-func sweepTrigger(is *github.Issue) trigger {
-	if is.GetState() == "closed" {
-		return trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Issue: is, IssueClosed: true}
-	}
-	return trigger{Kind: triggerTick, Issue: is, Listed: true}
-}
+// deadlockBreak names the clarification a visit escalates to break a deadlock, and why.
+type deadlockBreak struct{ ID, Reason string }
 
 // visitEntry runs an issue the index names. The issue is read first (one request): a run
 // starts from the labels it carries and tells its assignees of an escalation, and it may
 // have been closed while the close went undelivered. brk, when set, is the deadlock break
 // to carry out.
-func (p *sweepPass) visitEntry(in *instSweep, e IndexEntry, brk *deadlockBreak) {
-	ref := issueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}
+func (p *sweepPass) visitEntry(in *instSweep, e handlers.IndexEntry, brk *deadlockBreak) {
+	ref := clarify.IssueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}
 	is, _, err := in.client.Issues.Get(in.ctx, e.Owner, e.Repo, e.Number)
 	if err != nil {
-		p.visited[ref.key()] = true
+		p.visited[ref.String()] = true
 		if ledger.Gone(err) {
 			// Deleted, or the repository is gone from the installation: nothing is left to
 			// run, and a walk finds the issue again should it come back.
-			zerolog.Ctx(in.ctx).Info().Str("issue", ref.key()).Msg("An issue in the deadline index is gone; forgotten")
+			zerolog.Ctx(in.ctx).Info().Str("issue", ref.String()).Msg("An issue in the deadline index is gone; forgotten")
 			if err := p.s.Index.Remove(in.ctx, e); err != nil {
 				zerolog.Ctx(in.ctx).Warn().Err(err).Msg("Deadline index not updated")
 			}
 			return
 		}
-		p.fail(in.ctx, fmt.Errorf("read %s: %w", ref.key(), err), "Sweep of an issue failed")
+		p.fail(in.ctx, fmt.Errorf("read %s: %w", ref.String(), err), "Sweep of an issue failed")
 		return
 	}
-	trig := sweepTrigger(is)
-	if brk != nil && trig.Kind == triggerTick {
-		trig = trigger{Kind: triggerBreak, Issue: is, Break: *brk}
-	}
-	p.visit(in, ref, trig)
+	p.visit(in, ref, is, brk)
 }
 
 // due visits the issues whose deadline has come, earliest first. It makes no request when
@@ -357,7 +348,7 @@ func (p *sweepPass) walkInstallation(in *instSweep) (stopped bool) {
 		}
 		if stop := p.walkRepo(in, repo, from); stop != nil {
 			s.setMark(in.id, *stop)
-			zerolog.Ctx(in.ctx).Warn().Str("repository", stop.Repo).Int(LogKeyIssue, stop.Issue).Int64("spent", in.spent.Load()).
+			zerolog.Ctx(in.ctx).Warn().Str("repository", stop.Repo).Int(handlers.LogKeyIssue, stop.Issue).Int64("spent", in.spent.Load()).
 				Msg("Sweep budget spent; the next run continues the walk from here")
 			return true
 		}
@@ -393,7 +384,7 @@ func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository
 // it stopped when the budget ran out.
 func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *sweepMark {
 	owner, name, full := repo.GetOwner().GetLogin(), repo.GetName(), repo.GetFullName()
-	rr := repoRef{Installation: in.id, Owner: owner, Repo: name}
+	rr := handlers.RepoRef{Installation: in.id, Owner: owner, Repo: name}
 	logger := zerolog.Ctx(in.ctx).With().Str(githubapp.LogKeyRepositoryOwner, owner).Str(githubapp.LogKeyRepositoryName, name).Logger()
 	ctx := logger.WithContext(in.ctx)
 	if p.spentAll(in) {
@@ -416,7 +407,7 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 		return nil
 	}
 	p.walked[rr] = true
-	known := map[int]IndexEntry{}
+	known := map[int]handlers.IndexEntry{}
 	for _, e := range entries {
 		known[e.Number] = e
 	}
@@ -430,7 +421,7 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 	if cfg != nil {
 		// Only once the whole repository was walked under it, so a walk the budget cut
 		// short still sees the change when it resumes.
-		p.s.configs[rr.key()] = *cfg
+		p.s.configs[rr.Key()] = *cfg
 	}
 	return nil
 }
@@ -452,13 +443,13 @@ func (p *sweepPass) listActive(ctx context.Context, in *instSweep, owner, name s
 // walkIssues visits the listed issues from number from on that the index and this
 // process's saves cannot vouch for (trust false: none), taking each out of known; it
 // returns where to resume when the budget runs out.
-func (p *sweepPass) walkIssues(in *instSweep, rr repoRef, full string, issues []*github.Issue, from int, known map[int]IndexEntry, trust bool) *sweepMark {
+func (p *sweepPass) walkIssues(in *instSweep, rr handlers.RepoRef, full string, issues []*github.Issue, from int, known map[int]handlers.IndexEntry, trust bool) *sweepMark {
 	for _, is := range issues {
 		num := is.GetNumber()
-		ref := issueRef{Owner: rr.Owner, Repo: rr.Repo, Number: num}
+		ref := clarify.IssueRef{Owner: rr.Owner, Repo: rr.Repo, Number: num}
 		entry, indexed := known[num]
 		delete(known, num)
-		if num < from || p.visited[ref.key()] || trust && p.vouched(ref, is, entry, indexed) {
+		if num < from || p.visited[ref.String()] || trust && p.vouched(ref, is, entry, indexed) {
 			continue
 		}
 		if p.spentAll(in) {
@@ -466,7 +457,7 @@ func (p *sweepPass) walkIssues(in *instSweep, rr repoRef, full string, issues []
 		}
 		p.stats.Found++
 		p.stats.Issues++
-		p.visit(in, ref, sweepTrigger(is))
+		p.visit(in, ref, is, nil)
 	}
 	return nil
 }
@@ -474,20 +465,19 @@ func (p *sweepPass) walkIssues(in *instSweep, rr repoRef, full string, issues []
 // vouched says whether an open issue is known unchanged: its index entry saw it as it is
 // listed, or this process saved it since it was last updated (and indexed it, if it put
 // it in the index at all).
-func (p *sweepPass) vouched(ref issueRef, is *github.Issue, entry IndexEntry, indexed bool) bool {
+func (p *sweepPass) vouched(ref clarify.IssueRef, is *github.Issue, entry handlers.IndexEntry, indexed bool) bool {
 	if is.GetState() == "closed" {
 		return false
 	}
-	saved, ok := p.s.savedAt.get(ref.key())
-	return entry.unchangedSince(is) || ok && !is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put)
+	return entry.UnchangedSince(is) || p.s.SavedSince(ref, is, indexed)
 }
 
 // walkRenamed runs the issues the index holds that no longer carry the active label under
 // its name (the config renamed it), so their labels follow the new config. They are few
 // and the change is rare: no budget check here.
-func (p *sweepPass) walkRenamed(in *instSweep, known map[int]IndexEntry) {
+func (p *sweepPass) walkRenamed(in *instSweep, known map[int]handlers.IndexEntry) {
 	rest := slices.Collect(maps.Values(known))
-	sortEntries(rest)
+	handlers.SortEntries(rest)
 	for _, e := range rest {
 		if p.visited[e.Key()] {
 			continue
@@ -503,7 +493,7 @@ func (p *sweepPass) walkRenamed(in *instSweep, known map[int]IndexEntry) {
 // differs from the one the last walk saw; the first walk of a process has nothing to
 // compare with. It returns the config to remember once the walk is through, nil when it
 // could not be read (the runs report that).
-func (p *sweepPass) configChanged(ctx context.Context, in *instSweep, rr repoRef) (*repoconfig.Config, bool) {
+func (p *sweepPass) configChanged(ctx context.Context, in *instSweep, rr handlers.RepoRef) (*repoconfig.Config, bool) {
 	s := p.s
 	cfg, err := s.Configs.Load(ctx, in.client, rr.Owner, rr.Repo)
 	if err != nil {
@@ -513,7 +503,7 @@ func (p *sweepPass) configChanged(ctx context.Context, in *instSweep, rr repoRef
 	if s.configs == nil {
 		s.configs = map[string]repoconfig.Config{}
 	}
-	last, ok := s.configs[rr.key()]
+	last, ok := s.configs[rr.Key()]
 	return &cfg.Config, ok && !reflect.DeepEqual(last, cfg.Config)
 }
 
@@ -524,22 +514,22 @@ func (p *sweepPass) configChanged(ctx context.Context, in *instSweep, rr repoRef
 // broken by escalating the lowest-priority asker's question in each.
 func (p *sweepPass) deadlocks(ctx context.Context) {
 	s := p.s
-	repos := s.waitsChanged.take()
+	repos := s.WaitsChanged()
 	for rr := range p.walked {
 		if repos == nil {
-			repos = map[repoRef]bool{}
+			repos = map[handlers.RepoRef]bool{}
 		}
 		repos[rr] = true
 	}
-	order := slices.SortedFunc(maps.Keys(repos), func(a, b repoRef) int {
-		return cmp.Or(cmp.Compare(a.Installation, b.Installation), cmp.Compare(a.key(), b.key()))
+	order := slices.SortedFunc(maps.Keys(repos), func(a, b handlers.RepoRef) int {
+		return cmp.Or(cmp.Compare(a.Installation, b.Installation), cmp.Compare(a.Key(), b.Key()))
 	})
 	for _, rr := range order {
 		p.deadlocksIn(ctx, rr)
 	}
 }
 
-func (p *sweepPass) deadlocksIn(ctx context.Context, rr repoRef) {
+func (p *sweepPass) deadlocksIn(ctx context.Context, rr handlers.RepoRef) {
 	s := p.s
 	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, rr.Installation).
 		Str(githubapp.LogKeyRepositoryOwner, rr.Owner).Str(githubapp.LogKeyRepositoryName, rr.Repo).Logger()
@@ -557,7 +547,7 @@ func (p *sweepPass) deadlocksIn(ctx context.Context, rr repoRef) {
 	if in.err != nil {
 		return
 	}
-	byIssue := map[int]IndexEntry{}
+	byIssue := map[int]handlers.IndexEntry{}
 	for _, e := range entries {
 		byIssue[e.Number] = e
 	}
@@ -576,7 +566,7 @@ func (p *sweepPass) deadlocksIn(ctx context.Context, rr repoRef) {
 			logger.Warn().Err(err).Msg("Deadlock check skipped: the deadline index is unreadable")
 			return
 		}
-		byIssue = map[int]IndexEntry{}
+		byIssue = map[int]handlers.IndexEntry{}
 		for _, e := range entries {
 			byIssue[e.Number] = e
 		}
@@ -597,7 +587,7 @@ func (p *sweepPass) deadlocksIn(ctx context.Context, rr repoRef) {
 }
 
 // repoEdges returns a repository's index entries and their wait-for edges together.
-func repoEdges(ctx context.Context, index DeadlineIndex, rr repoRef) ([]IndexEntry, []clarify.WaitFor, error) {
+func repoEdges(ctx context.Context, index handlers.DeadlineIndex, rr handlers.RepoRef) ([]handlers.IndexEntry, []clarify.WaitFor, error) {
 	entries, err := index.Repo(ctx, rr.Installation, rr.Owner, rr.Repo)
 	if err != nil {
 		return nil, nil, err
@@ -609,9 +599,9 @@ func repoEdges(ctx context.Context, index DeadlineIndex, rr repoRef) ([]IndexEnt
 	return entries, edges, nil
 }
 
-func (s *Sweep) mark(id int64) sweepMark { return s.resume[id] }
+func (s *Installations) mark(id int64) sweepMark { return s.resume[id] }
 
-func (s *Sweep) setMark(id int64, m sweepMark) {
+func (s *Installations) setMark(id int64, m sweepMark) {
 	if s.resume == nil {
 		s.resume = map[int64]sweepMark{}
 	}

@@ -1,4 +1,4 @@
-package action
+package sweep
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
@@ -19,33 +20,39 @@ import (
 	"github.com/clarify-app/clarify/wire"
 )
 
-// A scheduled run (schedule or workflow_dispatch) is the repository's sweep. Nothing is
-// kept between runs but its sweep index (handlers.SweepIndex), so it reads what it needs
-// each time, at a bounded cost:
+// A scheduled run (schedule or workflow_dispatch) sweeps its repository. It keeps nothing
+// between runs but its sweep index (handlers.SweepIndex), so each run reads what it needs,
+// at a bounded cost.
 //
-//   - every issue carrying the active label (open or closed: a close no run applied still
-//     settles here), one listing request per 100; each is run, which fires its passed
-//     deadlines and applies any comment past its ledger's cursor, unless the index knows it
-//     unchanged and not due; a label of Clarify's the listing shows as GitHub made it on
-//     first use (grey, no description) is given Clarify's colour and description;
-//   - the repository's comments of the last scanWindow, at most scanPages requests: an
-//     issue with a command that no run shows signs of having applied (no comment or edit
-//     of the app's in the issue after it, one carrying its sealed markers: other workflows
-//     and their agents share its account; no run in the index that read the issue after it;
-//     older than ownRunWait, unless no run of its own is coming) is run too, label or not:
-//     an ask whose run was cancelled as a pending run of its concurrency group left no
-//     label behind, and an agent's comment made with GITHUB_TOKEN started no run at all. Only commands by someone who may have standing count
-//     (handlers.MayHaveStanding, from what the listing says of the author): anyone can
-//     comment on a public repository, and a drive-by's 300 asks must not make every run
-//     read 300 issues.
+// What it visits, in this order:
+//  1. Issues whose deadline has passed (stale pings, timeouts, settling from precedent).
+//  2. Other issues with the active label that the index cannot vouch for (open or closed:
+//     a close no run applied settles here). One listing request per 100 issues.
+//  3. Issues with a command no run applied, found in the repository's comments of the
+//     last scanWindow (at most scanPages requests), label or not.
 //
-// The visits go in this order: issues whose deadline has passed (stale pings, timeouts,
-// settling from precedent), then the other labelled issues the index cannot vouch for,
-// then the issues of unapplied commands, each read only when its turn comes. When the
-// budget cannot cover every issue, where the visits start within each group turns with the
-// run's number, so that every issue gets its turn; the issues run are in the index the run
-// saves, so the next run leaves them and takes the rest. The run then fails, saying how
-// many are left.
+// A command counts as unapplied when:
+//   - no comment or edit of the app's (with its sealed markers) came after it: other
+//     workflows and their agents share the app's account;
+//   - no run in the index read the issue after it;
+//   - it is older than ownRunWait, unless no run of its own is coming.
+//
+// Why the scan:
+//   - an ask whose run was cancelled as a pending run of its concurrency group left no label;
+//   - an agent's comment made with GITHUB_TOKEN started no run at all.
+//
+// Only commands by someone who may have standing count (handlers.MayHaveStanding, from the
+// listing alone): anyone can comment on a public repository, and a drive-by's 300 asks
+// must not make every run read 300 issues.
+//
+// The budget:
+//   - within each group, where the visits start turns with the run's number, so every
+//     issue gets its turn;
+//   - the issues run are in the index the run saves, so the next run takes the rest;
+//   - a run the budget cut short fails, saying how many are left.
+//
+// The listing also gives Clarify's colour and description to a label of Clarify's that
+// GitHub made grey on first use.
 const (
 	scanWindow = 24 * time.Hour
 	// scanPages bounds the scan at 1,000 comments, newest first: a flood of drive-by
@@ -70,6 +77,24 @@ const (
 	saveReserve = 3
 )
 
+// Repository is a workflow's scheduled run (schedule or workflow_dispatch): the sweep of
+// its one repository, with the workflow's client.
+type Repository struct {
+	*handlers.Base
+	// RunNumber turns where each group's visits start, so that every issue gets its turn.
+	RunNumber int
+	// Spent counts the requests the run made so far; Budget bounds them (zero: no bound).
+	Spent  func() int64
+	Budget int64
+}
+
+// RepoStats says what a repository's sweep did.
+type RepoStats struct {
+	// Issues counts the issues visited; Deferred those the budget left; Unchanged those
+	// left unread, as the sweep index knew them, with nothing due.
+	Issues, Deferred, Unchanged int
+}
+
 // toRun is an issue a scheduled run means to run: listed, or known only by its number from
 // a command no run applied, and read when its turn comes.
 type toRun struct {
@@ -77,28 +102,15 @@ type toRun struct {
 	issue  *github.Issue
 }
 
-func (r *runner) sweep(ctx context.Context, owner, repo string) Outcome {
-	out := Outcome{What: fmt.Sprintf("%s sweep of %s/%s", r.env.EventName, owner, repo)}
-	ctx = ghtransport.WithInstallation(r.ctx(ctx), 0)
-	client, err := r.clients.NewInstallationClient(0)
-	if err == nil {
-		err = r.sweepRepo(ctx, client, owner, repo, &out)
-		r.base.FlushDashboards(ctx)
-	}
-	out.Err = err
-	out = r.finish(out)
-	switch {
-	case out.Err == nil && out.Issues == 0 && out.Unchanged > 0:
-		out.Note = fmt.Sprintf("Nothing to do: the %d issues with open clarifications are unchanged since the last scheduled run, and none is due.", out.Unchanged)
-	case out.Err == nil && out.Issues == 0:
-		out.Note = "Nothing to do: no issue has an open clarification or a command no run applied."
-	}
-	return out
+// Run runs the repository's issues that call for it, and saves the sweep index.
+func (r *Repository) Run(ctx context.Context, client *github.Client, owner, repo string) (RepoStats, error) {
+	var out RepoStats
+	err := r.sweep(ctx, client, owner, repo, &out)
+	return out, err
 }
 
-// sweepRepo runs the repository's issues that call for it, and saves the sweep index.
-func (r *runner) sweepRepo(ctx context.Context, client *github.Client, owner, repo string, out *Outcome) error {
-	cfg, err := r.base.Configs.Load(ctx, client, owner, repo)
+func (r *Repository) sweep(ctx context.Context, client *github.Client, owner, repo string, out *RepoStats) error {
+	cfg, err := r.Configs.Load(ctx, client, owner, repo)
 	if err != nil {
 		return fmt.Errorf("load config of %s/%s: %w", owner, repo, err)
 	}
@@ -108,9 +120,9 @@ func (r *runner) sweepRepo(ctx context.Context, client *github.Client, owner, re
 		return err
 	}
 	err = r.visit(ctx, client, owner, repo, issues, idx, out)
-	if serr := r.base.SaveSweepIndex(ctx, client, idx); serr != nil {
+	if serr := r.SaveSweepIndex(ctx, client, idx); serr != nil {
 		// The next run reads the issues this one could not vouch for; nothing else.
-		r.logger.Warn().Err(serr).Msg("The sweep index was not saved; the next scheduled run reads every issue")
+		zerolog.Ctx(ctx).Warn().Err(serr).Msg("The sweep index was not saved; the next scheduled run reads every issue")
 	}
 	return err
 }
@@ -118,8 +130,8 @@ func (r *runner) sweepRepo(ctx context.Context, client *github.Client, owner, re
 // toVisit lists the issues the run visits, in the order the budget should serve them:
 // those overdue, the other labelled ones the index cannot vouch for, those with a command
 // no run applied; each group in number order turned by the run number.
-func (r *runner) toVisit(ctx context.Context, client *github.Client, cfg handlers.RepoConfig, owner, repo string,
-	idx *handlers.SweepIndex, out *Outcome) ([]toRun, error) {
+func (r *Repository) toVisit(ctx context.Context, client *github.Client, cfg handlers.RepoConfig, owner, repo string,
+	idx *handlers.SweepIndex, out *RepoStats) ([]toRun, error) {
 	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
 		return client.Issues.ListByRepo(ctx, owner, repo, &github.IssueListByRepoOptions{State: "all",
 			Labels: []string{cfg.Labels.Active}, ListOptions: github.ListOptions{PerPage: 100, Page: page}})
@@ -127,8 +139,8 @@ func (r *runner) toVisit(ctx context.Context, client *github.Client, cfg handler
 	if err != nil {
 		return nil, fmt.Errorf("list the issues labelled %s: %w", cfg.Labels.Active, err)
 	}
-	r.base.ColourLabels(ctx, client, owner, repo, cfg.Labels, issues)
-	now := r.base.Now()
+	r.ColourLabels(ctx, client, owner, repo, cfg.Labels, issues)
+	now := r.Now()
 	seen := map[int]bool{}
 	var due, changed, unrun []toRun
 	for _, is := range issues {
@@ -154,10 +166,10 @@ func (r *runner) toVisit(ctx context.Context, client *github.Client, cfg handler
 }
 
 // turned sorts issues by number and turns them by the run number.
-func (r *runner) turned(issues []toRun) []toRun {
+func (r *Repository) turned(issues []toRun) []toRun {
 	slices.SortFunc(issues, func(a, b toRun) int { return cmp.Compare(a.number, b.number) })
 	if len(issues) > 0 {
-		turn := r.env.RunNumber % len(issues)
+		turn := r.RunNumber % len(issues)
 		issues = append(issues[turn:], issues[:turn]...)
 	}
 	return issues
@@ -166,9 +178,9 @@ func (r *runner) turned(issues []toRun) []toRun {
 // unapplied lists the issues, beside those in seen, with a command of the last scanWindow
 // by someone who may have standing, after which the app wrote nothing in the issue and no
 // run in the index read it.
-func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, repo string, seen map[int]bool,
+func (r *Repository) unapplied(ctx context.Context, client *github.Client, owner, repo string, seen map[int]bool,
 	idx *handlers.SweepIndex, p clarify.Policy) ([]int, error) {
-	since := r.base.Now().Add(-scanWindow)
+	since := r.Now().Add(-scanWindow)
 	comments, err := ghtransport.SomePages(scanPages, func(page int) ([]*github.IssueComment, *github.Response, error) {
 		return client.Issues.ListComments(ctx, owner, repo, 0, &github.IssueListCommentsOptions{
 			Sort: github.String("created"), Direction: github.String("desc"), Since: &since,
@@ -182,11 +194,11 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 		n := issueNumber(c.GetIssueURL())
 		switch {
 		case n == 0 || seen[n]:
-		case r.base.OwnComment(owner, repo, n, c):
+		case r.OwnComment(owner, repo, n, c):
 			// Only a comment with the app's sealed markers: another workflow's, by the same
 			// github-actions[bot], shows nothing, and is input like anyone's.
 			lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
-		case handlers.HasCommand(c.GetBody()) && handlers.MayHaveStanding(c, p):
+		case clarify.HasCommand(c.GetBody()) && handlers.MayHaveStanding(c, p):
 			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
 			// Its own run, still to come, applies every comment past the ledger's cursor.
 			coming[n] = coming[n] || r.ownRunComing(c)
@@ -202,17 +214,17 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 }
 
 // ownRunComing says whether a command may still get a run of its own (ownRunWait).
-func (r *runner) ownRunComing(c *github.IssueComment) bool {
+func (r *Repository) ownRunComing(c *github.IssueComment) bool {
 	return !strings.EqualFold(c.GetUser().GetLogin(), ledger.BotLoginOf(wire.ActionsSlug)) &&
-		c.GetCreatedAt().After(r.base.Now().Add(-ownRunWait))
+		c.GetCreatedAt().After(r.Now().Add(-ownRunWait))
 }
 
 // sweepIndex is the repository's sweep index (handlers.SweepIndex); one that cannot be
 // read is empty, and then every issue is read, as without it.
-func (r *runner) sweepIndex(ctx context.Context, client *github.Client, owner, repo string) *handlers.SweepIndex {
-	idx, err := r.base.LoadSweepIndex(ctx, client, owner, repo)
+func (r *Repository) sweepIndex(ctx context.Context, client *github.Client, owner, repo string) *handlers.SweepIndex {
+	idx, err := r.LoadSweepIndex(ctx, client, owner, repo)
 	if err != nil {
-		r.logger.Warn().Err(err).Msg("The sweep index could not be read; reading every issue")
+		zerolog.Ctx(ctx).Warn().Err(err).Msg("The sweep index could not be read; reading every issue")
 		return &handlers.SweepIndex{}
 	}
 	return idx
@@ -220,12 +232,12 @@ func (r *runner) sweepIndex(ctx context.Context, client *github.Client, owner, r
 
 // visit runs each issue while the budget lasts, reading first those known only by number;
 // one that fails does not hold up the rest.
-func (r *runner) visit(ctx context.Context, client *github.Client, owner, repo string, issues []toRun, idx *handlers.SweepIndex, out *Outcome) error {
+func (r *Repository) visit(ctx context.Context, client *github.Client, owner, repo string, issues []toRun, idx *handlers.SweepIndex, out *RepoStats) error {
 	var errs []error
 	for i, v := range issues {
-		if r.count.budget > 0 && r.count.all.Load()+issueReserve+saveReserve > r.count.budget {
+		if r.Budget > 0 && r.Spent()+issueReserve+saveReserve > r.Budget {
 			out.Deferred = len(issues) - i
-			r.logger.Warn().Int("left", out.Deferred).Msg("Request budget spent; the next scheduled run takes the rest")
+			zerolog.Ctx(ctx).Warn().Int("left", out.Deferred).Msg("Request budget spent; the next scheduled run takes the rest")
 			break
 		}
 		is := v.issue
@@ -235,19 +247,19 @@ func (r *runner) visit(ctx context.Context, client *github.Client, owner, repo s
 				errs = append(errs, fmt.Errorf("read %s/%s#%d: %w", owner, repo, v.number, err))
 				continue
 			}
-			if idx.Unchanged(is, r.base.Now()) {
+			if idx.Unchanged(is, r.Now()) {
 				out.Unchanged++
 				continue
 			}
 		}
 		out.Issues++
 		var due time.Time
-		err := retryMoved(ctx, func() (err error) {
-			due, err = r.base.RunIssue(ctx, client, owner, repo, is)
+		err := handlers.RunAgain(ctx, func() (err error) {
+			due, err = r.RunIssue(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo, Number: is.GetNumber()}, is)
 			return err
 		})
 		if err != nil {
-			r.logger.Error().Err(err).Int(handlers.LogKeyIssue, is.GetNumber()).Msg("Run of an issue failed")
+			zerolog.Ctx(ctx).Error().Err(err).Int(handlers.LogKeyIssue, is.GetNumber()).Msg("Run of an issue failed")
 			errs = append(errs, fmt.Errorf("%s/%s#%d: %w", owner, repo, is.GetNumber(), err))
 			continue
 		}
