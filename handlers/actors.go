@@ -19,7 +19,7 @@ import (
 // membershipTTL.
 type actorLookups struct {
 	client  *github.Client
-	ref     issueRef
+	ref     clarify.IssueRef
 	perms   map[string]string
 	members *membershipCache
 	// flight shares a permission lookup between runs that make it at the same moment.
@@ -33,7 +33,7 @@ type actorLookups struct {
 	bots map[string]bool
 }
 
-func newActorLookups(client *github.Client, ref issueRef, m *memories, self string) *actorLookups {
+func newActorLookups(client *github.Client, ref clarify.IssueRef, m *memories, self string) *actorLookups {
 	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: &m.members,
 		flight: &m.permissions, self: self, bots: map[string]bool{}}
 }
@@ -49,7 +49,7 @@ type permission struct {
 // when something in the ledger awaits an answer: a plain comment in a quiet issue costs
 // no request.
 func (a *actorLookups) actor(ctx context.Context, b *Base, u *github.User, body string, l clarify.Ledger, p clarify.Policy) (clarify.Actor, error) {
-	act := clarify.Actor{Login: u.GetLogin(), Bot: u.GetType() == "Bot", Self: b.reader().OwnsBy(clarify.IssueRef(a.ref), u, body)}
+	act := clarify.Actor{Login: u.GetLogin(), Bot: u.GetType() == "Bot", Self: b.reader().OwnsBy(a.ref, u, body)}
 	if act.Self || act.Login == "" {
 		return act, nil
 	}

@@ -20,7 +20,7 @@ import (
 // without write access, whatever GitHub says the token may do, and costs no look-up.
 func TestTheAppsOwnLoginNeverSpeaksForTheRepository(t *testing.T) {
 	m := newMemories(time.Now)
-	a := newActorLookups(nil, issueRef{Owner: "octo", Repo: "widgets", Number: 42}, &m, "github-actions[bot]")
+	a := newActorLookups(nil, clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}, &m, "github-actions[bot]")
 	act, err := a.now(context.Background(), "GitHub-Actions[bot]")
 	if err != nil {
 		t.Fatal(err) // a request would have failed: there is no client
@@ -45,7 +45,7 @@ func TestARepositorysOwnerNeedsNoLookUp(t *testing.T) {
 	client := github.NewClient(srv.Client())
 	client.BaseURL, _ = url.Parse(srv.URL + "/")
 	m := newMemories(time.Now)
-	a := newActorLookups(client, issueRef{Owner: "maria", Repo: "widgets", Number: 42}, &m, "github-actions[bot]")
+	a := newActorLookups(client, clarify.IssueRef{Owner: "maria", Repo: "widgets", Number: 42}, &m, "github-actions[bot]")
 	act, err := a.now(context.Background(), "Maria")
 	if err != nil || len(asked) != 0 {
 		t.Fatalf("the owner's standing asked GitHub %v (%v), want nothing", asked, err)

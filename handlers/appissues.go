@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
@@ -26,7 +27,7 @@ var appIssueWhat = map[string]string{ledger.DecisionsKind: "Clarify's decision m
 
 // appIssueLabel is the description of the label that names ref's issue as the app's issue
 // of kind: what it is, its number, and its mark.
-func (b *Base) appIssueLabel(ref issueRef, kind string) string {
+func (b *Base) appIssueLabel(ref clarify.IssueRef, kind string) string {
 	return fmt.Sprintf("%s: issue #%d · mark %s", appIssueWhat[kind], ref.Number, b.keys(ref).AppIssueMark(kind))
 }
 
@@ -34,7 +35,7 @@ func (b *Base) appIssueLabel(ref issueRef, kind string) string {
 // reading it, the issue's mark (a label made before marks, or edited, lacks it), followed
 // by suffix: the next read of the label needs no proof from the issue. It returns the
 // label's new description.
-func (b *Base) markLabel(ctx context.Context, client *github.Client, ref issueRef, name, kind, suffix string) (string, error) {
+func (b *Base) markLabel(ctx context.Context, client *github.Client, ref clarify.IssueRef, name, kind, suffix string) (string, error) {
 	desc := b.appIssueLabel(ref, kind) + suffix
 	if _, _, err := client.Issues.EditLabel(ctx, ref.Owner, ref.Repo, name, &github.Label{Description: &desc}); err != nil {
 		return "", fmt.Errorf("mark label %s of %s/%s: %w", name, ref.Owner, ref.Repo, err)

@@ -91,8 +91,8 @@ func wantFor(issue int, blocking []clarify.Clarification) checkWant {
 // ledger, when the run changed its open blocking clarifications or an earlier run's update
 // of them is owed. A deferred write is an error here (ghtransport.ErrDeferred), so that it
 // is owed too.
-func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger, owed bool) error {
-	b.blocked.put(ref.key(), blockingOpen(after))
+func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref clarify.IssueRef, before, after clarify.Ledger, owed bool) error {
+	b.blocked.put(ref.String(), blockingOpen(after))
 	if b.NoChecks || !owed && slices.Equal(blockingIDs(before), blockingIDs(after)) {
 		return nil
 	}
@@ -129,7 +129,7 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref issueR
 
 // links reports whether an open pull request holds up an issue's check: it closes the
 // issue, or is the issue (its own conversation's clarifications).
-func links(pr *github.PullRequest, ref issueRef) bool {
+func links(pr *github.PullRequest, ref clarify.IssueRef) bool {
 	return pr.GetNumber() == ref.Number || slices.Contains(linkedIssues(pr, ref.Owner, ref.Repo), ref.Number)
 }
 
@@ -140,7 +140,7 @@ func links(pr *github.PullRequest, ref issueRef) bool {
 // quarkusio/pt.quarkus.io#389 and nerva-project/nerva#79), and the list's head filter takes
 // a branch, not a commit: so the open ones are listed (openPulls) and filtered.
 func (b *Base) openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
-	pulls, err := b.openPulls(ctx, client, issueRef{Owner: owner, Repo: repo})
+	pulls, err := b.openPulls(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo})
 	if err != nil {
 		return nil, fmt.Errorf("list open pull requests of %s/%s: %w", owner, repo, err)
 	}
@@ -275,10 +275,10 @@ func closingRefs(text, owner, repo string) []int {
 // clarifications (which writes the same check run) is wholly before or after it. With
 // settle, a failing check run already on the head is put right too: a pull request that
 // was closed when the issue settled was not in the list of open ones then.
-func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref issueRef, sha string, settle bool) error {
-	unlock, err := b.Locks.Lock(ctx, ref.key())
+func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, sha string, settle bool) error {
+	unlock, err := b.Locks.Lock(ctx, ref.String())
 	if err != nil {
-		return fmt.Errorf("wait for %s: %w", ref.key(), err)
+		return fmt.Errorf("wait for %s: %w", ref.String(), err)
 	}
 	defer unlock()
 	blocking, known, err := b.blockingNow(ctx, client, ref)
@@ -296,24 +296,24 @@ func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref issueR
 // that is closed, gone, or carries none of the app's labels (and this process knows of
 // nothing open in it) has none, for the price of one read; known is false when its
 // ledger cannot be trusted (it is being rebuilt), so its checks are left as they are.
-func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref issueRef) (blocking []clarify.Clarification, known bool, err error) {
+func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref clarify.IssueRef) (blocking []clarify.Clarification, known bool, err error) {
 	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
 	switch {
 	case ledger.Gone(err):
 		return nil, true, nil
 	case err != nil:
-		return nil, false, fmt.Errorf("read %s: %w", ref.key(), err)
+		return nil, false, fmt.Errorf("read %s: %w", ref.String(), err)
 	case is.GetState() == "closed":
 		return nil, true, nil
-	case !b.hasOurLabel(ref.Owner, ref.Repo, is.Labels) && !b.active.has(ref.key()):
+	case !b.hasOurLabel(ref.Owner, ref.Repo, is.Labels) && !b.active.has(ref.String()):
 		return nil, true, nil
 	}
-	snap, err := b.load(ctx, client, ref, b.revs.get(ref.key()))
+	snap, err := b.load(ctx, client, ref, b.revs.get(ref.String()))
 	if err != nil {
 		return nil, false, err
 	}
 	if snap.damaged {
-		zerolog.Ctx(ctx).Warn().Str("issue", ref.key()).Msg("Ledger being rebuilt; the check of a pull request linking it waits for its next run")
+		zerolog.Ctx(ctx).Warn().Str("issue", ref.String()).Msg("Ledger being rebuilt; the check of a pull request linking it waits for its next run")
 		return nil, false, nil
 	}
 	return blockingOpen(snap.ledger), true, nil

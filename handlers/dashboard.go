@@ -55,7 +55,7 @@ type dashPending struct {
 
 // noteDashboard remembers an issue's open clarifications for its repository's dashboard,
 // when the run changed them or the decisions.
-func (b *Base) noteDashboard(client *github.Client, ref issueRef, cfg RepoConfig, before, saved clarify.Ledger, effects []clarify.Effect) {
+func (b *Base) noteDashboard(client *github.Client, ref clarify.IssueRef, cfg RepoConfig, before, saved clarify.Ledger, effects []clarify.Effect) {
 	rows := render.DashRows(saved)
 	superseded := slices.ContainsFunc(effects, func(e clarify.Effect) bool { return e.Kind == clarify.EffectSupersede })
 	if !cfg.Dashboard || (slices.Equal(rows, render.DashRows(before)) && !superseded) {
@@ -225,7 +225,7 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 		if strings.HasSuffix(desc, dashboardRecreated) {
 			recreated = dashboardRecreated
 		}
-		desc, err = b.markLabel(ctx, client, issueRef{Owner: owner, Repo: repo, Number: n}, DashboardLabel, dashboardKind, recreated)
+		desc, err = b.markLabel(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo, Number: n}, DashboardLabel, dashboardKind, recreated)
 	}
 	return is, desc, false, err
 }
@@ -257,7 +257,7 @@ func (b *Base) createDashboard(ctx context.Context, client *github.Client, owner
 		return fmt.Errorf("create the dashboard of %s/%s: %w", owner, repo, err)
 	}
 	n := is.GetNumber()
-	desc := b.appIssueLabel(issueRef{Owner: owner, Repo: repo, Number: n}, dashboardKind)
+	desc := b.appIssueLabel(clarify.IssueRef{Owner: owner, Repo: repo, Number: n}, dashboardKind)
 	if recreated {
 		desc += dashboardRecreated
 	}

@@ -44,7 +44,7 @@ func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, re
 
 // lockedMemory reads the repository's decisions under its lock, for a change: one
 // process's runs of different issues take turns, so neither loses the other's decision.
-func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issueRef) (ledger.MemoryBook, func(), error) {
+func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef) (ledger.MemoryBook, func(), error) {
 	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
 	if err != nil {
 		return ledger.MemoryBook{}, nil, fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
@@ -61,7 +61,7 @@ func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref issu
 // repository's memory (clarify.SettledByPeople says which). It runs before the ledger is
 // saved: a run that fails after it is run again from the same ledger, and recording a
 // decision twice changes nothing.
-func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, p clarify.Policy, before, after clarify.Ledger) error {
+func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, p clarify.Policy, before, after clarify.Ledger) error {
 	lookups := snap.lookups
 	if lookups == nil {
 		lookups = newActorLookups(client, ref, &b.memories, b.BotLogin())
@@ -77,7 +77,7 @@ func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref
 
 // recordDecisions records ds in the repository's memory and notes the write for its
 // read-back (checkMemoryWrites).
-func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, ds []clarify.Decision) error {
+func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, ds []clarify.Decision) error {
 	book, unlock, err := b.lockedMemory(ctx, client, ref)
 	if err != nil {
 		return err
@@ -115,7 +115,7 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref i
 
 // writeMemory writes the parts that changed, creating the decisions issue the first time
 // (book then names it), and keeps the issue's index of its parts and its label's mark.
-func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issueRef, book *ledger.MemoryBook) error {
+func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) error {
 	if book.Issue == 0 {
 		n, err := b.createMemoryIssue(ctx, client, ref)
 		if err != nil {
@@ -136,8 +136,8 @@ func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref issue
 
 // writeParts edits the parts of the memory that changed and makes those it lacks, and
 // reports whether it made any.
-func (b *Base) writeParts(ctx context.Context, client *github.Client, ref issueRef, book *ledger.MemoryBook) (bool, error) {
-	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.Issue}
+func (b *Base) writeParts(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) (bool, error) {
+	mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.Issue}
 	bodies, err := render.EncodeDecisions(book.Memory, b.keys(mref).Signing())
 	if err != nil {
 		return false, err
@@ -177,14 +177,14 @@ func (b *Base) writeParts(ctx context.Context, client *github.Client, ref issueR
 // first comment is made) signs its body and closes it (it is the app's memory, not work
 // for anyone): GitHub makes every issue open, and closing it in that write rather than
 // now saves a request in a repository's first decision.
-func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref issueRef) (int, error) {
+func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef) (int, error) {
 	title, text := decisionsTitle, render.DecisionsIssueText()
 	is, _, err := client.Issues.Create(ctx, ref.Owner, ref.Repo, &github.IssueRequest{Title: &title, Body: &text})
 	if err != nil {
 		return 0, fmt.Errorf("create the decisions issue of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
 	n := is.GetNumber()
-	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
+	mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
 	desc := b.appIssueLabel(mref, ledger.DecisionsKind)
 	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, ledger.DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
 		book, err := b.reader().ReadMemoryIn(ctx, client, ref.Owner, ref.Repo, other, b.reader().Marked(ref.Owner, ref.Repo, ledger.DecisionsKind, other, desc))
@@ -200,7 +200,7 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 
 // offers finds, for each first round the effects post, the earlier decision to offer; it
 // reads the memory only when there is such a round and the repository wants offers.
-func (b *Base) offers(ctx context.Context, client *github.Client, ref issueRef, cfg RepoConfig, snap *snapshot, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
+func (b *Base) offers(ctx context.Context, client *github.Client, ref clarify.IssueRef, cfg RepoConfig, snap *snapshot, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
 	if !cfg.Decisions.Offer {
 		return nil, nil
 	}
@@ -264,7 +264,7 @@ func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time
 // settleFromPrecedents resolves the clarifications whose precedent is due, after looking
 // for a 👎 on each offer by someone who is not a bot: reactions fire no webhook, so the
 // look is the only way to hear the objection.
-func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
+func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
 	for i := range l.Clarifications {
 		c := &l.Clarifications[i]
 		if !c.Status.Open() || !c.Precedent.Pending() || now.Before(c.Precedent.Settles) {
@@ -292,7 +292,7 @@ func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, 
 // GitHub for the 👎 only (the content filter; go-github's call lacks it), and reads every
 // page of them: a person's 👎 after a page of others' counts as much as the first.
 // https://docs.github.com/rest/reactions/reactions#list-reactions-for-an-issue-comment
-func thumbsDown(ctx context.Context, client *github.Client, ref issueRef, comment int64) (bool, error) {
+func thumbsDown(ctx context.Context, client *github.Client, ref clarify.IssueRef, comment int64) (bool, error) {
 	if comment == 0 {
 		return false, nil
 	}
@@ -340,7 +340,7 @@ func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 // supersede replaces a decision of the repository's memory as /clarify supersede asked:
 // a 👍 on the command once done, or a refusal saying why not (no such decision, or one
 // already replaced).
-func (b *Base) supersede(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
+func (b *Base) supersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
 	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
 	problem, err := b.replaceDecision(ctx, client, ref, snap, e.ClarificationID, d)
 	switch {
@@ -358,7 +358,7 @@ func (b *Base) supersede(ctx context.Context, client *github.Client, ref issueRe
 // replaceDecision supersedes the decision of clarification id with d in the repository's
 // memory, and notes the write for its read-back; it returns the problem when there is no
 // such decision in force.
-func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, id string, d clarify.Decision) (string, error) {
+func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, id string, d clarify.Decision) (string, error) {
 	// The decision to supersede may still wait for the memory's next write.
 	if err := b.flushMemory(ctx, client, ref); err != nil {
 		return "", err
@@ -390,7 +390,7 @@ func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref i
 
 // precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
 // to offer the new questions the effects post.
-func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, f *folded) error {
+func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, f *folded) error {
 	l, settled, err := b.settleFromPrecedents(ctx, client, ref, snap, f.ledger, b.Now())
 	if err != nil {
 		return err
@@ -402,7 +402,7 @@ func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, r
 
 // rememberOffersAndDecisions writes into the ledger what each new question was offered,
 // and into the repository's memory the decisions people made in this run.
-func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
+func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
 	*l = stampOffers(*l, snap, cfg, b.Now())
 	return b.rememberDecisions(ctx, client, ref, snap, cfg.Policy, snap.ledger, *l)
 }

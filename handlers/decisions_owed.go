@@ -35,7 +35,7 @@ const owedSlack = memoryWriteEvery + clockSlack
 // what it recorded. Only a process that lets
 // decisions wait looks: the others write each at once, and bot action's runs are one
 // process each.
-func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref issueRef, book *ledger.MemoryBook) ([]clarify.Decision, error) {
+func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) ([]clarify.Decision, error) {
 	if !b.batchesMemory() || !b.pendingMemory.firstLook(ref.Owner, ref.Repo) {
 		return nil, nil
 	}
@@ -47,7 +47,7 @@ func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref issueR
 		}
 		book = &read
 	}
-	owed, err := b.repairOwed(ctx, client, issueRef{Owner: ref.Owner, Repo: ref.Repo}, *book)
+	owed, err := b.repairOwed(ctx, client, clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo}, *book)
 	if err != nil {
 		b.pendingMemory.again(ref.Owner, ref.Repo)
 	}
@@ -56,7 +56,7 @@ func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref issueR
 
 // repairOwed finds the decisions settled since the memory's last write that it lacks, and
 // records them, oldest first.
-func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref issueRef, book ledger.MemoryBook) ([]clarify.Decision, error) {
+func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref clarify.IssueRef, book ledger.MemoryBook) ([]clarify.Decision, error) {
 	last := lastWritten(book)
 	if book.Issue == 0 || last.IsZero() {
 		// No memory: no decision ever waited for one.
@@ -77,7 +77,7 @@ func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref issueR
 }
 
 // owedIn is the decisions people settled since since in issues that the memory lacks.
-func (b *Base) owedIn(ctx context.Context, client *github.Client, ref issueRef, book ledger.MemoryBook, issues []*github.Issue, since time.Time) ([]clarify.Decision, error) {
+func (b *Base) owedIn(ctx context.Context, client *github.Client, ref clarify.IssueRef, book ledger.MemoryBook, issues []*github.Issue, since time.Time) ([]clarify.Decision, error) {
 	cfg, err := b.Configs.Load(ctx, client, ref.Owner, ref.Repo)
 	if err != nil {
 		return nil, err

@@ -149,7 +149,7 @@ func (b *Base) batchesMemory() bool { return b.BatchMemory && b.Locks.Shared == 
 
 // noteDecisions records ds in the repository's memory: at once, or, when this process
 // wrote it less than memoryWriteEvery ago, with the next write.
-func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, ds []clarify.Decision) error {
+func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, ds []clarify.Decision) error {
 	if b.Recent != nil {
 		if err := b.Recent.Add(ctx, ref.Owner+"/"+ref.Repo, ds); err != nil {
 			// Advice only: the memory's write below is what keeps the decision.
@@ -170,7 +170,7 @@ func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref iss
 }
 
 // flushMemory writes the repository's pending decisions into its memory, in one write.
-func (b *Base) flushMemory(ctx context.Context, client *github.Client, ref issueRef) error {
+func (b *Base) flushMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef) error {
 	ds := b.pendingMemory.of(ref.Owner, ref.Repo)
 	if len(ds) == 0 {
 		b.pendingMemory.release(ref.Owner, ref.Repo)
@@ -188,7 +188,7 @@ func (b *Base) flushMemory(ctx context.Context, client *github.Client, ref issue
 // that stops; a repository whose write fails keeps them for the next.
 func (b *Base) FlushDecisions(ctx context.Context) {
 	for _, r := range b.pendingMemory.waiting() {
-		ref := issueRef{Owner: r.owner, Repo: r.repo}
+		ref := clarify.IssueRef{Owner: r.owner, Repo: r.repo}
 		if err := b.flushMemory(ctx, r.client, ref); err != nil {
 			zerolog.Ctx(ctx).Error().Err(err).Str("repository", r.owner+"/"+r.repo).Msg("Decisions not written into the memory; the next sweep tries again")
 		}
@@ -202,7 +202,7 @@ func (b *Base) FlushDecisions(ctx context.Context) {
 func (b *Base) withPending(ctx context.Context, client *github.Client, book ledger.MemoryBook, read bool, owner, repo string) ledger.MemoryBook {
 	var ds []clarify.Decision
 	if read {
-		owed, err := b.repairOnce(ctx, client, issueRef{Owner: owner, Repo: repo}, &book)
+		owed, err := b.repairOnce(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo}, &book)
 		if err != nil {
 			zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions owed to the memory not looked for; the next read looks again")
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
@@ -33,8 +34,8 @@ func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, rep
 // (book's parts, and sweep, its sweep index's comment), closing the issue, and stamps the label with the
 // issue's mark, each when the book says it lacks it or made asks for it (a comment was
 // just made there).
-func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref issueRef, book *ledger.MemoryBook, sweep *github.IssueComment, made bool) error {
-	mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.Issue}
+func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook, sweep *github.IssueComment, made bool) error {
+	mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.Issue}
 	if made || book.Unindexed {
 		body, err := render.DecisionsIssueBody(render.DecisionsIndex{Parts: ledger.CommentIDs(book.Parts), Sweep: sweep.GetID()}, b.keys(mref).Signing())
 		if err != nil {
@@ -44,7 +45,7 @@ func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref issue
 		// reopened goes back out of the way.
 		closed, reason := "closed", "not_planned"
 		if _, _, err := client.Issues.Edit(ctx, ref.Owner, ref.Repo, book.Issue, &github.IssueRequest{Body: &body, State: &closed, StateReason: &reason}); err != nil {
-			return fmt.Errorf("write the index of the decisions issue %s: %w", mref.key(), err)
+			return fmt.Errorf("write the index of the decisions issue %s: %w", mref.String(), err)
 		}
 		book.Unindexed = false
 	}

@@ -103,7 +103,7 @@ func (h *Dispatch) Accept(eventType string, payload []byte) (done func()) {
 	if err != nil {
 		return func() {}
 	}
-	return h.active.begin(issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: n}.key())
+	return h.active.begin(clarify.IssueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: n}.String())
 }
 
 // Handle mirrors a dispatched command in its issue and folds it in as the sender's.
@@ -139,7 +139,7 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	if err != nil {
 		return err
 	}
-	ref := issueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: number}
+	ref := clarify.IssueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: number}
 	// The payload carries no issue: its state (a closed issue takes no new clarification),
 	// its labels and assignees are read here, as a comment's payload would carry them.
 	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
@@ -148,7 +148,7 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("read %s: %w", ref.key(), err)
+		return fmt.Errorf("read %s: %w", ref.String(), err)
 	}
 	_, err = h.run(ctx, client, ref, trigger{Kind: triggerDispatch, Dispatch: req, Sender: ev.GetSender(), At: h.Now(),
 		Issue: is, IssueClosed: is.GetState() == "closed", Push: pushOf(ev.GetRepo())})
@@ -257,13 +257,13 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 func dispatchKey(guid string) string { return "dispatch:" + guid }
 
 // mirrorBlock is the hidden, signed copy of a dispatched command.
-func (b *Base) mirrorBlock(ref issueRef, m render.DispatchCopy) (string, error) {
+func (b *Base) mirrorBlock(ref clarify.IssueRef, m render.DispatchCopy) (string, error) {
 	return b.keys(ref).EncodeDispatch(m)
 }
 
 // readMirror takes the signed copy out of one of the app's comments; false when there is
 // none, or it does not verify under the issue's keys.
-func (b *Base) readMirror(ref issueRef, c *github.IssueComment) (render.DispatchCopy, bool) {
+func (b *Base) readMirror(ref clarify.IssueRef, c *github.IssueComment) (render.DispatchCopy, bool) {
 	if !b.isSelf(c.User) {
 		return render.DispatchCopy{}, false
 	}
@@ -272,7 +272,7 @@ func (b *Base) readMirror(ref issueRef, c *github.IssueComment) (render.Dispatch
 
 // mirrorInput is what a mirror stands for: the sender's comment, with the mirror's id. An
 // edited mirror reads as an edited comment, whose command is never run.
-func (b *Base) mirrorInput(ref issueRef, c *github.IssueComment) (input, bool) {
+func (b *Base) mirrorInput(ref clarify.IssueRef, c *github.IssueComment) (input, bool) {
 	m, ok := b.readMirror(ref, c)
 	if !ok {
 		return input{}, false
@@ -299,7 +299,7 @@ func (s *snapshot) input(c *github.IssueComment) input {
 // then finds the dispatch's mirror, or posts it (or, for a payload that is no command, a
 // refusal), and goes on as a run woken by that comment; an outsider's dispatch, or one
 // already answered, goes on as a tick.
-func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, trig trigger,
+func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, trig trigger,
 	lookups *actorLookups, p clarify.Policy) (trigger, error) {
 	snap.mirrors = map[int64]input{}
 	for _, c := range snap.comments {
@@ -349,7 +349,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 	}
 	in, ok := b.mirrorInput(ref, c)
 	if !ok {
-		return trig, fmt.Errorf("mirror %d of a dispatch on %s does not verify", c.GetID(), ref.key())
+		return trig, fmt.Errorf("mirror %d of a dispatch on %s does not verify", c.GetID(), ref.String())
 	}
 	snap.mirrors[c.GetID()] = in
 	logger.Info().Int64(LogKeyComment, c.GetID()).Msg("Dispatch mirrored")
@@ -400,7 +400,7 @@ func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
 // findDispatch returns the app's comment carrying mark, the answer to a dispatch, or nil.
 // A snapshot of the comments since the cursor may miss the answer to a dispatch that is
 // redelivered days later, so then the comments of the last dispatchLookBack are read.
-func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, mark string) (*github.IssueComment, error) {
+func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark string) (*github.IssueComment, error) {
 	for _, c := range snap.comments {
 		if b.carries(ref, c, mark) {
 			return c, nil
@@ -410,7 +410,7 @@ func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref issu
 		return nil, nil
 	}
 	since := b.Now().Add(-dispatchLookBack)
-	recent, err := ledger.ListCommentsSince(ctx, client, clarify.IssueRef(ref), since, 0)
+	recent, err := ledger.ListCommentsSince(ctx, client, ref, since, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/render"
 )
 
 func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
 	b := &Base{AppSlug: "clarify", LedgerKey: []byte("ledger key")}
-	ref := issueRef{Owner: "octo", Repo: "widgets", Number: 42}
+	ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: "g1", Login: "coder-agent", Type: "Bot", Command: "/clarify @maria Per key?"})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +38,7 @@ func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
 
 // checkMirrorCopiesRefused asserts that the mirror stops standing for its sender once its
 // signed copy is changed, it is pasted into someone else's comment, or into another issue.
-func checkMirrorCopiesRefused(t *testing.T, b *Base, ref issueRef, block string, mirror *github.IssueComment) {
+func checkMirrorCopiesRefused(t *testing.T, b *Base, ref clarify.IssueRef, block string, mirror *github.IssueComment) {
 	t.Helper()
 	const mirrorOpen, mirrorClose = "<!-- clarify:dispatch ", " -->"
 	body := mirror.GetBody()
@@ -58,7 +59,7 @@ func checkMirrorCopiesRefused(t *testing.T, b *Base, ref issueRef, block string,
 	if _, ok := b.mirrorInput(ref, comment(1002, "maria", foldT0, body)); ok {
 		t.Error("a copy of a mirror in someone else's comment must not count")
 	}
-	if _, ok := b.mirrorInput(issueRef{Owner: "octo", Repo: "widgets", Number: 43}, mirror); ok {
+	if _, ok := b.mirrorInput(clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 43}, mirror); ok {
 		t.Error("a mirror pasted into another issue must not verify")
 	}
 }

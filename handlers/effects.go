@@ -18,7 +18,7 @@ import (
 // report posts the notices a run owes the issue before its effects: that the ledger was
 // rebuilt rather than trusted, and that the repository's config is broken (only from the
 // run that read it, not every run while it lasts).
-func (b *Base) report(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, cfg RepoConfig) error {
+func (b *Base) report(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig) error {
 	if snap.damaged {
 		// Once per damaged status comment: its hash is in the marker.
 		var h [8]byte
@@ -53,7 +53,7 @@ const maxHead = 4096
 
 // carryOut posts and reacts as the effects say; every posted comment carries its effect's
 // marker, and a marker already in one of the app's comments is not posted again.
-func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, p clarify.Policy, effects []clarify.Effect) error {
+func (b *Base) carryOut(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, p clarify.Policy, effects []clarify.Effect) error {
 	logger := zerolog.Ctx(ctx)
 	for _, e := range effects {
 		if e.Kind == clarify.EffectReact {
@@ -96,7 +96,7 @@ func (b *Base) carryOut(ctx context.Context, client *github.Client, ref issueRef
 
 // react acknowledges a comment with a reaction; GitHub keeps one reaction per user and
 // content, so doing it again changes nothing.
-func react(ctx context.Context, client *github.Client, ref issueRef, e clarify.Effect) error {
+func react(ctx context.Context, client *github.Client, ref clarify.IssueRef, e clarify.Effect) error {
 	_, _, err := client.Reactions.CreateIssueCommentReaction(ctx, ref.Owner, ref.Repo, e.CommentID, e.Reaction)
 	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		// Best effort: the comment was deleted before we could acknowledge it.

@@ -103,7 +103,7 @@ func (b *Base) refusedAsClosed(snap *snapshot) func(commentID int64) bool {
 	}
 	return func(id int64) bool {
 		return id != 0 && slices.ContainsFunc(refusals, func(c *github.IssueComment) bool {
-			return b.reader().CarriesMark(clarify.IssueRef(snap.ref), c, render.Marker(clarify.ReplyKey(id)))
+			return b.reader().CarriesMark(snap.ref, c, render.Marker(clarify.ReplyKey(id)))
 		})
 	}
 }

@@ -15,7 +15,7 @@ import (
 // the ledger's cursor, and one new comment to fold.
 func BenchmarkEventsOfALongIssueInActionMode(b *testing.B) {
 	base := &Base{AppSlug: "github-actions", LedgerKey: []byte("0123456789abcdef0123456789abcdef")}
-	ref := issueRef{Owner: "octo", Repo: "widgets", Number: 42}
+	ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
 	keys := base.reader().Keys.Issue(ref.Owner, ref.Repo, ref.Number)
 	snap := &snapshot{ref: ref, ledger: clarify.NewLedger(42), hasLedger: true}
 	id := int64(1000)

@@ -72,19 +72,19 @@ func (b *Base) sharesIssue() bool { return b.Concurrent && !b.IssueGroup }
 
 // checkUnmoved reads the status comment again just before a run that shares its issue
 // edits it.
-func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot) error {
+func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot) error {
 	if !b.sharesIssue() || snap.status == nil {
 		return nil
 	}
 	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, snap.status.GetID())
 	if ghtransport.IsStatus(err, http.StatusNotFound) {
-		return fmt.Errorf("status comment %d of %s deleted: %w", snap.status.GetID(), ref.key(), ErrLedgerMoved)
+		return fmt.Errorf("status comment %d of %s deleted: %w", snap.status.GetID(), ref.String(), ErrLedgerMoved)
 	}
 	if err != nil {
-		return fmt.Errorf("read status comment %d of %s again: %w", snap.status.GetID(), ref.key(), err)
+		return fmt.Errorf("read status comment %d of %s again: %w", snap.status.GetID(), ref.String(), err)
 	}
 	if now.GetBody() != snap.status.GetBody() {
-		return fmt.Errorf("status comment %d of %s changed before the save: %w", snap.status.GetID(), ref.key(), ErrLedgerMoved)
+		return fmt.Errorf("status comment %d of %s changed before the save: %w", snap.status.GetID(), ref.String(), ErrLedgerMoved)
 	}
 	return nil
 }
@@ -93,7 +93,7 @@ func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref issu
 // comment to body at revision rev, the comments updated since its read, and reports
 // ErrLedgerMoved when another save overwrote the edit from an equally old read, or when a
 // comment came meanwhile whose own run may have saved in between.
-func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, body string, rev int64) error {
+func (b *Base) checkKept(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, body string, rev int64) error {
 	if !b.sharesIssue() {
 		return nil
 	}
@@ -101,7 +101,7 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 		return err
 	}
 	id := snap.status.GetID()
-	since, err := ledger.ListCommentsSince(ctx, client, clarify.IssueRef(ref), snap.readTo, 1)
+	since, err := ledger.ListCommentsSince(ctx, client, ref, snap.readTo, 1)
 	switch {
 	case err != nil && ctx.Err() == nil:
 		// The edit was taken; only whether another save overwrote it is unknown. Stopping
@@ -112,15 +112,15 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 			Msg("Could not read the saved status comment back; taking the save as standing")
 		return nil
 	case err != nil:
-		return fmt.Errorf("read status comment %d of %s back: %w", id, ref.key(), err)
+		return fmt.Errorf("read status comment %d of %s back: %w", id, ref.String(), err)
 	}
 	if c := cameAfter(since, snap); c != nil {
 		zerolog.Ctx(ctx).Info().Int64(LogKeyComment, c.GetID()).Msg("A comment came while this run worked on the issue; running again")
-		return fmt.Errorf("comment %d of %s came after the run's read: %w", c.GetID(), ref.key(), ErrLedgerMoved)
+		return fmt.Errorf("comment %d of %s came after the run's read: %w", c.GetID(), ref.String(), ErrLedgerMoved)
 	}
 	i := slices.IndexFunc(since, func(c *github.IssueComment) bool { return c.GetID() == id })
 	if i < 0 {
-		return fmt.Errorf("status comment %d of %s gone after the save: %w", id, ref.key(), ErrLedgerMoved)
+		return fmt.Errorf("status comment %d of %s gone after the save: %w", id, ref.String(), ErrLedgerMoved)
 	}
 	if since[i].GetBody() == body {
 		return nil
@@ -132,7 +132,7 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref issueRe
 	}
 	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, id).Int64("rev", rev).Int64("their_rev", theirs.Rev).
 		Msg("Another run saved the ledger from the same read; running again")
-	return fmt.Errorf("status comment %d of %s overwritten: %w", id, ref.key(), ErrLedgerMoved)
+	return fmt.Errorf("status comment %d of %s overwritten: %w", id, ref.String(), ErrLedgerMoved)
 }
 
 // cameAfter returns a comment among listed made after the snapshot's read, no later than
@@ -171,7 +171,7 @@ type memoryWrite struct {
 // It runs after the status comment's save, whose own read-back has mostly waited out the
 // delay already; the ledger then says the decision was made, so the write is made again
 // here rather than by running the issue again.
-func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot) error {
+func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot) error {
 	for tries := 0; b.Concurrent && len(snap.memoryWrites) > 0; tries++ {
 		w := snap.memoryWrites[0]
 		snap.memoryWrites = snap.memoryWrites[1:]

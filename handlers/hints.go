@@ -24,7 +24,7 @@ func pushOf(repo *github.Repository) clarify.Push {
 // followHints starts this process from the memory's issue a ledger's hint names, when it
 // knows none of its own and the hint carries the app's mark for that number: the decisions
 // are then read there (decisions_read.go), and the label only when it is gone.
-func (b *Base) followHints(ref issueRef, h clarify.Hints) {
+func (b *Base) followHints(ref clarify.IssueRef, h clarify.Hints) {
 	key := ref.Owner + "/" + ref.Repo
 	if _, ok := b.decisionIssues.get(key); ok || h.Memory.Issue <= 0 {
 		return
@@ -39,11 +39,11 @@ func (b *Base) followHints(ref issueRef, h clarify.Hints) {
 // the snapshot read (before the config was read), and the issue that
 // holds the repository's decisions as this process last found or made it (none when the
 // one hinted at is gone and the label names none).
-func (b *Base) noteHints(ref issueRef, snap *snapshot, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
+func (b *Base) noteHints(ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
 	l.Hints.NoConfig = b.Configs.noConfigHint(snap.ledger.Hints.NoConfig, cfg, push, snap.lastRead)
 	l.Hints.Memory = clarify.MemoryHint{}
 	if n, ok := b.decisionIssues.get(ref.Owner + "/" + ref.Repo); ok {
-		mref := issueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
+		mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
 		l.Hints.Memory = clarify.MemoryHint{Issue: n, Mark: b.keys(mref).AppIssueMark(ledger.DecisionsKind)}
 	}
 }

@@ -52,7 +52,7 @@ func seenOf(trig trigger) time.Time {
 
 // Key names the issue as every part of the app does: owner/repo#number.
 func (e IndexEntry) Key() string {
-	return issueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}.key()
+	return clarify.IssueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}.String()
 }
 
 // MemoryIndex is the DeadlineIndex of a single process.
@@ -120,7 +120,7 @@ func SortEntries(es []IndexEntry) {
 // deadline is left (what is open then is escalated, with a human, and time does nothing to
 // it). The index is a cache of the ledgers, so a failure to write it is logged and the run
 // goes on: the sweep's reconciliation finds the issue again.
-func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
+func (b *Base) indexSaved(ctx context.Context, ref clarify.IssueRef, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
 	if b.Index == nil {
 		return
 	}
@@ -132,8 +132,8 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 	}
 	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
 		Due: b.nextDue(ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen}
-	b.savedAt.put(ref.key(), savedMark{At: b.Now(), Put: !e.Due.IsZero()})
-	b.runFailures.clear(ref.key())
+	b.savedAt.put(ref.String(), savedMark{At: b.Now(), Put: !e.Due.IsZero()})
+	b.runFailures.clear(ref.String())
 	var err error
 	if e.Due.IsZero() {
 		err = b.Index.Remove(ctx, e)
@@ -151,8 +151,8 @@ func (b *Base) indexSaved(ctx context.Context, ref issueRef, saved clarify.Ledge
 // nextDue is when the sweep must run the issue next, saved as it is: its next deadline, or
 // now when the pull requests' checks could not be updated (checkPullRequests), whatever
 // its deadline. Zero: never, until something happens in it.
-func (b *Base) nextDue(ref issueRef, saved clarify.Ledger) time.Time {
-	if _, owed := b.checksOwed.get(ref.key()); owed {
+func (b *Base) nextDue(ref clarify.IssueRef, saved clarify.Ledger) time.Time {
+	if _, owed := b.checksOwed.get(ref.String()); owed {
 		return b.Now()
 	}
 	return clarify.NextDeadline(saved)
@@ -164,13 +164,13 @@ func (b *Base) nextDue(ref issueRef, saved clarify.Ledger) time.Time {
 // failures in a row (a delivery's own tries count), each doubles the wait, up to an hour,
 // so that an issue that cannot succeed (its installation gone, a ledger of a newer
 // version) costs little.
-func (b *Base) indexFailed(ctx context.Context, ref issueRef) {
+func (b *Base) indexFailed(ctx context.Context, ref clarify.IssueRef) {
 	inst, ok := ghtransport.InstallationOf(ctx)
 	if b.Index == nil || !ok {
 		return
 	}
 	var wait time.Duration
-	if n := b.runFailures.add(ref.key()) - failuresBeforeBackoff; n >= 0 {
+	if n := b.runFailures.add(ref.String()) - failuresBeforeBackoff; n >= 0 {
 		wait = min(time.Minute<<min(n, 6), time.Hour)
 	}
 	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number, Due: b.Now().Add(wait)}

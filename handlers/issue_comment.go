@@ -48,7 +48,7 @@ func (h *IssueComment) Accept(eventType string, payload []byte) (done func()) {
 	if err != nil || ev.GetAction() != "created" || h.ownComment(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment()) || !clarify.HasCommand(ev.GetComment().GetBody()) {
 		return func() {}
 	}
-	return h.active.begin(refOf(ev.GetRepo(), ev.GetIssue()).key())
+	return h.active.begin(refOf(ev.GetRepo(), ev.GetIssue()).String())
 }
 
 // Handle folds a new comment into the ledger and reconciles the issue.
@@ -109,7 +109,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 // may predate the app's own, so what this process knows of the issue counts too.
 func (h *IssueComment) mayConcern(ev *github.IssueCommentEvent) bool {
 	return h.hasOurLabel(ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName(), ev.GetIssue().Labels) ||
-		h.active.has(refOf(ev.GetRepo(), ev.GetIssue()).key()) || clarify.HasCommand(ev.GetComment().GetBody())
+		h.active.has(refOf(ev.GetRepo(), ev.GetIssue()).String()) || clarify.HasCommand(ev.GetComment().GetBody())
 }
 
 // touchesStatus reports whether an edit or deletion hit the app's status comment; other
@@ -117,7 +117,7 @@ func (h *IssueComment) mayConcern(ev *github.IssueCommentEvent) bool {
 func (h *IssueComment) touchesStatus(ctx context.Context, ev *github.IssueCommentEvent) bool {
 	logger := zerolog.Ctx(ctx)
 	body := ev.GetComment().GetBody() + "\n" + ev.GetChanges().GetBody().GetFrom()
-	if h.reader().IsStatus(clarify.IssueRef(refOf(ev.GetRepo(), ev.GetIssue())), ev.GetComment().GetUser(), body) {
+	if h.reader().IsStatus(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment().GetUser(), body) {
 		logger.Warn().Int64(LogKeyComment, ev.GetComment().GetID()).Msg("The status comment was edited or deleted by someone else")
 		return true
 	}

@@ -60,7 +60,7 @@ func (h *Issues) Handle(ctx context.Context, eventType, deliveryID string, paylo
 		Str(LogKeySender, ev.GetSender().GetLogin()).Logger()
 	ctx = logger.WithContext(ctx)
 	ref := refOf(ev.GetRepo(), ev.GetIssue())
-	if !h.hasOurLabel(ref.Owner, ref.Repo, ev.GetIssue().Labels) && !h.active.has(ref.key()) {
+	if !h.hasOurLabel(ref.Owner, ref.Repo, ev.GetIssue().Labels) && !h.active.has(ref.String()) {
 		// Nothing is open (neither the labels nor this process know of anything), so
 		// there is nothing to abandon and nothing to revive: an unrelated issue costs no
 		// request. The sweep settles a close that slipped past (closed issues that still

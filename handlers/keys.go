@@ -8,13 +8,13 @@ import (
 
 // keys are the issue's keys from the app's keyring: which keys sign and verify its blocks
 // is render.Keyring's rule.
-func (b *Base) keys(ref issueRef) render.IssueKeys {
+func (b *Base) keys(ref clarify.IssueRef) render.IssueKeys {
 	return b.reader().Keys.Issue(ref.Owner, ref.Repo, ref.Number)
 }
 
 // decodeLedger verifies and decodes the ledger in a status comment of the issue.
-func (b *Base) decodeLedger(ref issueRef, body string) (clarify.Ledger, error) {
-	return b.reader().DecodeStatus(clarify.IssueRef(ref), body)
+func (b *Base) decodeLedger(ref clarify.IssueRef, body string) (clarify.Ledger, error) {
+	return b.reader().DecodeStatus(ref, body)
 }
 
 // reader reads the issue's ledger as bot ledger does, under the app's keyring.

@@ -54,12 +54,12 @@ func (b *Base) hasOurLabel(owner, repo string, labels []*github.Label) bool {
 // on again a label that is on, or take off again one already gone. Then what this process
 // last set stands, and a process that set nothing here (a restart, another replica) reads
 // the issue's labels: a read, where a stale payload would cost a write.
-func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref issueRef, trig trigger, before clarify.Ledger) ([]*github.Label, error) {
+func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger, before clarify.Ledger) ([]*github.Label, error) {
 	stale := trig.Kind == triggerComment && trig.Comment != nil && trig.Comment.GetID() <= before.Cursor
 	if !stale {
 		return labelsOn(trig.Issue), nil
 	}
-	if names, ok := b.labelsSet.known(ref.key()); ok {
+	if names, ok := b.labelsSet.known(ref.String()); ok {
 		out := make([]*github.Label, 0, len(names))
 		for _, n := range names {
 			out = append(out, &github.Label{Name: github.String(n)})
@@ -70,12 +70,12 @@ func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref iss
 }
 
 // readLabels lists the labels the issue carries now.
-func readLabels(ctx context.Context, client *github.Client, ref issueRef) ([]*github.Label, error) {
+func readLabels(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]*github.Label, error) {
 	labels, err := ghtransport.AllPages(func(page int) ([]*github.Label, *github.Response, error) {
 		return client.Issues.ListLabelsByIssue(ctx, ref.Owner, ref.Repo, ref.Number, &github.ListOptions{PerPage: 100, Page: page})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list labels of %s: %w", ref.key(), err)
+		return nil, fmt.Errorf("list labels of %s: %w", ref.String(), err)
 	}
 	return labels, nil
 }
@@ -86,8 +86,8 @@ func readLabels(ctx context.Context, client *github.Client, ref issueRef) ([]*gi
 // the run, and is news to the ledger all the same; its payload then plans the run's write
 // again. The issue's labels are read instead: one read rather than a write that changes
 // nothing, and a label someone moved by hand since is still put right.
-func (b *Base) doneAlready(ref issueRef, p labelPlan) bool {
-	names, ok := b.labelsSet.known(ref.key())
+func (b *Base) doneAlready(ref clarify.IssueRef, p labelPlan) bool {
+	names, ok := b.labelsSet.known(ref.String())
 	if !ok {
 		return false
 	}
@@ -131,7 +131,7 @@ type labelPlan struct {
 // (labels: {stale: needs-triage}) may be one people already use, so it is the app's only
 // where the ledger records that the app put it on: the app adds it, but never takes off
 // one that people put on.
-func (b *Base) planLabels(ref issueRef, ours [3]Label, current []*github.Label, l clarify.Ledger) labelPlan {
+func (b *Base) planLabels(ref clarify.IssueRef, ours [3]Label, current []*github.Label, l clarify.Ledger) labelPlan {
 	want := map[string]bool{
 		ours[0].Name: len(l.Open()) > 0,
 		ours[1].Name: l.HasStatus(clarify.Stale),
@@ -148,7 +148,7 @@ func (b *Base) planLabels(ref issueRef, ours [3]Label, current []*github.Label, 
 	// its record, still knows the labels it put on. Adding trusts the payload alone: a
 	// label someone took off by hand is put back.
 	setSince := map[string]bool{}
-	for _, name := range b.labelsSet.get(ref.key()) {
+	for _, name := range b.labelsSet.get(ref.String()) {
 		setSince[name] = true
 	}
 	var p labelPlan
@@ -211,7 +211,7 @@ func (s labelState) move() (add, remove, mine bool) {
 
 // putOnLabels puts on the labels a plan adds, before the run posts: adding is idempotent,
 // so a payload older than the last run costs at most a redundant write.
-func (b *Base) putOnLabels(ctx context.Context, client *github.Client, ref issueRef, p labelPlan) error {
+func (b *Base) putOnLabels(ctx context.Context, client *github.Client, ref clarify.IssueRef, p labelPlan) error {
 	if len(p.add) == 0 {
 		return nil
 	}
@@ -221,23 +221,23 @@ func (b *Base) putOnLabels(ctx context.Context, client *github.Client, ref issue
 	}
 	// A label GitHub makes on the spot is grey; the sweep colours it (ColourLabels).
 	if _, _, err := client.Issues.AddLabelsToIssue(ctx, ref.Owner, ref.Repo, ref.Number, add); err != nil {
-		return fmt.Errorf("add labels %v to %s: %w", add, ref.key(), err)
+		return fmt.Errorf("add labels %v to %s: %w", add, ref.String(), err)
 	}
 	// Should the run fail before takeOffLabels, the next one here knows what is on.
-	b.labelsSet.put(ref.key(), p.set)
+	b.labelsSet.put(ref.String(), p.set)
 	return nil
 }
 
 // takeOffLabels takes off the labels a plan removes, after the save: removing a missing
 // label is a 404 we accept.
-func (b *Base) takeOffLabels(ctx context.Context, client *github.Client, ref issueRef, p labelPlan) error {
+func (b *Base) takeOffLabels(ctx context.Context, client *github.Client, ref clarify.IssueRef, p labelPlan) error {
 	for _, name := range p.remove {
 		_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, name)
 		if err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
-			return fmt.Errorf("remove label %q from %s: %w", name, ref.key(), err)
+			return fmt.Errorf("remove label %q from %s: %w", name, ref.String(), err)
 		}
 	}
-	b.labelsSet.put(ref.key(), p.set)
+	b.labelsSet.put(ref.String(), p.set)
 	return nil
 }
 

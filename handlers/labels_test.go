@@ -71,8 +71,8 @@ func TestPlanLabelsTakesOffOnlyWhatTheAppPutOn(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			b := &Base{}
-			ref := issueRef{Owner: "octo", Repo: "widgets", Number: 42}
-			b.labelsSet.put(ref.key(), tc.setSince)
+			ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
+			b.labelsSet.put(ref.String(), tc.setSince)
 			var on []*github.Label
 			for _, n := range tc.on {
 				on = append(on, &github.Label{Name: github.String(n)})

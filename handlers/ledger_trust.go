@@ -12,10 +12,10 @@ import (
 // heldToIssue makes the trust decision for the app's run on the verified ledger l of
 // status comment c, and logs it: it reports whether the ledger must be rebuilt, marking
 // the snapshot damaged (and older, below the floor) then.
-func (b *Base) heldToIssue(ctx context.Context, ref issueRef, snap *snapshot, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
+func (b *Base) heldToIssue(ctx context.Context, ref clarify.IssueRef, snap *snapshot, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
 	logger := zerolog.Ctx(ctx).With().Int64(LogKeyComment, c.GetID()).Logger()
 	cursor := l.Cursor
-	no, moved := b.reader().Trust(clarify.IssueRef(ref), l, snap.comments, snap.revFloor)
+	no, moved := b.reader().Trust(ref, l, snap.comments, snap.revFloor)
 	switch {
 	case no != nil && no.Older:
 		logger.Warn().Int64("rev", l.Rev).Int64("newest_rev", snap.revFloor).

@@ -91,7 +91,7 @@ func (b *Base) linksCheck(ctx context.Context, client *github.Client, owner, rep
 	var blocked []render.BlockedIssue
 	var errs []error
 	for _, n := range linked {
-		blocking, known, err := b.blockingRemembered(ctx, client, issueRef{Owner: owner, Repo: repo, Number: n})
+		blocking, known, err := b.blockingRemembered(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo, Number: n})
 		switch {
 		case err != nil:
 			errs = append(errs, err)
@@ -111,13 +111,13 @@ func (b *Base) linksCheck(ctx context.Context, client *github.Client, owner, rep
 
 // blockingRemembered is blockingNow, answered from memory when this process read or
 // changed the issue less than outsiderTrust ago.
-func (b *Base) blockingRemembered(ctx context.Context, client *github.Client, ref issueRef) ([]clarify.Clarification, bool, error) {
-	if blocking, ok := b.blocked.get(ref.key()); ok {
+func (b *Base) blockingRemembered(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]clarify.Clarification, bool, error) {
+	if blocking, ok := b.blocked.get(ref.String()); ok {
 		return blocking, true, nil
 	}
 	blocking, known, err := b.blockingNow(ctx, client, ref)
 	if err == nil && known {
-		b.blocked.put(ref.key(), blocking)
+		b.blocked.put(ref.String(), blocking)
 	}
 	return blocking, known, err
 }

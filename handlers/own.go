@@ -12,15 +12,15 @@ import (
 // action and the asker's client alike; here are the runs' questions of it.
 
 // ownComment reports whether c is the app's own comment in the issue (ledger.LedgerReader.OwnsBy).
-func (b *Base) ownComment(ref issueRef, c *github.IssueComment) bool {
-	return b.reader().OwnsBy(clarify.IssueRef(ref), c.GetUser(), c.GetBody())
+func (b *Base) ownComment(ref clarify.IssueRef, c *github.IssueComment) bool {
+	return b.reader().OwnsBy(ref, c.GetUser(), c.GetBody())
 }
 
 // carries says whether c is the app's comment carrying mark. A round above the table of a
 // status comment does not count here: when its ledger vouches for it, the caller never
 // gets this far (snapshot.posted), and when it does not, the round is posted anew.
-func (b *Base) carries(ref issueRef, c *github.IssueComment, mark string) bool {
-	if !b.reader().CarriesMark(clarify.IssueRef(ref), c, mark) {
+func (b *Base) carries(ref clarify.IssueRef, c *github.IssueComment, mark string) bool {
+	if !b.reader().CarriesMark(ref, c, mark) {
 		return false
 	}
 	return mark == render.StatusMarker || !render.IsStatus(c.GetBody())
@@ -36,5 +36,5 @@ func (b *Base) selfSender(u *github.User) bool {
 // OwnComment reports whether c, a comment of issue number of owner/repo, is the app's own:
 // never input, and a sign that a run was there (bot action's scheduled run).
 func (b *Base) OwnComment(owner, repo string, number int, c *github.IssueComment) bool {
-	return b.ownComment(issueRef{Owner: owner, Repo: repo, Number: number}, c)
+	return b.ownComment(clarify.IssueRef{Owner: owner, Repo: repo, Number: number}, c)
 }

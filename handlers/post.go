@@ -26,7 +26,7 @@ const raceWindow = 5 * time.Minute
 // one. In bot action only the scheduled run can post beside another run of the issue
 // (sharesIssue), and an event's run does not look (IssueGroup): the scheduled run gives
 // way to any twin, older or newer.
-func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
+func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
 	for _, c := range snap.comments {
 		if b.carries(ref, c, mark) {
 			return c, nil
@@ -37,7 +37,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	body = b.signed(ref, b.keys(ref).Seal(body, mark))
 	c, err := b.create(ctx, client, ref, mark, body)
 	if err != nil {
-		return nil, fmt.Errorf("post on %s: %w", ref.key(), err)
+		return nil, fmt.Errorf("post on %s: %w", ref.String(), err)
 	}
 	snap.comments = append(snap.comments, c)
 	if b.IssueGroup {
@@ -45,7 +45,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	}
 
 	since := c.GetCreatedAt().Time.Add(-raceWindow)
-	recent, err := ledger.ListCommentsSince(ctx, client, clarify.IssueRef(ref), since, 1) // a twin is among the first 100 since
+	recent, err := ledger.ListCommentsSince(ctx, client, ref, since, 1) // a twin is among the first 100 since
 	if err != nil {
 		// Best effort: the post itself succeeded, and a twin, if any, stays.
 		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Could not look for a twin posted by another replica")
@@ -62,7 +62,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref issueRef
 	}
 	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Int64("twin", kept.GetID()).Msg("Another run posted the same message; deleting ours")
 	if _, err := client.Issues.DeleteComment(ctx, ref.Owner, ref.Repo, c.GetID()); err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
-		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), ref.key(), err)
+		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), ref.String(), err)
 	}
 	snap.comments = append(snap.comments, kept)
 	return kept, nil
@@ -74,7 +74,7 @@ const postAttempts = 3
 // create posts body. A post answered 5xx or cut off may have happened (GitHub has no
 // idempotency key), so before sending it again the issue's recent comments are searched
 // for its marker: found, it is the post; not found, it never happened.
-func (b *Base) create(ctx context.Context, client *github.Client, ref issueRef, mark, body string) (*github.IssueComment, error) {
+func (b *Base) create(ctx context.Context, client *github.Client, ref clarify.IssueRef, mark, body string) (*github.IssueComment, error) {
 	logger := zerolog.Ctx(ctx)
 	for attempt := 1; ; attempt++ {
 		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
@@ -96,9 +96,9 @@ func (b *Base) create(ctx context.Context, client *github.Client, ref issueRef, 
 
 // findMarked returns the app's comment carrying mark among the issue's recent comments,
 // or nil.
-func (b *Base) findMarked(ctx context.Context, client *github.Client, ref issueRef, mark string) (*github.IssueComment, error) {
+func (b *Base) findMarked(ctx context.Context, client *github.Client, ref clarify.IssueRef, mark string) (*github.IssueComment, error) {
 	since := b.Now().Add(-raceWindow)
-	recent, err := ledger.ListCommentsSince(ctx, client, clarify.IssueRef(ref), since, 0)
+	recent, err := ledger.ListCommentsSince(ctx, client, ref, since, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package handlers
 import (
 	"crypto/ed25519"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
@@ -23,6 +24,6 @@ func (b *Base) commentKey() ed25519.PrivateKey {
 
 // signed is body as the app writes it as a comment of ref's issue: signed for askers
 // where its account is shared (commentKey).
-func (b *Base) signed(ref issueRef, body string) string {
+func (b *Base) signed(ref clarify.IssueRef, body string) string {
 	return render.SignComment(b.commentKey(), ref.Owner, ref.Repo, ref.Number, body)
 }

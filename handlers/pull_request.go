@@ -11,6 +11,7 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -76,9 +77,9 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	sha := pr.GetHead().GetSHA()
 	var errs []error
 	for _, n := range linked {
-		ref := issueRef{Owner: owner, Repo: repo, Number: n}
+		ref := clarify.IssueRef{Owner: owner, Repo: repo, Number: n}
 		if err := h.checkIssue(ctx, client, ref, sha, ev.GetAction() == "reopened"); err != nil {
-			errs = append(errs, fmt.Errorf("check of %s on pull request #%d: %w", ref.key(), pr.GetNumber(), err))
+			errs = append(errs, fmt.Errorf("check of %s on pull request #%d: %w", ref.String(), pr.GetNumber(), err))
 		}
 	}
 	if len(unlinked) > 0 {
@@ -140,8 +141,8 @@ func (h *PullRequest) links(ev *github.PullRequestEvent) (linked, unlinked []int
 // own number while its own conversation holds clarifications.
 func (b *Base) linksNow(pr *github.PullRequest, owner, repo string) []int {
 	linked := linkedIssues(pr, owner, repo)
-	self := issueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
-	if !slices.Contains(linked, self.Number) && (b.hasOurLabel(owner, repo, pr.Labels) || b.active.has(self.key())) {
+	self := clarify.IssueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
+	if !slices.Contains(linked, self.Number) && (b.hasOurLabel(owner, repo, pr.Labels) || b.active.has(self.String())) {
 		linked = append(linked, self.Number)
 	}
 	return linked
@@ -159,7 +160,7 @@ func (h *PullRequest) unlinked(ctx context.Context, client *github.Client, owner
 	}
 	var errs []error
 	for _, n := range issues {
-		ref := issueRef{Owner: owner, Repo: repo, Number: n}
+		ref := clarify.IssueRef{Owner: owner, Repo: repo, Number: n}
 		if slices.ContainsFunc(others, func(o *github.PullRequest) bool { return o.GetNumber() != pr.GetNumber() && links(o, ref) }) {
 			errs = append(errs, h.checkIssue(ctx, client, ref, sha, true))
 			continue

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
@@ -109,13 +110,13 @@ func openLinks(pr *github.PullRequest, owner, repo string) []int {
 // issue, so that its checks need no listing. Only a lone process knows: replicas (a
 // shared lock) and bot action's runs (Concurrent) each see a part of the pull_request
 // events, so they list every time.
-func (b *Base) noPullLinks(ref issueRef) bool {
+func (b *Base) noPullLinks(ref clarify.IssueRef) bool {
 	return b.Locks.Shared == nil && !b.Concurrent && b.pullLinks.unlinked(ref.Owner+"/"+ref.Repo, ref.Number, b.Now())
 }
 
 // openPulls lists the repository's open pull requests, once for every run that asks at
 // the same moment, and records what they link.
-func (b *Base) openPulls(ctx context.Context, client *github.Client, ref issueRef) ([]*github.PullRequest, error) {
+func (b *Base) openPulls(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]*github.PullRequest, error) {
 	repo := ref.Owner + "/" + ref.Repo
 	v, err, _ := b.pullLinks.flight.Do(repo, func() (any, error) {
 		started := b.Now()

@@ -12,17 +12,10 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 )
 
-// issueRef names one issue.
-type issueRef struct {
-	Owner, Repo string
-	Number      int
+// refOf names the issue a payload is about.
+func refOf(repo *github.Repository, issue *github.Issue) clarify.IssueRef {
+	return clarify.IssueRef{Owner: repo.GetOwner().GetLogin(), Repo: repo.GetName(), Number: issue.GetNumber()}
 }
-
-func refOf(repo *github.Repository, issue *github.Issue) issueRef {
-	return issueRef{Owner: repo.GetOwner().GetLogin(), Repo: repo.GetName(), Number: issue.GetNumber()}
-}
-
-func (r issueRef) key() string { return fmt.Sprintf("%s/%s#%d", r.Owner, r.Repo, r.Number) }
 
 // triggerKind says what woke a run. Whatever it is, a run also folds in every comment
 // newer than the ledger's cursor and lets time act.
@@ -83,7 +76,7 @@ type deadlockBreak struct {
 }
 
 // run is the one path every event and every sweep takes. It returns the ledger as saved.
-func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (_ clarify.Ledger, err error) {
+func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) (_ clarify.Ledger, err error) {
 	// A run that fails before its save leaves the issue due, so the next sweep runs it
 	// again; after the save, the index already holds the issue's real deadline.
 	savedOK := false
@@ -92,9 +85,9 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 			b.indexFailed(ctx, ref)
 		}
 	}()
-	unlock, err := b.Locks.Lock(ctx, ref.key())
+	unlock, err := b.Locks.Lock(ctx, ref.String())
 	if err != nil {
-		return clarify.Ledger{}, fmt.Errorf("wait for %s: %w", ref.key(), err)
+		return clarify.Ledger{}, fmt.Errorf("wait for %s: %w", ref.String(), err)
 	}
 	defer unlock()
 
@@ -144,7 +137,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 
 // loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs
 // none, and its ledger's hints (hints.go) may spare the config's read and the label's.
-func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (*snapshot, RepoConfig, error) {
+func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) (*snapshot, RepoConfig, error) {
 	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig))
 	if err != nil {
 		return nil, RepoConfig{}, err
@@ -161,7 +154,7 @@ func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref issueRe
 
 // foldIssue folds into the snapshot's ledger what is new (a dispatch's command first),
 // then time, then a deadlock break; it returns the trigger as the dispatch left it.
-func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, trig trigger, cfg RepoConfig) (folded, trigger, error) {
+func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, trig trigger, cfg RepoConfig) (folded, trigger, error) {
 	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
 	snap.lookups = lookups
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
@@ -185,27 +178,27 @@ func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref issueRe
 // fails or is deferred is owed: the issue is made due (indexSaved), and its next run
 // brings the checks in line even though its blocking clarifications did not change, which
 // a settled issue's never do again.
-func (b *Base) checkPullRequests(ctx context.Context, client *github.Client, ref issueRef, before, after clarify.Ledger) {
-	_, owed := b.checksOwed.get(ref.key())
+func (b *Base) checkPullRequests(ctx context.Context, client *github.Client, ref clarify.IssueRef, before, after clarify.Ledger) {
+	_, owed := b.checksOwed.get(ref.String())
 	err := b.syncChecks(ctx, client, ref, before, after, owed)
 	if err == nil {
-		b.checksOwed.forget(ref.key())
+		b.checksOwed.forget(ref.String())
 		return
 	}
-	b.checksOwed.put(ref.key(), true)
+	b.checksOwed.put(ref.String(), true)
 	zerolog.Ctx(ctx).Warn().Err(err).Msg("Checks of the pull requests linking the issue not updated; the next sweep tries again")
 }
 
 // noteSaved tells what a saved ledger changes beyond the issue: the metrics, the active
 // issues, the deadline index, the newest revision, what the next run may skip and the
 // repository's dashboard.
-func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, f folded, saved clarify.Ledger, cfg RepoConfig, trig trigger) {
+func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, f folded, saved clarify.Ledger, cfg RepoConfig, trig trigger) {
 	if b.OnSaved != nil {
 		b.OnSaved(snap.ledger, saved)
 	}
-	b.active.saved(ref.key(), len(saved.Open()) > 0)
+	b.active.saved(ref.String(), len(saved.Open()) > 0)
 	b.indexSaved(ctx, ref, saved, cfg.Policy, seenOf(trig))
-	b.revs.raise(ref.key(), saved.Rev)
+	b.revs.raise(ref.String(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
 	b.noteDashboard(client, ref, cfg, snap.ledger, saved, f.effects)
 }
@@ -213,7 +206,7 @@ func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref issueRe
 // labelsToSave plans the issue's labels against the folded ledger l, from the labels it
 // carries as far as the run can tell, records in l those the app puts on, and puts them on;
 // it returns the plan, whose labels to take off wait for the save (takeOffLabels).
-func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref issueRef, trig trigger, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) (labelPlan, error) {
+func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) (labelPlan, error) {
 	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
 	if err != nil {
 		return labelPlan{}, err

@@ -38,7 +38,7 @@ func toSave(snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, erro
 
 // save writes the ledger into the status comment when it changed (or its cursor lags too
 // far), and creates the status comment the first time there is something to show.
-func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
+func (b *Base) save(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
 	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
 		return l, nil
 	}
@@ -61,7 +61,7 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 	}
 	edited, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, snap.status.GetID(), &github.IssueComment{Body: &body})
 	if err != nil {
-		return l, fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.key(), err)
+		return l, fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.String(), err)
 	}
 	snap.status = edited
 	return l, b.checkKept(ctx, client, ref, snap, body, l.Rev)
@@ -69,28 +69,28 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref issueRef, sn
 
 // statusBody renders the status comment of l, first moving settled clarifications into an
 // archive comment when the ledger has grown too big; it returns the ledger as it then is.
-func (b *Base) statusBody(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, l clarify.Ledger) (clarify.Ledger, string, error) {
+func (b *Base) statusBody(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger) (clarify.Ledger, string, error) {
 	l, block, err := b.archiveIfLarge(ctx, client, ref, snap, l, snap.archived)
 	if err != nil {
-		return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
+		return l, "", fmt.Errorf("encode ledger of %s: %w", ref.String(), err)
 	}
 	main := mainPart(l, snap.archived)
 	if block == "" {
 		if block, err = b.keys(ref).EncodeLedger(main); err != nil {
-			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.key(), err)
+			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.String(), err)
 		}
 	}
 	body := b.signed(ref, b.keys(ref).Seal(render.StatusUnder(snap.head, main, block), render.StatusMarker))
 	if len(body) > render.MaxCommentBytes {
 		// Only open clarifications are left to fill it (archives take the settled ones):
 		// refuse loudly rather than let GitHub's 422 lose the update.
-		return l, "", fmt.Errorf("status comment of %s would be %d bytes, over %d", ref.key(), len(body), render.MaxCommentBytes)
+		return l, "", fmt.Errorf("status comment of %s would be %d bytes, over %d", ref.String(), len(body), render.MaxCommentBytes)
 	}
 	return l, body, nil
 }
 
 // createStatus posts the issue's first status comment.
-func (b *Base) createStatus(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, body string) error {
+func (b *Base) createStatus(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, body string) error {
 	c, err := b.postOnce(ctx, client, ref, snap, render.StatusMarker, body)
 	if err != nil {
 		return fmt.Errorf("status comment: %w", err)
@@ -100,7 +100,7 @@ func (b *Base) createStatus(ctx context.Context, client *github.Client, ref issu
 		// Another replica created the status comment first, from a snapshot that may
 		// lack this run's events; fail so the delivery is logged, and the next event's
 		// fold (its cursor is older) takes them in.
-		return fmt.Errorf("status comment of %s was created concurrently by another replica: %w", ref.key(), ErrLedgerMoved)
+		return fmt.Errorf("status comment of %s was created concurrently by another replica: %w", ref.String(), ErrLedgerMoved)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ const firstRunWindow = 15 * time.Minute
 // snapshot is what a run reads of an issue before it applies anything.
 type snapshot struct {
 	// ref is the issue read: whose keys seal the app's markers in it.
-	ref       issueRef
+	ref       clarify.IssueRef
 	comments  []*github.IssueComment
 	status    *github.IssueComment
 	ledger    clarify.Ledger
@@ -73,7 +73,7 @@ func (s *snapshot) applied(id int64) bool {
 }
 
 // posted reports whether one of the app's comments already carries the effect's marker.
-func (s *snapshot) posted(b *Base, ref issueRef, key string) bool {
+func (s *snapshot) posted(b *Base, ref clarify.IssueRef, key string) bool {
 	return slices.ContainsFunc(s.comments, func(c *github.IssueComment) bool {
 		if s.status != nil && c.GetID() == s.status.GetID() {
 			// The status comment holds a round only in a head the ledger vouches for: a
@@ -86,7 +86,7 @@ func (s *snapshot) posted(b *Base, ref issueRef, key string) bool {
 
 // hasRoundComment reports whether the app ever mirrored a round in these comments: the
 // sign that a missing status comment was deleted rather than never written.
-func (s *snapshot) hasRoundComment(b *Base, ref issueRef) bool {
+func (s *snapshot) hasRoundComment(b *Base, ref clarify.IssueRef) bool {
 	return slices.ContainsFunc(s.comments, func(c *github.IssueComment) bool {
 		return b.ownComment(ref, c) && render.HasMarkerPrefix(c.GetBody(), "round:")
 	})
@@ -97,7 +97,7 @@ func (s *snapshot) hasRoundComment(b *Base, ref issueRef) bool {
 // ledger's cursor when this process remembers the issue, else all of them. A ledger whose
 // revision is below floor is not trusted: it verifies, but the app has written a newer one
 // since (the status comment was put back to a body from its edit history).
-func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
+func (b *Base) load(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, error) {
 	snap, ok, err := b.loadRecent(ctx, client, ref, floor)
 	if err == nil && !ok {
 		snap, err = b.loadAll(ctx, client, ref, floor)
@@ -113,25 +113,25 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, fl
 		snap.lastRead = max(snap.lastRead, c.GetID())
 	}
 	if !snap.damaged {
-		b.revs.raise(ref.key(), snap.ledger.Rev)
+		b.revs.raise(ref.String(), snap.ledger.Rev)
 	}
 	return snap, nil
 }
 
 // loadAll reads every comment of the issue.
-func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
+func (b *Base) loadAll(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, error) {
 	comments, err := ledger.ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
 	if err != nil {
 		return nil, err
 	}
 	snap := &snapshot{comments: comments, archived: map[string]bool{}, revFloor: floor}
-	status, extra, _ := b.reader().FindStatus(clarify.IssueRef(ref), comments)
+	status, extra, _ := b.reader().FindStatus(ref, comments)
 	for _, c := range extra {
 		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
 	}
 	if status != nil {
 		if err := b.readStatus(ctx, ref, snap, status); err != nil {
-			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.key(), status.GetID(), err)
+			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.String(), status.GetID(), err)
 		}
 	}
 	var firstOwn *github.IssueComment
@@ -154,7 +154,7 @@ func (b *Base) loadAll(ctx context.Context, client *github.Client, ref issueRef,
 // readStatus takes the ledger from the app's status comment c, with its archives; a ledger
 // that does not verify marks the snapshot damaged. The only error is a ledger written by a
 // newer Clarify, which is left alone rather than downgraded.
-func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *github.IssueComment) error {
+func (b *Base) readStatus(ctx context.Context, ref clarify.IssueRef, snap *snapshot, c *github.IssueComment) error {
 	logger := zerolog.Ctx(ctx)
 	snap.status = c
 	l, err := b.decodeLedger(ref, c.GetBody())
@@ -189,8 +189,8 @@ func (b *Base) readStatus(ctx context.Context, ref issueRef, snap *snapshot, c *
 // comment otherwise and the ledger's archives. The cost of an event then does not grow
 // with the issue's length. It returns false when the whole issue must be read: the issue
 // is not remembered, or its status comment is gone, changed or damaged.
-func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, bool, error) {
-	mem, ok := b.memory.get(ref.key())
+func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, bool, error) {
+	mem, ok := b.memory.get(ref.String())
 	if !ok {
 		return nil, false, nil
 	}
@@ -229,13 +229,13 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 type recentComments struct {
 	ctx      context.Context
 	client   *github.Client
-	ref      issueRef
+	ref      clarify.IssueRef
 	comments []*github.IssueComment
 }
 
 // list reads the issue's comments updated since a time.
 func (rc *recentComments) list(since time.Time) error {
-	comments, err := ledger.ListCommentsSince(rc.ctx, rc.client, clarify.IssueRef(rc.ref), since, 0)
+	comments, err := ledger.ListCommentsSince(rc.ctx, rc.client, rc.ref, since, 0)
 	if err != nil {
 		return err
 	}
@@ -254,7 +254,7 @@ func (rc *recentComments) byID(id int64) (*github.IssueComment, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("read comment %d of %s: %w", id, rc.ref.key(), err)
+		return nil, false, fmt.Errorf("read comment %d of %s: %w", id, rc.ref.String(), err)
 	}
 	rc.comments = append(rc.comments, c)
 	return c, true, nil
@@ -262,17 +262,17 @@ func (rc *recentComments) byID(id int64) (*github.IssueComment, bool, error) {
 
 // remember notes, after a run, what the next run of the issue needs to read only what is
 // new: the status comment as saved, and the newest comment applied to it.
-func (b *Base) remember(ref issueRef, snap *snapshot, cursor int64) {
+func (b *Base) remember(ref clarify.IssueRef, snap *snapshot, cursor int64) {
 	if snap.status == nil || cursor == 0 {
-		b.memory.forget(ref.key())
+		b.memory.forget(ref.String())
 		return
 	}
 	i := slices.IndexFunc(snap.comments, func(c *github.IssueComment) bool { return c.GetID() == cursor })
 	if i < 0 {
-		b.memory.forget(ref.key())
+		b.memory.forget(ref.String())
 		return
 	}
-	b.memory.put(ref.key(), issueMemory{
+	b.memory.put(ref.String(), issueMemory{
 		statusID:   snap.status.GetID(),
 		statusHash: sha256.Sum256([]byte(snap.status.GetBody())),
 		cursor:     cursor,
@@ -297,8 +297,8 @@ type issueMemories = memory[issueMemory]
 // revFloor is the newest revision of an issue's ledger this run knows of: the one this
 // process last wrote or read, or the one in the status body an edit replaced (the edit's
 // payload carries it, verified like any ledger), which holds after a restart too.
-func (b *Base) revFloor(ref issueRef, trig trigger) int64 {
-	floor := b.revs.get(ref.key())
+func (b *Base) revFloor(ref clarify.IssueRef, trig trigger) int64 {
+	floor := b.revs.get(ref.String())
 	for _, body := range []string{trig.Replaced, trig.Deleted.GetBody()} {
 		if body == "" {
 			continue

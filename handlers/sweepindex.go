@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
+	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
@@ -40,7 +41,7 @@ func (b *Base) LoadSweepIndex(ctx context.Context, client *github.Client, owner,
 	}
 	x := &SweepIndex{owner: owner, repo: repo, issue: book.Issue, comment: book.SweepIndex, book: book, next: map[int]render.Swept{}}
 	if x.comment != nil {
-		x.loaded, err = b.keys(issueRef{Owner: owner, Repo: repo, Number: x.issue}).DecodeSweepIndex(x.comment.GetBody())
+		x.loaded, err = b.keys(clarify.IssueRef{Owner: owner, Repo: repo, Number: x.issue}).DecodeSweepIndex(x.comment.GetBody())
 		if err != nil {
 			zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, x.comment.GetID()).Msg("The sweep index does not verify; reading every issue")
 		}
@@ -101,14 +102,14 @@ func (b *Base) SaveSweepIndex(ctx context.Context, client *github.Client, x *Swe
 		return nil
 	}
 	if x.issue == 0 {
-		n, err := b.createMemoryIssue(ctx, client, issueRef{Owner: x.owner, Repo: x.repo})
+		n, err := b.createMemoryIssue(ctx, client, clarify.IssueRef{Owner: x.owner, Repo: x.repo})
 		if err != nil {
 			return err
 		}
 		b.decisionIssues.put(x.owner+"/"+x.repo, n)
 		x.issue, x.book = n, ledger.MemoryBook{Issue: n}
 	}
-	xref := issueRef{Owner: x.owner, Repo: x.repo, Number: x.issue}
+	xref := clarify.IssueRef{Owner: x.owner, Repo: x.repo, Number: x.issue}
 	body, err := render.EncodeSweepIndex(x.next, b.keys(xref).Signing())
 	if err != nil {
 		return err
@@ -134,5 +135,5 @@ func (b *Base) SaveSweepIndex(ctx context.Context, client *github.Client, x *Swe
 		return err
 	}
 	book.Unmarked = x.book.Unmarked
-	return b.indexMemory(ctx, client, issueRef{Owner: x.owner, Repo: x.repo}, &book, x.comment, true)
+	return b.indexMemory(ctx, client, clarify.IssueRef{Owner: x.owner, Repo: x.repo}, &book, x.comment, true)
 }

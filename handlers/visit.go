@@ -17,11 +17,11 @@ import (
 // deadlines passed, and the close of a closed issue whose close no run applied. It
 // returns when the issue is next due (zero: never, until something happens in it).
 func (b *Base) RunIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, is *github.Issue) (time.Time, error) {
-	saved, err := b.run(ctx, client, issueRef(ref), sweepTrigger(is))
+	saved, err := b.run(ctx, client, ref, sweepTrigger(is))
 	if err != nil {
 		return time.Time{}, err
 	}
-	return b.nextDue(issueRef(ref), saved), nil
+	return b.nextDue(ref, saved), nil
 }
 
 // BreakDeadlock runs an open issue escalating clarification id, for reason, to break a
@@ -31,7 +31,7 @@ func (b *Base) BreakDeadlock(ctx context.Context, client *github.Client, ref cla
 	if trig.Kind == triggerTick {
 		trig = trigger{Kind: triggerBreak, Issue: is, Break: deadlockBreak{ID: id, Reason: reason}}
 	}
-	_, err := b.run(ctx, client, issueRef(ref), trig)
+	_, err := b.run(ctx, client, ref, trig)
 	return err
 }
 

@@ -32,7 +32,7 @@ import (
 // sent again: at most once, and the failure is returned, so that it shows.
 
 // wake sends the dispatches for what the run's save settled.
-func (b *Base) wake(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, saved clarify.Ledger, n repoconfig.Notify) error {
+func (b *Base) wake(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, saved clarify.Ledger, n repoconfig.Notify) error {
 	if !n.Dispatch || snap.damaged {
 		return nil
 	}
@@ -51,7 +51,7 @@ func (b *Base) wake(ctx context.Context, client *github.Client, ref issueRef, sn
 				// permission is not, and the operator is the one to tell.
 				hint = " (sending a repository_dispatch needs contents: write: in the workflow's permissions, or the App's settings)"
 			}
-			errs = append(errs, fmt.Errorf("wake-up %s for %s on %s%s: %w", w.event, w.payload.ID, ref.key(), hint, err))
+			errs = append(errs, fmt.Errorf("wake-up %s for %s on %s%s: %w", w.event, w.payload.ID, ref.String(), hint, err))
 			continue
 		}
 		zerolog.Ctx(ctx).Info().Str("event_type", w.event).Str("clarification", w.payload.ID).Msg("Sent a wake-up dispatch")
