@@ -44,37 +44,25 @@ type Base struct {
 	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
 	// metrics; nil costs nothing.
 	OnSaved func(before, after clarify.Ledger)
-	// Concurrent says other processes may run this issue at the same moment, with no lock
-	// shared (bot action): each save then checks that the ledger did not move (guard.go),
-	// reading its edit back after SettleDelay (zero: DefaultSettleDelay; negative: none).
-	Concurrent  bool
+	// SettleDelay is how long a workflow run waits before reading its edit back
+	// (guard.go; zero: DefaultSettleDelay; negative: none).
 	SettleDelay time.Duration
-	// IssueGroup says that, of the processes Concurrent speaks of, only the scheduled run
-	// may run this issue beside this one: bot action's event runs, which the workflow's
-	// concurrency group runs one at a time per issue. Such a run leaves the checks of the
-	// issue's status comment and posts to the scheduled run (guard.go).
-	IssueGroup bool
 	// Recent shares the decisions people made lately between replicas, for offers; nil
 	// for a lone process.
 	Recent RecentDecisions
-	// BatchMemory lets a lone process write the decision memory at most once a minute
-	// (decisions_pending.go); set only where this process runs the sweep, which writes
-	// what waits, and flushes it when it stops (FlushDecisions).
-	BatchMemory bool
-	// NoChecks leaves pull requests' check runs alone: a workflow's token without
-	// `checks: write` could not write them, and listing pull requests for them would cost
-	// two requests a clarification for nothing (bot action, unless CLARIFY_CHECKS is true).
-	NoChecks bool
 
+	// mode is how this process runs issues beside others (mode.go).
+	mode Mode
 	// memories are what this process remembers between runs (memory.go).
 	memories
 	// dash holds the repositories whose dashboard the next sweep writes (dashboard.go).
 	dash dashboards
 }
 
-// NewBase returns a Base with the default labels and policy.
-func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, now func() time.Time) *Base {
+// NewBase returns a Base with the default labels and policy, running in mode.
+func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, now func() time.Time, mode Mode) *Base {
 	return &Base{
+		mode:      mode,
 		Clients:   clients,
 		Now:       now,
 		AppSlug:   appSlug,

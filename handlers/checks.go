@@ -93,7 +93,7 @@ func wantFor(issue int, blocking []clarify.Clarification) checkWant {
 // is owed too.
 func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref clarify.IssueRef, before, after clarify.Ledger, owed bool) error {
 	b.blocked.put(ref.String(), blockingOpen(after))
-	if b.NoChecks || !owed && slices.Equal(blockingIDs(before), blockingIDs(after)) {
+	if !b.mode.writesChecks() || !owed && slices.Equal(blockingIDs(before), blockingIDs(after)) {
 		return nil
 	}
 	logger := zerolog.Ctx(ctx)

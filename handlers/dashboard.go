@@ -99,7 +99,7 @@ func (b *Base) FlushDashboards(ctx context.Context) {
 }
 
 // flushDashboard renders one repository's dashboard and writes it when it changed. With
-// Base.Concurrent (workflow runs of different issues at once, each writing the dashboard
+// Mode.concurrent (workflow runs of different issues at once, each writing the dashboard
 // from its own read), it reads its write back after SettleDelay and writes again when
 // another run's write dropped this one's rows.
 func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
@@ -108,7 +108,7 @@ func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
 		switch {
 		case errors.Is(err, errDashboardMoved) && try < sharedAttempts:
 			continue
-		case err != nil || n == 0 || !b.Concurrent:
+		case err != nil || n == 0 || !b.mode.concurrent():
 			return err
 		}
 		if kept, err := b.dashboardKept(ctx, p, n); err != nil || kept {

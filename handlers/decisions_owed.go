@@ -36,7 +36,7 @@ const owedSlack = memoryWriteEvery + clockSlack
 // decisions wait looks: the others write each at once, and bot action's runs are one
 // process each.
 func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) ([]clarify.Decision, error) {
-	if !b.batchesMemory() || !b.pendingMemory.firstLook(ref.Owner, ref.Repo) {
+	if !b.mode.batchesMemory() || !b.pendingMemory.firstLook(ref.Owner, ref.Repo) {
 		return nil, nil
 	}
 	if book == nil {

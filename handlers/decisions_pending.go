@@ -141,12 +141,6 @@ func (p *pendingDecisions) waiting() []*pendingRepo {
 	return out
 }
 
-// batchesMemory says whether this process writes the memory in batches: only a lone one
-// that sweeps (BatchMemory). Replicas would each hold decisions the others' offers cannot
-// see, and bot action's runs end with their process; both write each decision at once, as
-// the read-backs of concurrent runs (guard.go) expect.
-func (b *Base) batchesMemory() bool { return b.BatchMemory && b.Locks.Shared == nil && !b.Concurrent }
-
 // noteDecisions records ds in the repository's memory: at once, or, when this process
 // wrote it less than memoryWriteEvery ago, with the next write.
 func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, ds []clarify.Decision) error {
@@ -156,7 +150,7 @@ func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref cla
 			zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not shared with the other replicas; their offers see them once written")
 		}
 	}
-	if !b.batchesMemory() {
+	if !b.mode.batchesMemory() {
 		return b.recordDecisions(ctx, client, ref, snap, ds)
 	}
 	if _, err := b.repairOnce(ctx, client, ref, nil); err != nil {

@@ -44,7 +44,7 @@ func RunAgain(ctx context.Context, f func() error) error {
 // another process may overwrite is checked by reads around its write. In bot action, the
 // job's concurrency group runs one issue's event runs one at a time, and the
 // scheduled run, in a group of its own, is the only run that may share an issue with
-// another (Base.IssueGroup, Base.sharesIssue). So the scheduled run alone checks, for both:
+// another (Mode.inIssueGroup, Mode.sharesIssue). So the scheduled run alone checks, for both:
 //
 //   - just before its edit, it reads the status comment again: a body other than the one
 //     it loaded means an event's run saved meanwhile, and it starts over;
@@ -65,15 +65,10 @@ func RunAgain(ctx context.Context, f func() error) error {
 // DefaultSettleDelay is how long a guarded save waits before reading its edit back.
 const DefaultSettleDelay = 2 * time.Second
 
-// sharesIssue says another run may work on this issue at the same moment with no lock
-// shared: a scheduled run of bot action (an event's run is alone in its issue's
-// concurrency group, but for the scheduled run).
-func (b *Base) sharesIssue() bool { return b.Concurrent && !b.IssueGroup }
-
 // checkUnmoved reads the status comment again just before a run that shares its issue
 // edits it.
 func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot) error {
-	if !b.sharesIssue() || snap.status == nil {
+	if !b.mode.sharesIssue() || snap.status == nil {
 		return nil
 	}
 	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, snap.status.GetID())
@@ -94,7 +89,7 @@ func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref clar
 // ErrLedgerMoved when another save overwrote the edit from an equally old read, or when a
 // comment came meanwhile whose own run may have saved in between.
 func (b *Base) checkKept(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, body string, rev int64) error {
-	if !b.sharesIssue() {
+	if !b.mode.sharesIssue() {
 		return nil
 	}
 	if err := ghtransport.Sleep(ctx, b.settleDelay()); err != nil {
@@ -165,14 +160,14 @@ type memoryWrite struct {
 }
 
 // checkMemoryWrites reads the repository's decisions back SettleDelay after each write the
-// run made of them, when Base.Concurrent is set (workflow runs of different issues run at
+// run made of them, when Mode.concurrent (workflow runs of different issues run at
 // once, and nothing locks the memory between them). A write that another run's, from a
 // read older than ours, overwrote is made again on top of theirs, so both decisions stand.
 // It runs after the status comment's save, whose own read-back has mostly waited out the
 // delay already; the ledger then says the decision was made, so the write is made again
 // here rather than by running the issue again.
 func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot) error {
-	for tries := 0; b.Concurrent && len(snap.memoryWrites) > 0; tries++ {
+	for tries := 0; b.mode.concurrent() && len(snap.memoryWrites) > 0; tries++ {
 		w := snap.memoryWrites[0]
 		snap.memoryWrites = snap.memoryWrites[1:]
 		if tries == sharedAttempts {

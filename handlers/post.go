@@ -24,7 +24,7 @@ const raceWindow = 5 * time.Minute
 // so two processes can decide the same post at once: after posting, it looks for a twin
 // posted meanwhile. Two replicas both keep the oldest, so the issue ends up with exactly
 // one. In bot action only the scheduled run can post beside another run of the issue
-// (sharesIssue), and an event's run does not look (IssueGroup): the scheduled run gives
+// (Mode.sharesIssue), and an event's run does not look (Mode.inIssueGroup): the scheduled run gives
 // way to any twin, older or newer.
 func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
 	for _, c := range snap.comments {
@@ -40,7 +40,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.
 		return nil, fmt.Errorf("post on %s: %w", ref.String(), err)
 	}
 	snap.comments = append(snap.comments, c)
-	if b.IssueGroup {
+	if b.mode.inIssueGroup() {
 		return c, nil
 	}
 
@@ -53,7 +53,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.
 	}
 	kept := c
 	for _, o := range recent {
-		if o.GetID() != c.GetID() && b.carries(ref, o, mark) && (o.GetID() < kept.GetID() || kept == c && b.sharesIssue()) {
+		if o.GetID() != c.GetID() && b.carries(ref, o, mark) && (o.GetID() < kept.GetID() || kept == c && b.mode.sharesIssue()) {
 			kept = o
 		}
 	}

@@ -192,5 +192,5 @@ func before(pr *github.PullRequest, ch *github.EditChange) *github.PullRequest {
 // links no issue (linked counts those it links and stopped linking), or an outsider's pull
 // request closed (its one check goes with it).
 func (h *PullRequest) idle(ev *github.PullRequestEvent, linked int, outsider bool) bool {
-	return h.NoChecks || linked == 0 || outsider && ev.GetAction() == "closed"
+	return !h.mode.writesChecks() || linked == 0 || outsider && ev.GetAction() == "closed"
 }

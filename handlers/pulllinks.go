@@ -107,11 +107,11 @@ func openLinks(pr *github.PullRequest, owner, repo string) []int {
 }
 
 // noPullLinks reports whether this process knows that no open pull request links the
-// issue, so that its checks need no listing. Only a lone process knows: replicas (a
-// shared lock) and bot action's runs (Concurrent) each see a part of the pull_request
-// events, so they list every time.
+// issue, so that its checks need no listing. Only a lone server knows
+// (Mode.seesEveryEvent): replicas and bot action's runs each see a part of the
+// pull_request events, so they list every time.
 func (b *Base) noPullLinks(ref clarify.IssueRef) bool {
-	return b.Locks.Shared == nil && !b.Concurrent && b.pullLinks.unlinked(ref.Owner+"/"+ref.Repo, ref.Number, b.Now())
+	return b.mode.seesEveryEvent() && b.pullLinks.unlinked(ref.Owner+"/"+ref.Repo, ref.Number, b.Now())
 }
 
 // openPulls lists the repository's open pull requests, once for every run that asks at

@@ -168,17 +168,15 @@ func newRunner(env Env, opts Options) *runner {
 		// As the App's: retries outermost, so that every attempt is counted and paced.
 		githubapp.WithClientMiddleware(ghtransport.RetryTransient(opts.Retry), count.middleware, (&ghtransport.Pacer{Minute: opts.PaceMinute}).Middleware()))
 	clients := tokenClients{ClientCreator: cc, token: env.Token}
-	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now)
-	if env.BotSlug == wire.ActionsSlug {
-		base.Configs = handlers.NewRepoConfigLoader(handlers.DefaultConfigTTL, now)
-	}
 	// No lock is shared with other runs: runs of different issues write the repository's
 	// decisions and dashboard at once, and the scheduled run, in a concurrency group of its
 	// own, may run an issue while an event's run does; the workflow's group holds an issue's
 	// event runs to one at a time, so only the scheduled run checks the issue's saves.
-	base.Concurrent, base.SettleDelay = true, opts.SettleDelay
-	base.IssueGroup = !sweeps(env.EventName)
-	base.NoChecks = !env.Checks
+	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now, handlers.WorkflowRun(sweeps(env.EventName), env.Checks))
+	base.SettleDelay = opts.SettleDelay
+	if env.BotSlug == wire.ActionsSlug {
+		base.Configs = handlers.NewRepoConfigLoader(handlers.DefaultConfigTTL, now)
+	}
 	return &runner{
 		env: env, base: base, clients: clients, count: count,
 		logger: zerolog.New(stderr).Level(env.LogLevel).With().Timestamp().Str("run", env.RunID).Logger(),

@@ -57,11 +57,14 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 	if err != nil {
 		return nil, err
 	}
-	base := handlers.NewBase(clients, cfg.Clarify.AppSlug, cfg.LedgerKeyBytes(), now)
+	// A lone server that sweeps writes the decisions left for the memory's next write.
+	mode := handlers.LoneServer(cfg.Clarify.SweepInterval > 0)
+	if shared != nil {
+		mode = handlers.Replicas()
+	}
+	base := handlers.NewBase(clients, cfg.Clarify.AppSlug, cfg.LedgerKeyBytes(), now, mode)
 	base.PreviousKeys = cfg.PreviousLedgerKeys()
 	base.OnSaved = m.Saved
-	// The sweep writes the decisions a lone process leaves for the memory's next write.
-	base.BatchMemory = cfg.Clarify.SweepInterval > 0
 	sched := delivery.NewScheduler(cfg.Clarify.Workers)
 	sched.Timeout = cfg.Clarify.HandlerTimeout
 	sched.OnDelivery = m.Delivery
