@@ -8,6 +8,7 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/checks"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
@@ -55,13 +56,15 @@ type Base struct {
 	mode Mode
 	// memories are what this process remembers between runs (memory.go).
 	memories
+	// checks writes the check runs of the pull requests that link an issue.
+	checks *checks.Checks
 	// dash holds the repositories whose dashboard the next sweep writes (dashboard.go).
 	dash dashboards
 }
 
 // NewBase returns a Base with the default labels and policy, running in mode.
 func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, now func() time.Time, mode Mode) *Base {
-	return &Base{
+	b := &Base{
 		mode:      mode,
 		Clients:   clients,
 		Now:       now,
@@ -71,6 +74,8 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 		Index:     &MemoryIndex{},
 		memories:  newMemories(now),
 	}
+	b.checks = checks.New(appSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
+	return b
 }
 
 // BotLogin is the login GitHub gives the app's own comments.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/checks"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/ghtransport"
@@ -38,12 +38,12 @@ func (w *world) check(pr, issue int) fakegithub.CheckRun {
 	w.t.Helper()
 	var found []fakegithub.CheckRun
 	for _, cr := range w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, pr)) {
-		if cr.Name == handlers.CheckName(issue) {
+		if cr.Name == checks.CheckName(issue) {
 			found = append(found, cr)
 		}
 	}
 	if len(found) != 1 {
-		w.t.Fatalf("%d check runs %q on the head of #%d, want 1: %+v", len(found), handlers.CheckName(issue), pr, found)
+		w.t.Fatalf("%d check runs %q on the head of #%d, want 1: %+v", len(found), checks.CheckName(issue), pr, found)
 	}
 	return found[0]
 }

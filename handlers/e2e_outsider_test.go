@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/checks"
 	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/ghtransport"
@@ -113,7 +113,7 @@ func TestACollaboratorsPullRequestStillFailsAtOnce(t *testing.T) {
 	w.openPRWith(51, "maria", body, fakegithub.PullOptions{})
 	for _, n := range []int{1, 10} {
 		if cr := w.check(51, n); cr.Conclusion != "failure" {
-			t.Errorf("the collaborator's pull request: %s = %+v", handlers.CheckName(n), cr)
+			t.Errorf("the collaborator's pull request: %s = %+v", checks.CheckName(n), cr)
 		}
 	}
 }
@@ -130,11 +130,11 @@ func TestAnOutsidersCheckPassesOnceItsIssuesSettle(t *testing.T) {
 	check := func() fakegithub.CheckRun {
 		t.Helper()
 		for _, cr := range w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, 50)) {
-			if cr.Name == handlers.LinksCheckName(50) {
+			if cr.Name == checks.LinksCheckName(50) {
 				return cr
 			}
 		}
-		t.Fatalf("no check %q on the outsider's head", handlers.LinksCheckName(50))
+		t.Fatalf("no check %q on the outsider's head", checks.LinksCheckName(50))
 		return fakegithub.CheckRun{}
 	}
 	if cr := check(); cr.Conclusion != "failure" || !strings.Contains(cr.Title, "#1, #42") {
@@ -174,11 +174,11 @@ func TestAForkPullRequestIsAnInsidersOnlyWithWriteAccess(t *testing.T) {
 		return out
 	}
 	t.Logf("the triage collaborator's fork pull request: %q; the write collaborator's: %d check runs", names(52), len(names(53)))
-	if got := names(52); len(got) != 1 || got[0] != handlers.LinksCheckName(52)+" failure" {
+	if got := names(52); len(got) != 1 || got[0] != checks.LinksCheckName(52)+" failure" {
 		t.Errorf("a triage collaborator's fork pull request got %q, want the one failing check of an outsider's", got)
 	}
 	if cr := w.check(53, 1); cr.Conclusion != "failure" {
-		t.Errorf("a write collaborator's fork pull request: %s = %+v", handlers.CheckName(1), cr)
+		t.Errorf("a write collaborator's fork pull request: %s = %+v", checks.CheckName(1), cr)
 	}
 
 	// Fails closed: when the permission cannot be read, the fork is an outsider's.
@@ -186,7 +186,7 @@ func TestAForkPullRequestIsAnInsidersOnlyWithWriteAccess(t *testing.T) {
 	w.h.Fake.SetPermission(repo, "wri2", "write")
 	w.h.Fake.FailNext("GET /repos/{owner}/{repo}/collaborators/{username}/permission", http.StatusInternalServerError, ghtransport.DefaultRetryAttempts)
 	w.openPRWith(54, "wri2", body, fakegithub.PullOptions{Fork: true})
-	if got := names(54); len(got) != 1 || got[0] != handlers.LinksCheckName(54)+" failure" {
+	if got := names(54); len(got) != 1 || got[0] != checks.LinksCheckName(54)+" failure" {
 		t.Errorf("a fork pull request whose author's permission could not be read got %q, want the outsider's one check", got)
 	}
 }

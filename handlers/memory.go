@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/checks"
 	"github.com/clarify-app/clarify/ledger"
 )
 
@@ -50,9 +51,6 @@ type memories struct {
 	// decisionIssues remembers the issue that holds each repository's decisions, so that
 	// reading them costs one read of its comments rather than the label's too.
 	decisionIssues memory[int]
-	// pullLinks knows the issues open pull requests link, so a run of an issue that none
-	// links need not list them for its checks.
-	pullLinks pullLinks
 	// decisionBooks keeps each repository's decisions as last read or written, for
 	// offers, for decisionsTTL.
 	decisionBooks memory[ledger.MemoryBook]
@@ -63,7 +61,7 @@ type memories struct {
 // newMemories returns the memories of a process whose clock is now.
 func newMemories(now func() time.Time) memories {
 	return memories{members: membershipCache{ttl: membershipTTL, now: now},
-		blocked:       memory[[]clarify.Clarification]{ttl: outsiderTrust, now: now},
+		blocked:       memory[[]clarify.Clarification]{ttl: checks.OutsiderTrust, now: now},
 		decisionBooks: memory[ledger.MemoryBook]{ttl: decisionsTTL, now: now}}
 }
 

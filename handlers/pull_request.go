@@ -12,12 +12,13 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/handlers/checks"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // PullRequest handles pull_request events: a pull request opened, reopened, pushed to, or
 // whose description or base changed gets the check runs of the issues it links (see
-// checks.go), so that one opened while a clarification blocks its issue fails at once.
+// handlers/checks), so that one opened while a clarification blocks its issue fails at once.
 // Its conversation's comments arrive as issue_comment and are IssueComment's.
 // Payload: https://docs.github.com/en/webhooks/webhook-events-and-payloads#pull_request
 type PullRequest struct {
@@ -55,10 +56,10 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 	pr := ev.GetPullRequest()
 	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
 	if ev.GetAction() != "closed" {
-		h.pullLinks.saw(owner+"/"+repo, openLinks(pr, owner, repo), h.Now())
+		h.checks.Saw(owner, repo, pr)
 	}
 	linked, unlinked := h.links(ev)
-	in, known, _ := insiderByPayload(pr)
+	in, known, _ := checks.InsiderByPayload(pr)
 	if h.idle(ev, len(linked)+len(unlinked), known && !in) {
 		return nil
 	}
@@ -97,7 +98,7 @@ func (h *PullRequest) Handle(ctx context.Context, eventType, deliveryID string, 
 // or nothing on its close, as that check goes with it. It reports whether it was one.
 func (h *PullRequest) asOutsider(ctx context.Context, client *github.Client, owner, repo string, ev *github.PullRequestEvent, linked []int) (bool, error) {
 	pr := ev.GetPullRequest()
-	in, reason := insider(ctx, client, owner, repo, pr)
+	in, reason := checks.Insider(ctx, client, owner, repo, pr)
 	zerolog.Ctx(ctx).Debug().Bool("insider", in).Str("reason", reason).Msg("Decided whose pull request it is")
 	switch {
 	case in:
@@ -105,7 +106,7 @@ func (h *PullRequest) asOutsider(ctx context.Context, client *github.Client, own
 	case ev.GetAction() == "closed":
 		return true, nil
 	}
-	return true, h.linksCheck(ctx, client, owner, repo, pr, linked)
+	return true, h.checks.PutLinks(ctx, client, owner, repo, pr, linked)
 }
 
 // links says which issues a pull_request event makes the pull request link, and which it
@@ -114,7 +115,7 @@ func (h *PullRequest) asOutsider(ctx context.Context, client *github.Client, own
 func (h *PullRequest) links(ev *github.PullRequestEvent) (linked, unlinked []int) {
 	pr := ev.GetPullRequest()
 	owner, repo := ev.GetRepo().GetOwner().GetLogin(), ev.GetRepo().GetName()
-	now := h.linksNow(pr, owner, repo)
+	now := h.checks.LinksNow(pr, owner, repo)
 	switch ev.GetAction() {
 	case "opened", "reopened", "synchronize":
 		if pr.GetState() == "open" {
@@ -125,7 +126,7 @@ func (h *PullRequest) links(ev *github.PullRequestEvent) (linked, unlinked []int
 		if pr.GetState() != "open" || (ch.GetBody() == nil && ch.GetBase() == nil) {
 			return nil, nil
 		}
-		for _, n := range linkedIssues(before(pr, ch), owner, repo) {
+		for _, n := range checks.LinkedIssues(before(pr, ch), owner, repo) {
 			if !slices.Contains(now, n) {
 				unlinked = append(unlinked, n)
 			}
@@ -137,37 +138,24 @@ func (h *PullRequest) links(ev *github.PullRequestEvent) (linked, unlinked []int
 	return nil, nil
 }
 
-// linksNow is the issues a pull request holds up: those its description closes, and its
-// own number while its own conversation holds clarifications.
-func (b *Base) linksNow(pr *github.PullRequest, owner, repo string) []int {
-	linked := linkedIssues(pr, owner, repo)
-	self := clarify.IssueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
-	if !slices.Contains(linked, self.Number) && (b.hasOurLabel(owner, repo, pr.Labels) || b.active.has(self.String())) {
-		linked = append(linked, self.Number)
-	}
-	return linked
-}
-
 // unlinked puts right the checks of issues a pull request no longer links (edited away,
 // or the pull request closed). A check run belongs to the commit, not to the pull request:
 // while another open pull request with the same head still links the issue, its check is
 // decided from the issue as before; only once none does, it passes.
 func (h *PullRequest) unlinked(ctx context.Context, client *github.Client, owner, repo string, pr *github.PullRequest, issues []int) error {
 	sha := pr.GetHead().GetSHA()
-	others, err := h.openPullsAt(ctx, client, owner, repo, sha)
+	others, err := h.checks.PullsAt(ctx, client, owner, repo, sha)
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, n := range issues {
 		ref := clarify.IssueRef{Owner: owner, Repo: repo, Number: n}
-		if slices.ContainsFunc(others, func(o *github.PullRequest) bool { return o.GetNumber() != pr.GetNumber() && links(o, ref) }) {
+		if slices.ContainsFunc(others, func(o *github.PullRequest) bool { return o.GetNumber() != pr.GetNumber() && checks.Links(o, ref) }) {
 			errs = append(errs, h.checkIssue(ctx, client, ref, sha, true))
 			continue
 		}
-		conclusion, title, summary := render.CheckUnlinked(n)
-		want := checkWant{name: CheckName(n), conclusion: conclusion, title: title, summary: summary}
-		errs = append(errs, h.putCheck(ctx, client, owner, repo, sha, want))
+		errs = append(errs, h.checks.Put(ctx, client, owner, repo, sha, checks.Unlinked(n)))
 	}
 	return errors.Join(errs...)
 }
@@ -193,4 +181,90 @@ func before(pr *github.PullRequest, ch *github.EditChange) *github.PullRequest {
 // request closed (its one check goes with it).
 func (h *PullRequest) idle(ev *github.PullRequestEvent, linked int, outsider bool) bool {
 	return !h.mode.writesChecks() || linked == 0 || outsider && ev.GetAction() == "closed"
+}
+
+// syncChecks brings the checks of the pull requests linking an issue in line with its
+// ledger, when the run changed its open blocking clarifications or an earlier run's update
+// of them is owed. A deferred write is an error here (ghtransport.ErrDeferred), so that it
+// is owed too.
+func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref clarify.IssueRef, before, after clarify.Ledger, owed bool) error {
+	blocking := checks.BlockingOpen(after)
+	b.blocked.put(ref.String(), blocking)
+	if !b.mode.writesChecks() || !owed && !checks.Changed(before, after) {
+		return nil
+	}
+	return b.checks.Sync(ctx, client, ref, blocking)
+}
+
+// checkIssue makes the check run of one issue on a pull request's head read as the
+// issue's ledger says. It holds the issue's lock, so that a run of the issue changing its
+// clarifications (which writes the same check run) is wholly before or after it. With
+// settle, a failing check run already on the head is put right too: a pull request that
+// was closed when the issue settled was not in the list of open ones then.
+func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, sha string, settle bool) error {
+	unlock, err := b.Locks.Lock(ctx, ref.String())
+	if err != nil {
+		return fmt.Errorf("wait for %s: %w", ref.String(), err)
+	}
+	defer unlock()
+	blocking, known, err := b.blockingNow(ctx, client, ref)
+	if err != nil || !known {
+		return err
+	}
+	if len(blocking) == 0 && !settle {
+		// Nothing to fail, and a new head carries no check run of ours to put right.
+		return nil
+	}
+	return b.checks.Put(ctx, client, ref.Owner, ref.Repo, sha, checks.WantFor(ref.Number, blocking))
+}
+
+// blockingNow reads an issue's open blocking clarifications from its ledger. An issue
+// that is closed, gone, or carries none of the app's labels (and this process knows of
+// nothing open in it) has none, for the price of one read; known is false when its
+// ledger cannot be trusted (it is being rebuilt), so its checks are left as they are.
+func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref clarify.IssueRef) (blocking []clarify.Clarification, known bool, err error) {
+	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
+	switch {
+	case ledger.Gone(err):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("read %s: %w", ref.String(), err)
+	case is.GetState() == "closed":
+		return nil, true, nil
+	case !b.hasOurLabel(ref.Owner, ref.Repo, is.Labels) && !b.active.has(ref.String()):
+		return nil, true, nil
+	}
+	snap, err := b.load(ctx, client, ref, b.revs.get(ref.String()))
+	if err != nil {
+		return nil, false, err
+	}
+	if snap.damaged {
+		zerolog.Ctx(ctx).Warn().Str("issue", ref.String()).Msg("Ledger being rebuilt; the check of a pull request linking it waits for its next run")
+		return nil, false, nil
+	}
+	return checks.BlockingOpen(snap.ledger), true, nil
+}
+
+// checkIssues answers the checks' questions about an issue (checks.Issues).
+type checkIssues struct{ b *Base }
+
+// Blocking is blockingNow, answered from memory when this process read or changed the
+// issue less than checks.OutsiderTrust ago.
+func (c checkIssues) Blocking(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]clarify.Clarification, bool, error) {
+	b := c.b
+	if blocking, ok := b.blocked.get(ref.String()); ok {
+		return blocking, true, nil
+	}
+	blocking, known, err := b.blockingNow(ctx, client, ref)
+	if err == nil && known {
+		b.blocked.put(ref.String(), blocking)
+	}
+	return blocking, known, err
+}
+
+// Holds reports whether a pull request's own conversation may hold clarifications: it
+// carries one of the app's labels, or this process knows one open in it.
+func (c checkIssues) Holds(owner, repo string, pr *github.PullRequest) bool {
+	self := clarify.IssueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
+	return c.b.hasOurLabel(owner, repo, pr.Labels) || c.b.active.has(self.String())
 }

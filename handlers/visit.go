@@ -8,6 +8,7 @@ import (
 	"github.com/palantir/go-githubapp/appconfig"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/checks"
 )
 
 // What the sweeps (handlers/sweep) need of the handlers beside their Handle methods: an
@@ -53,7 +54,7 @@ func sweepTrigger(is *github.Issue) trigger {
 // label and are run anyway), so a scheduled run does not read the issue for their command.
 func MayHaveStanding(c *github.IssueComment, p clarify.Policy) bool {
 	u := c.GetUser()
-	return mayWrite(c.GetAuthorAssociation()) || u.GetType() == "Bot" || p.RoleOf(u.GetLogin()) != ""
+	return checks.MayWrite(c.GetAuthorAssociation()) || u.GetType() == "Bot" || p.RoleOf(u.GetLogin()) != ""
 }
 
 // NewRepoConfigLoader is a ConfigLoader that reads the repository's own file only, not the

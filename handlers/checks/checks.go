@@ -1,4 +1,4 @@
-package handlers
+package checks
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
-	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
@@ -57,8 +56,36 @@ func CheckName(issue int) string { return "Clarify: #" + strconv.Itoa(issue) }
 // maxLinked bounds the issues one pull request's description is taken to link.
 const maxLinked = 10
 
-// blockingOpen lists l's open blocking clarifications, in ledger order.
-func blockingOpen(l clarify.Ledger) []clarify.Clarification {
+// Checks writes the check runs of the pull requests that link an issue.
+type Checks struct {
+	appSlug string
+	now     func() time.Time
+	issues  Issues
+	// seesEveryEvent: this process handles every pull_request event, so links can
+	// spare a listing (pulllinks.go).
+	seesEveryEvent bool
+	links          pullLinks
+}
+
+// Issues is what the checks read of an issue, from its ledger or the handlers' memory.
+type Issues interface {
+	// Blocking is an issue's open blocking clarifications; known is false while its
+	// ledger cannot be trusted (it is being rebuilt).
+	Blocking(ctx context.Context, client *github.Client, ref clarify.IssueRef) (blocking []clarify.Clarification, known bool, err error)
+	// Holds reports whether a pull request's own conversation may hold clarifications
+	// (it carries one of the app's labels, or one is open in it).
+	Holds(owner, repo string, pr *github.PullRequest) bool
+}
+
+// New returns the checks of the app appSlug. seesEveryEvent says this process handles
+// every pull_request event of its installations (a lone server); remember bounds the
+// repositories whose links it keeps.
+func New(appSlug string, now func() time.Time, issues Issues, seesEveryEvent bool, remember int) *Checks {
+	return &Checks{appSlug: appSlug, now: now, issues: issues, seesEveryEvent: seesEveryEvent, links: pullLinks{max: remember}}
+}
+
+// BlockingOpen lists l's open blocking clarifications, in ledger order.
+func BlockingOpen(l clarify.Ledger) []clarify.Clarification {
 	var out []clarify.Clarification
 	for _, c := range l.Clarifications {
 		if c.Blocking && c.Status.Open() {
@@ -68,41 +95,49 @@ func blockingOpen(l clarify.Ledger) []clarify.Clarification {
 	return out
 }
 
+// Unlinked is the check run of an issue on a pull request that no longer links it.
+func Unlinked(issue int) Want {
+	conclusion, title, summary := render.CheckUnlinked(issue)
+	return Want{name: CheckName(issue), conclusion: conclusion, title: title, summary: summary}
+}
+
+// Changed reports whether a run changed an issue's open blocking clarifications, which
+// its checks follow.
+func Changed(before, after clarify.Ledger) bool {
+	return !slices.Equal(blockingIDs(before), blockingIDs(after))
+}
+
 // blockingIDs is the ids of l's open blocking clarifications.
 func blockingIDs(l clarify.Ledger) []string {
 	var ids []string
-	for _, c := range blockingOpen(l) {
+	for _, c := range BlockingOpen(l) {
 		ids = append(ids, c.ID)
 	}
 	return ids
 }
 
-// checkWant is a check run as it should be.
-type checkWant struct {
+// Want is a check run as it should be.
+type Want struct {
 	name, conclusion, title, summary string
 }
 
-func wantFor(issue int, blocking []clarify.Clarification) checkWant {
+// WantFor is the check run of issue while blocking are its open blocking clarifications.
+func WantFor(issue int, blocking []clarify.Clarification) Want {
 	conclusion, title, summary := render.Check(issue, blocking)
-	return checkWant{name: CheckName(issue), conclusion: conclusion, title: title, summary: summary}
+	return Want{name: CheckName(issue), conclusion: conclusion, title: title, summary: summary}
 }
 
-// syncChecks brings the checks of the pull requests linking an issue in line with its
-// ledger, when the run changed its open blocking clarifications or an earlier run's update
-// of them is owed. A deferred write is an error here (ghtransport.ErrDeferred), so that it
-// is owed too.
-func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref clarify.IssueRef, before, after clarify.Ledger, owed bool) error {
-	b.blocked.put(ref.String(), blockingOpen(after))
-	if !b.mode.writesChecks() || !owed && slices.Equal(blockingIDs(before), blockingIDs(after)) {
-		return nil
-	}
+// Sync brings the checks of the pull requests linking an issue in line with its open
+// blocking clarifications. A deferred write is an error here (ghtransport.ErrDeferred), so
+// that the caller owes it.
+func (c *Checks) Sync(ctx context.Context, client *github.Client, ref clarify.IssueRef, blocking []clarify.Clarification) error {
 	logger := zerolog.Ctx(ctx)
-	if b.noPullLinks(ref) {
+	if c.noPullLinks(ref) {
 		logger.Debug().Msg("No open pull request links the issue; its checks need no listing")
 		return nil
 	}
-	want := wantFor(ref.Number, blockingOpen(after))
-	pulls, err := b.openPulls(ctx, client, ref)
+	want := WantFor(ref.Number, blocking)
+	pulls, err := c.openPulls(ctx, client, ref)
 	if courtesyRefused(err) {
 		logger.Warn().Err(err).Msg("Cannot list pull requests (has the installation accepted the pull requests permission?); their checks are left as they are")
 		return nil
@@ -111,36 +146,36 @@ func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref clarif
 		return fmt.Errorf("list open pull requests of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
 	for _, pr := range pulls {
-		if !links(pr, ref) {
+		if !Links(pr, ref) {
 			continue
 		}
-		if in, _ := insider(ctx, client, ref.Owner, ref.Repo, pr); !in {
-			if err := b.linksCheck(ctx, client, ref.Owner, ref.Repo, pr, b.linksNow(pr, ref.Owner, ref.Repo)); err != nil {
+		if in, _ := Insider(ctx, client, ref.Owner, ref.Repo, pr); !in {
+			if err := c.PutLinks(ctx, client, ref.Owner, ref.Repo, pr, c.LinksNow(pr, ref.Owner, ref.Repo)); err != nil {
 				return fmt.Errorf("check of pull request #%d: %w", pr.GetNumber(), err)
 			}
 			continue
 		}
-		if err := b.writeCheck(ctx, client, ref.Owner, ref.Repo, pr.GetHead().GetSHA(), want); err != nil {
+		if err := c.write(ctx, client, ref.Owner, ref.Repo, pr.GetHead().GetSHA(), want); err != nil {
 			return fmt.Errorf("check of #%d on pull request #%d: %w", ref.Number, pr.GetNumber(), err)
 		}
 	}
 	return nil
 }
 
-// links reports whether an open pull request holds up an issue's check: it closes the
+// Links reports whether an open pull request holds up an issue's check: it closes the
 // issue, or is the issue (its own conversation's clarifications).
-func links(pr *github.PullRequest, ref clarify.IssueRef) bool {
-	return pr.GetNumber() == ref.Number || slices.Contains(linkedIssues(pr, ref.Owner, ref.Repo), ref.Number)
+func Links(pr *github.PullRequest, ref clarify.IssueRef) bool {
+	return pr.GetNumber() == ref.Number || slices.Contains(LinkedIssues(pr, ref.Owner, ref.Repo), ref.Number)
 }
 
-// openPullsAt lists the open pull requests whose head is the commit sha. Check runs belong
+// PullsAt lists the open pull requests whose head is the commit sha. Check runs belong
 // to a commit, so every one of them has a say in its checks. GitHub's "pull requests of a
 // commit" (GET /repos/{owner}/{repo}/commits/{sha}/pulls) answers nothing for a commit that
 // is only in a fork (github.com/google/go-github/issues/2241, and the fixes of
 // quarkusio/pt.quarkus.io#389 and nerva-project/nerva#79), and the list's head filter takes
 // a branch, not a commit: so the open ones are listed (openPulls) and filtered.
-func (b *Base) openPullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
-	pulls, err := b.openPulls(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo})
+func (c *Checks) PullsAt(ctx context.Context, client *github.Client, owner, repo, sha string) ([]*github.PullRequest, error) {
+	pulls, err := c.openPulls(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo})
 	if err != nil {
 		return nil, fmt.Errorf("list open pull requests of %s/%s: %w", owner, repo, err)
 	}
@@ -148,10 +183,10 @@ func (b *Base) openPullsAt(ctx context.Context, client *github.Client, owner, re
 	return slices.DeleteFunc(slices.Clone(pulls), func(pr *github.PullRequest) bool { return pr.GetHead().GetSHA() != sha }), nil
 }
 
-// putCheck is writeCheck for a pull request's own event: a write deferred near GitHub's
+// Put is write for a pull request's own event: a write deferred near GitHub's
 // limits is logged and left to the pull request's or the issue's next event.
-func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo, sha string, want checkWant) error {
-	err := b.writeCheck(ctx, client, owner, repo, sha, want)
+func (c *Checks) Put(ctx context.Context, client *github.Client, owner, repo, sha string, want Want) error {
+	err := c.write(ctx, client, owner, repo, sha, want)
 	if errors.Is(err, ghtransport.ErrDeferred) {
 		zerolog.Ctx(ctx).Warn().Str("check", want.name).Str("head_sha", sha).
 			Msg("Check run not written: the installation's writes are near GitHub's limits, and clarifications go first; the next event of the pull request or issue writes it")
@@ -160,12 +195,12 @@ func (b *Base) putCheck(ctx context.Context, client *github.Client, owner, repo,
 	return err
 }
 
-// writeCheck makes the app's check run of that name on the commit read as wanted: the one
+// write makes the app's check run of that name on the commit read as wanted: the one
 // there is edited when it reads otherwise, and a failing one is created when there is
 // none. A passing one is never created where none failed: it would tell nobody anything
 // and cost a write on every push. A write deferred near GitHub's limits returns
 // ghtransport.ErrDeferred.
-func (b *Base) writeCheck(ctx context.Context, client *github.Client, owner, repo, sha string, want checkWant) error {
+func (c *Checks) write(ctx context.Context, client *github.Client, owner, repo, sha string, want Want) error {
 	logger := zerolog.Ctx(ctx).With().Str("check", want.name).Str("head_sha", sha).Logger()
 	if sha == "" {
 		return nil
@@ -179,9 +214,9 @@ func (b *Base) writeCheck(ctx context.Context, client *github.Client, owner, rep
 	if err != nil {
 		return err
 	}
-	ours := b.newestOurs(res.CheckRuns)
+	ours := c.newestOurs(res.CheckRuns)
 	output := &github.CheckRunOutput{Title: &want.title, Summary: &want.summary}
-	done := &github.Timestamp{Time: b.Now().UTC().Truncate(time.Second)}
+	done := &github.Timestamp{Time: c.now().UTC().Truncate(time.Second)}
 	// The lowest of the app's writes: near GitHub's limits it is deferred, not queued
 	// ahead of a clarification's (ghtransport.WithLowPriority).
 	low := ghtransport.WithLowPriority(ctx)
@@ -208,10 +243,10 @@ func (b *Base) writeCheck(ctx context.Context, client *github.Client, owner, rep
 }
 
 // newestOurs is the newest of the check runs that the app wrote, nil when none.
-func (b *Base) newestOurs(runs []*github.CheckRun) *github.CheckRun {
+func (c *Checks) newestOurs(runs []*github.CheckRun) *github.CheckRun {
 	var ours *github.CheckRun
 	for _, r := range runs {
-		if strings.EqualFold(r.GetApp().GetSlug(), b.AppSlug) && (ours == nil || r.GetID() > ours.GetID()) {
+		if strings.EqualFold(r.GetApp().GetSlug(), c.appSlug) && (ours == nil || r.GetID() > ours.GetID()) {
 			ours = r
 		}
 	}
@@ -219,7 +254,7 @@ func (b *Base) newestOurs(runs []*github.CheckRun) *github.CheckRun {
 }
 
 // readBy reports whether a check run already reads as wanted: then nothing is written.
-func (want checkWant) readBy(r *github.CheckRun) bool {
+func (want Want) readBy(r *github.CheckRun) bool {
 	return r.GetStatus() == "completed" && r.GetConclusion() == want.conclusion &&
 		r.GetOutput().GetTitle() == want.title && r.GetOutput().GetSummary() == want.summary
 }
@@ -237,9 +272,9 @@ func courtesyRefused(err error) bool {
 var closingRef = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?[ \t]+` +
 	`(?:#(\d+)|([\w.-]+)/([\w.-]+)#(\d+)|https?://[^\s/]+/([\w.-]+)/([\w.-]+)/issues/(\d+))\b`)
 
-// linkedIssues lists the issues of owner/repo that a pull request closes, as GitHub reads
+// LinkedIssues lists the issues of owner/repo that a pull request closes, as GitHub reads
 // its description: only a pull request into the default branch closes issues.
-func linkedIssues(pr *github.PullRequest, owner, repo string) []int {
+func LinkedIssues(pr *github.PullRequest, owner, repo string) []int {
 	if def := pr.GetBase().GetRepo().GetDefaultBranch(); def != "" && pr.GetBase().GetRef() != def {
 		return nil
 	}
@@ -268,53 +303,4 @@ func closingRefs(text, owner, repo string) []int {
 		}
 	}
 	return out
-}
-
-// checkIssue makes the check run of one issue on a pull request's head read as the
-// issue's ledger says. It holds the issue's lock, so that a run of the issue changing its
-// clarifications (which writes the same check run) is wholly before or after it. With
-// settle, a failing check run already on the head is put right too: a pull request that
-// was closed when the issue settled was not in the list of open ones then.
-func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, sha string, settle bool) error {
-	unlock, err := b.Locks.Lock(ctx, ref.String())
-	if err != nil {
-		return fmt.Errorf("wait for %s: %w", ref.String(), err)
-	}
-	defer unlock()
-	blocking, known, err := b.blockingNow(ctx, client, ref)
-	if err != nil || !known {
-		return err
-	}
-	if len(blocking) == 0 && !settle {
-		// Nothing to fail, and a new head carries no check run of ours to put right.
-		return nil
-	}
-	return b.putCheck(ctx, client, ref.Owner, ref.Repo, sha, wantFor(ref.Number, blocking))
-}
-
-// blockingNow reads an issue's open blocking clarifications from its ledger. An issue
-// that is closed, gone, or carries none of the app's labels (and this process knows of
-// nothing open in it) has none, for the price of one read; known is false when its
-// ledger cannot be trusted (it is being rebuilt), so its checks are left as they are.
-func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref clarify.IssueRef) (blocking []clarify.Clarification, known bool, err error) {
-	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
-	switch {
-	case ledger.Gone(err):
-		return nil, true, nil
-	case err != nil:
-		return nil, false, fmt.Errorf("read %s: %w", ref.String(), err)
-	case is.GetState() == "closed":
-		return nil, true, nil
-	case !b.hasOurLabel(ref.Owner, ref.Repo, is.Labels) && !b.active.has(ref.String()):
-		return nil, true, nil
-	}
-	snap, err := b.load(ctx, client, ref, b.revs.get(ref.String()))
-	if err != nil {
-		return nil, false, err
-	}
-	if snap.damaged {
-		zerolog.Ctx(ctx).Warn().Str("issue", ref.String()).Msg("Ledger being rebuilt; the check of a pull request linking it waits for its next run")
-		return nil, false, nil
-	}
-	return blockingOpen(snap.ledger), true, nil
 }

@@ -1,8 +1,9 @@
-package handlers
+package checks
 
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 
@@ -20,44 +21,44 @@ import (
 // installation's 500 writes of the hour, for every repository it serves, and the
 // clarifications wait behind them. So an outsider's pull request (from a fork, by an author
 // without write access: a branch of the repository itself takes write access; see
-// insider) gets one check run for all its links, at most one write an event,
+// Insider) gets one check run for all its links, at most one write an event,
 // decided from what this process last knew of each issue (read once, then kept for
-// outsiderTrust, and put right by every run that changes an issue's blocking set).
+// OutsiderTrust, and put right by every run that changes an issue's blocking set).
 
-// outsiderTrust is how long a remembered verdict of an issue serves an outsider's pull
+// OutsiderTrust is how long a remembered verdict of an issue serves an outsider's pull
 // request before the issue is read again.
-const outsiderTrust = 10 * time.Minute
+const OutsiderTrust = 10 * time.Minute
 
 // LinksCheckName is the name of the one check run an outsider's pull request gets for all
 // the issues it links; it carries the pull request's number, so that another pull request
 // of the same commit never overwrites it.
 func LinksCheckName(pr int) string { return "Clarify: pull request #" + strconv.Itoa(pr) }
 
-// insiderByPayload decides who counts as an insider for a pull request where its payload
+// InsiderByPayload decides who counts as an insider for a pull request where its payload
 // alone can: a branch of the repository itself, or the repository's owner, is an
 // insider's; a fork by an author whose association cannot carry write access (CONTRIBUTOR,
 // NONE, FIRST_TIMER and the like) is an outsider's. known is false for a member or
 // collaborator, who may hold only read or triage: insider looks their permission up.
-func insiderByPayload(pr *github.PullRequest) (yes, known bool, reason string) {
+func InsiderByPayload(pr *github.PullRequest) (yes, known bool, reason string) {
 	if pr.GetHead().GetRepo().GetFullName() == pr.GetBase().GetRepo().GetFullName() {
 		return true, true, "a branch of the repository itself: its author can push here"
 	}
 	switch a := pr.GetAuthorAssociation(); {
 	case a == "OWNER":
 		return true, true, "a fork by the repository's owner"
-	case mayWrite(a):
+	case MayWrite(a):
 		return false, false, "a fork by a " + a
 	default:
 		return false, true, "a fork by an author associated as " + a
 	}
 }
 
-// mayWrite reports whether an author_association can go with write access to the
+// MayWrite reports whether an author_association can go with write access to the
 // repository: OWNER, MEMBER (of the owning organisation) and COLLABORATOR can (not all
 // of them have it); CONTRIBUTOR, NONE, FIRST_TIMER, FIRST_TIME_CONTRIBUTOR and MANNEQUIN
 // cannot. It is what a listing tells of an author with no request.
 // https://docs.github.com/en/graphql/reference/enums#commentauthorassociation
-func mayWrite(association string) bool {
+func MayWrite(association string) bool {
 	switch association {
 	case "OWNER", "MEMBER", "COLLABORATOR":
 		return true
@@ -65,14 +66,14 @@ func mayWrite(association string) bool {
 	return false
 }
 
-// insider reports whether a pull request is an insider's, and why, by the rule commands
+// Insider reports whether a pull request is an insider's, and why, by the rule commands
 // follow (clarify.Actor.CanWrite): its author has write access to the repository. The
-// payload decides the common cases with no request (insiderByPayload). A failed lookup
+// payload decides the common cases with no request (InsiderByPayload). A failed lookup
 // fails closed, as an outsider: that costs an insider only one check run for all its links
 // instead of one per issue, while an outsider taken for an insider could spend the
 // installation's writes on pushes.
-func insider(ctx context.Context, client *github.Client, owner, repo string, pr *github.PullRequest) (bool, string) {
-	yes, known, reason := insiderByPayload(pr)
+func Insider(ctx context.Context, client *github.Client, owner, repo string, pr *github.PullRequest) (bool, string) {
+	yes, known, reason := InsiderByPayload(pr)
 	if known {
 		return yes, reason
 	}
@@ -85,13 +86,13 @@ func insider(ctx context.Context, client *github.Client, owner, repo string, pr 
 	return clarify.Actor{Permission: perm}.CanWrite(), reason + " with " + perm + " permission"
 }
 
-// linksCheck makes an outsider's pull request's one check run read as its linked issues
+// PutLinks makes an outsider's pull request's one check run read as its linked issues
 // say: failing while any is blocked.
-func (b *Base) linksCheck(ctx context.Context, client *github.Client, owner, repo string, pr *github.PullRequest, linked []int) error {
+func (c *Checks) PutLinks(ctx context.Context, client *github.Client, owner, repo string, pr *github.PullRequest, linked []int) error {
 	var blocked []render.BlockedIssue
 	var errs []error
 	for _, n := range linked {
-		blocking, known, err := b.blockingRemembered(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo, Number: n})
+		blocking, known, err := c.issues.Blocking(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo, Number: n})
 		switch {
 		case err != nil:
 			errs = append(errs, err)
@@ -105,19 +106,16 @@ func (b *Base) linksCheck(ctx context.Context, client *github.Client, owner, rep
 		return errors.Join(errs...)
 	}
 	conclusion, title, summary := render.CheckLinks(blocked)
-	want := checkWant{name: LinksCheckName(pr.GetNumber()), conclusion: conclusion, title: title, summary: summary}
-	return b.putCheck(ctx, client, owner, repo, pr.GetHead().GetSHA(), want)
+	want := Want{name: LinksCheckName(pr.GetNumber()), conclusion: conclusion, title: title, summary: summary}
+	return c.Put(ctx, client, owner, repo, pr.GetHead().GetSHA(), want)
 }
 
-// blockingRemembered is blockingNow, answered from memory when this process read or
-// changed the issue less than outsiderTrust ago.
-func (b *Base) blockingRemembered(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]clarify.Clarification, bool, error) {
-	if blocking, ok := b.blocked.get(ref.String()); ok {
-		return blocking, true, nil
+// LinksNow is the issues a pull request holds up: those its description closes, and its
+// own number while its own conversation holds clarifications.
+func (c *Checks) LinksNow(pr *github.PullRequest, owner, repo string) []int {
+	linked := LinkedIssues(pr, owner, repo)
+	if !slices.Contains(linked, pr.GetNumber()) && c.issues.Holds(owner, repo, pr) {
+		linked = append(linked, pr.GetNumber())
 	}
-	blocking, known, err := b.blockingNow(ctx, client, ref)
-	if err == nil && known {
-		b.blocked.put(ref.String(), blocking)
-	}
-	return blocking, known, err
+	return linked
 }

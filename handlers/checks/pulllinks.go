@@ -1,4 +1,4 @@
-package handlers
+package checks
 
 import (
 	"context"
@@ -23,11 +23,13 @@ const pullLinksTTL = 15 * time.Minute
 // descriptions' closing keywords, and each pull request's own number): from the last
 // listing of them, and from every pull_request event this process handled since. An issue
 // outside a fresh set has no pull request to check, so its runs need not list them
-// (syncChecks). It is a superset: a link edited away or a pull request closed stays until
+// (Sync). It is a superset: a link edited away or a pull request closed stays until
 // the next listing, which costs a list, never a missed check.
 type pullLinks struct {
-	mu sync.Mutex
-	m  map[string]*repoLinks
+	// max bounds the repositories kept; past it, it starts afresh.
+	max int
+	mu  sync.Mutex
+	m   map[string]*repoLinks
 	// flight makes the runs of a burst in one repository share one listing.
 	flight singleflight.Group
 }
@@ -85,7 +87,7 @@ func (p *pullLinks) listed(repo string, pulls []*github.PullRequest, owner, name
 }
 
 func (p *pullLinks) entry(repo string) *repoLinks {
-	if p.m == nil || len(p.m) >= maxRemembered {
+	if p.m == nil || len(p.m) >= p.max {
 		p.m = map[string]*repoLinks{}
 	}
 	r := p.m[repo]
@@ -97,9 +99,9 @@ func (p *pullLinks) entry(repo string) *repoLinks {
 }
 
 // openLinks is every issue an open pull request may hold up: those its description closes
-// and its own number (its own conversation's clarifications, see links).
+// and its own number (its own conversation's clarifications, see Links).
 func openLinks(pr *github.PullRequest, owner, repo string) []int {
-	out := linkedIssues(pr, owner, repo)
+	out := LinkedIssues(pr, owner, repo)
 	if !slices.Contains(out, pr.GetNumber()) {
 		out = append(out, pr.GetNumber())
 	}
@@ -108,27 +110,32 @@ func openLinks(pr *github.PullRequest, owner, repo string) []int {
 
 // noPullLinks reports whether this process knows that no open pull request links the
 // issue, so that its checks need no listing. Only a lone server knows
-// (Mode.seesEveryEvent): replicas and bot action's runs each see a part of the
+// (seesEveryEvent): replicas and bot action's runs each see a part of the
 // pull_request events, so they list every time.
-func (b *Base) noPullLinks(ref clarify.IssueRef) bool {
-	return b.mode.seesEveryEvent() && b.pullLinks.unlinked(ref.Owner+"/"+ref.Repo, ref.Number, b.Now())
+func (c *Checks) noPullLinks(ref clarify.IssueRef) bool {
+	return c.seesEveryEvent && c.links.unlinked(ref.Owner+"/"+ref.Repo, ref.Number, c.now())
 }
 
 // openPulls lists the repository's open pull requests, once for every run that asks at
 // the same moment, and records what they link.
-func (b *Base) openPulls(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]*github.PullRequest, error) {
+func (c *Checks) openPulls(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]*github.PullRequest, error) {
 	repo := ref.Owner + "/" + ref.Repo
-	v, err, _ := b.pullLinks.flight.Do(repo, func() (any, error) {
-		started := b.Now()
+	v, err, _ := c.links.flight.Do(repo, func() (any, error) {
+		started := c.now()
 		pulls, err := ghtransport.AllPages(func(page int) ([]*github.PullRequest, *github.Response, error) {
 			return client.PullRequests.List(ctx, ref.Owner, ref.Repo,
 				&github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
 		})
 		if err == nil {
-			b.pullLinks.listed(repo, pulls, ref.Owner, ref.Repo, started)
+			c.links.listed(repo, pulls, ref.Owner, ref.Repo, started)
 		}
 		return pulls, err
 	})
 	pulls, _ := v.([]*github.PullRequest)
 	return pulls, err
+}
+
+// Saw records the issues an open pull request's event shows it links.
+func (c *Checks) Saw(owner, repo string, pr *github.PullRequest) {
+	c.links.saw(owner+"/"+repo, openLinks(pr, owner, repo), c.now())
 }

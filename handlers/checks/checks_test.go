@@ -1,4 +1,4 @@
-package handlers
+package checks
 
 import (
 	"slices"
@@ -37,10 +37,10 @@ func TestOnlyAPullRequestIntoTheDefaultBranchLinks(t *testing.T) {
 		return &github.PullRequest{Body: github.String("Fixes #42"),
 			Base: &github.PullRequestBranch{Ref: github.String(base), Repo: &github.Repository{DefaultBranch: github.String("main")}}}
 	}
-	if got := linkedIssues(pr("main"), "octo", "widgets"); !slices.Equal(got, []int{42}) {
+	if got := LinkedIssues(pr("main"), "octo", "widgets"); !slices.Equal(got, []int{42}) {
 		t.Errorf("into main: %v", got)
 	}
-	if got := linkedIssues(pr("release-1"), "octo", "widgets"); got != nil {
+	if got := LinkedIssues(pr("release-1"), "octo", "widgets"); got != nil {
 		t.Errorf("into another branch: %v, want none (GitHub closes nothing then)", got)
 	}
 }
