@@ -8,6 +8,7 @@ import (
 	"github.com/palantir/go-githubapp/githubapp"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/appissues"
 	"github.com/clarify-app/clarify/handlers/checks"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
@@ -58,8 +59,9 @@ type Base struct {
 	memories
 	// checks writes the check runs of the pull requests that link an issue.
 	checks *checks.Checks
-	// dash holds the repositories whose dashboard the next sweep writes (dashboard.go).
-	dash dashboards
+	// appIssues keeps the app's own issues of each repository: the labels naming the
+	// decision memory and the dashboard, and the dashboard the sweeps write.
+	appIssues *appissues.Keeper
 }
 
 // NewBase returns a Base with the default labels and policy, running in mode.
@@ -74,6 +76,8 @@ func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, 
 		Index:     &MemoryIndex{},
 		memories:  newMemories(now),
 	}
+	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: b.readMemory,
+		ReadBack: mode.concurrent(), Settle: b.settleDelay, Attempts: sharedAttempts})
 	b.checks = checks.New(appSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
 	return b
 }

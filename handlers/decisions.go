@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/appissues"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
@@ -185,15 +186,15 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	}
 	n := is.GetNumber()
 	mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
-	desc := b.appIssueLabel(mref, ledger.DecisionsKind)
-	stands, err := b.claimLabel(ctx, client, ref.Owner, ref.Repo, ledger.DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
+	desc := b.appIssues.Label(mref, ledger.DecisionsKind)
+	stands, err := appissues.ClaimLabel(ctx, client, ref.Owner, ref.Repo, ledger.DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
 		book, err := b.reader().ReadMemoryIn(ctx, client, ref.Owner, ref.Repo, other, b.reader().Marked(ref.Owner, ref.Repo, ledger.DecisionsKind, other, desc))
 		return book.Issue != 0, err
 	})
 	if err != nil || stands == n {
 		return n, err
 	}
-	markUnused(ctx, client, ref.Owner, ref.Repo, n, fmt.Sprintf("Clarify: unused (the decisions of this repository are in #%d)", stands))
+	appissues.MarkUnused(ctx, client, ref.Owner, ref.Repo, n, fmt.Sprintf("Clarify: unused (the decisions of this repository are in #%d)", stands))
 	// Its parts are not in this run's book: the run starts over from a fresh read of them.
 	return 0, fmt.Errorf("the decisions issue of %s/%s is #%d, made by another run meanwhile: %w", ref.Owner, ref.Repo, stands, ErrLedgerMoved)
 }

@@ -50,7 +50,7 @@ func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref clari
 		book.Unindexed = false
 	}
 	if book.Unmarked {
-		if _, err := b.markLabel(ctx, client, mref, ledger.DecisionsLabel, ledger.DecisionsKind, ""); err != nil {
+		if _, err := b.appIssues.MarkLabel(ctx, client, mref, ledger.DecisionsLabel, ledger.DecisionsKind, ""); err != nil {
 			return err
 		}
 		book.Unmarked = false

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/appissues"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
@@ -43,7 +43,7 @@ func withADashboard(t *testing.T) (*world, int) {
 // dashboard returns the dashboard issue's number and body as the label names it.
 func (w *world) dashboard() (int, string) {
 	w.t.Helper()
-	_, desc, ok := w.h.Fake.RepoLabel(repo, handlers.DashboardLabel)
+	_, desc, ok := w.h.Fake.RepoLabel(repo, appissues.DashboardLabel)
 	if !ok {
 		return 0, ""
 	}
@@ -225,14 +225,14 @@ func TestADashboardLabelWithoutItsMarkIsGivenIt(t *testing.T) {
 	for name, note := range map[string]string{"plain": "", "recreated": " (recreated)"} {
 		t.Run(name, func(t *testing.T) {
 			w, n := withADashboard(t)
-			_, marked, _ := w.h.Fake.RepoLabel(repo, handlers.DashboardLabel)
+			_, marked, _ := w.h.Fake.RepoLabel(repo, appissues.DashboardLabel)
 			if !strings.Contains(marked, " · mark ") {
 				t.Fatalf("the label the app made: %q, want the issue's mark in it", marked)
 			}
-			w.h.Fake.SetLabel(repo, handlers.DashboardLabel, "ededed", fmt.Sprintf("Clarify's dashboard: issue #%d%s", n, note))
+			w.h.Fake.SetLabel(repo, appissues.DashboardLabel, "ededed", fmt.Sprintf("Clarify's dashboard: issue #%d%s", n, note))
 			w.comment("coder-agent", "/clarify @maria And the burst size?")
 			w.minuteLater()
-			if _, desc, _ := w.h.Fake.RepoLabel(repo, handlers.DashboardLabel); desc != marked+note {
+			if _, desc, _ := w.h.Fake.RepoLabel(repo, appissues.DashboardLabel); desc != marked+note {
 				t.Errorf("the label after a flush: %q, want %q", desc, marked+note)
 			}
 			if m, body := w.dashboard(); m != n || !strings.Contains(body, "### Open (2)") {

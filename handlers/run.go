@@ -200,7 +200,7 @@ func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref clarify
 	b.indexSaved(ctx, ref, saved, cfg.Policy, seenOf(trig))
 	b.revs.raise(ref.String(), saved.Rev)
 	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
-	b.noteDashboard(client, ref, cfg, snap.ledger, saved, f.effects)
+	b.appIssues.NoteDashboard(client, ref, cfg.Dashboard, snap.ledger, saved, f.effects)
 }
 
 // labelsToSave plans the issue's labels against the folded ledger l, from the labels it

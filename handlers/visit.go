@@ -65,3 +65,7 @@ func NewRepoConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader 
 	l.oneRepo = true
 	return l
 }
+
+// FlushDashboards writes the dashboards the runs noted: the App's sweep within the minute,
+// a workflow run at its end (its process ends with it).
+func (b *Base) FlushDashboards(ctx context.Context) { b.appIssues.FlushDashboards(ctx) }

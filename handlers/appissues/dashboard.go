@@ -1,4 +1,4 @@
-package handlers
+package appissues
 
 import (
 	"context"
@@ -53,24 +53,24 @@ type dashPending struct {
 	issues      map[int][]render.DashRow
 }
 
-// noteDashboard remembers an issue's open clarifications for its repository's dashboard,
+// NoteDashboard remembers an issue's open clarifications for its repository's dashboard,
 // when the run changed them or the decisions.
-func (b *Base) noteDashboard(client *github.Client, ref clarify.IssueRef, cfg RepoConfig, before, saved clarify.Ledger, effects []clarify.Effect) {
+func (k *Keeper) NoteDashboard(client *github.Client, ref clarify.IssueRef, on bool, before, saved clarify.Ledger, effects []clarify.Effect) {
 	rows := render.DashRows(saved)
 	superseded := slices.ContainsFunc(effects, func(e clarify.Effect) bool { return e.Kind == clarify.EffectSupersede })
-	if !cfg.Dashboard || (slices.Equal(rows, render.DashRows(before)) && !superseded) {
+	if !on || (slices.Equal(rows, render.DashRows(before)) && !superseded) {
 		return
 	}
-	b.dash.mu.Lock()
-	defer b.dash.mu.Unlock()
-	if b.dash.pending == nil {
-		b.dash.pending = map[string]*dashPending{}
+	k.dash.mu.Lock()
+	defer k.dash.mu.Unlock()
+	if k.dash.pending == nil {
+		k.dash.pending = map[string]*dashPending{}
 	}
 	key := ref.Owner + "/" + ref.Repo
-	p := b.dash.pending[key]
+	p := k.dash.pending[key]
 	if p == nil {
 		p = &dashPending{owner: ref.Owner, repo: ref.Repo, issues: map[int][]render.DashRow{}}
-		b.dash.pending[key] = p
+		k.dash.pending[key] = p
 	}
 	p.client = client
 	p.issues[ref.Number] = rows
@@ -78,43 +78,43 @@ func (b *Base) noteDashboard(client *github.Client, ref clarify.IssueRef, cfg Re
 
 // FlushDashboards writes the dashboard of every repository noted since the last flush; a
 // repository whose write fails is noted again for the next.
-func (b *Base) FlushDashboards(ctx context.Context) {
-	b.dash.mu.Lock()
-	pending := b.dash.pending
-	b.dash.pending = nil
-	b.dash.mu.Unlock()
+func (k *Keeper) FlushDashboards(ctx context.Context) {
+	k.dash.mu.Lock()
+	pending := k.dash.pending
+	k.dash.pending = nil
+	k.dash.mu.Unlock()
 	for _, p := range pending {
-		if err := b.flushDashboard(ctx, p); err != nil {
+		if err := k.flushDashboard(ctx, p); err != nil {
 			zerolog.Ctx(ctx).Error().Err(err).Str("repository", p.owner+"/"+p.repo).Msg("Dashboard not updated")
-			b.dash.mu.Lock()
-			if b.dash.pending == nil {
-				b.dash.pending = map[string]*dashPending{}
+			k.dash.mu.Lock()
+			if k.dash.pending == nil {
+				k.dash.pending = map[string]*dashPending{}
 			}
-			if b.dash.pending[p.owner+"/"+p.repo] == nil {
-				b.dash.pending[p.owner+"/"+p.repo] = p
+			if k.dash.pending[p.owner+"/"+p.repo] == nil {
+				k.dash.pending[p.owner+"/"+p.repo] = p
 			}
-			b.dash.mu.Unlock()
+			k.dash.mu.Unlock()
 		}
 	}
 }
 
 // flushDashboard renders one repository's dashboard and writes it when it changed. With
-// Mode.concurrent (workflow runs of different issues at once, each writing the dashboard
-// from its own read), it reads its write back after SettleDelay and writes again when
+// ReadBack (workflow runs of different issues at once, each writing the dashboard from its
+// own read), it reads its write back after Settle and writes again when
 // another run's write dropped this one's rows.
-func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
+func (k *Keeper) flushDashboard(ctx context.Context, p *dashPending) error {
 	for try := 1; ; try++ {
-		n, err := b.writeDashboard(ctx, p)
+		n, err := k.writeDashboard(ctx, p)
 		switch {
-		case errors.Is(err, errDashboardMoved) && try < sharedAttempts:
+		case errors.Is(err, errDashboardMoved) && try < k.cfg.Attempts:
 			continue
-		case err != nil || n == 0 || !b.mode.concurrent():
+		case err != nil || n == 0 || !k.cfg.ReadBack:
 			return err
 		}
-		if kept, err := b.dashboardKept(ctx, p, n); err != nil || kept {
+		if kept, err := k.dashboardKept(ctx, p, n); err != nil || kept {
 			return err
 		}
-		if try == sharedAttempts {
+		if try == k.cfg.Attempts {
 			return fmt.Errorf("the dashboard of %s/%s was overwritten %d times by other runs", p.owner, p.repo, try)
 		}
 		zerolog.Ctx(ctx).Warn().Int("issue", n).Msg("Another run wrote the dashboard from the same read; writing it again")
@@ -123,12 +123,12 @@ func (b *Base) flushDashboard(ctx context.Context, p *dashPending) error {
 
 // writeDashboard renders the dashboard and writes it when it changed; it returns the
 // dashboard issue it edited (0 when it edited none).
-func (b *Base) writeDashboard(ctx context.Context, p *dashPending) (int, error) {
-	is, desc, stop, err := b.findDashboard(ctx, p.client, p.owner, p.repo)
+func (k *Keeper) writeDashboard(ctx context.Context, p *dashPending) (int, error) {
+	is, desc, stop, err := k.findDashboard(ctx, p.client, p.owner, p.repo)
 	if err != nil || stop {
 		return 0, err
 	}
-	key := b.dashboardKey(p.owner, p.repo)
+	key := k.dashboardKey(p.owner, p.repo)
 	var state render.Dashboard
 	if is != nil {
 		// A body edited by hand no longer verifies: the state starts again from what
@@ -138,7 +138,7 @@ func (b *Base) writeDashboard(ctx context.Context, p *dashPending) (int, error) 
 	for n, rows := range p.issues {
 		state.Put(n, rows)
 	}
-	book, err := b.readMemory(ctx, p.client, p.owner, p.repo)
+	book, err := k.cfg.Decisions(ctx, p.client, p.owner, p.repo)
 	if err != nil {
 		return 0, err
 	}
@@ -148,7 +148,7 @@ func (b *Base) writeDashboard(ctx context.Context, p *dashPending) (int, error) 
 	}
 	if is == nil {
 		// Made with the rows in it; a twin made at the same moment is settled there.
-		return 0, b.createDashboard(ctx, p.client, p.owner, p.repo, body, desc != "")
+		return 0, k.createDashboard(ctx, p.client, p.owner, p.repo, body, desc != "")
 	}
 	if is.GetBody() == body {
 		return 0, nil
@@ -160,10 +160,10 @@ func (b *Base) writeDashboard(ctx context.Context, p *dashPending) (int, error) 
 	return is.GetNumber(), nil
 }
 
-// dashboardKept reads dashboard issue n back SettleDelay after this run wrote it, and says
+// dashboardKept reads dashboard issue n back Settle after this run wrote it, and says
 // whether it still shows the rows this run wrote. A failed read takes the write as standing.
-func (b *Base) dashboardKept(ctx context.Context, p *dashPending, n int) (bool, error) {
-	if err := ghtransport.Sleep(ctx, b.settleDelay()); err != nil {
+func (k *Keeper) dashboardKept(ctx context.Context, p *dashPending, n int) (bool, error) {
+	if err := ghtransport.Sleep(ctx, k.cfg.Settle()); err != nil {
 		return false, err
 	}
 	is, _, err := p.client.Issues.Get(ctx, p.owner, p.repo, n)
@@ -171,7 +171,7 @@ func (b *Base) dashboardKept(ctx context.Context, p *dashPending, n int) (bool, 
 		zerolog.Ctx(ctx).Warn().Err(err).Int("issue", n).Msg("Could not read the dashboard back; taking the write as standing")
 		return true, nil
 	}
-	state, err := render.DecodeDashboard(is.GetBody(), b.dashboardKey(p.owner, p.repo))
+	state, err := render.DecodeDashboard(is.GetBody(), k.dashboardKey(p.owner, p.repo))
 	if err != nil {
 		return false, nil
 	}
@@ -186,7 +186,7 @@ func (b *Base) dashboardKept(ctx context.Context, p *dashPending, n int) (bool, 
 // findDashboard returns the dashboard issue to edit; nil and stop false when one must be
 // created (desc is then the label's description, "" when there is no label); stop when
 // the repository's people closed it, or deleted it twice.
-func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, repo string) (is *github.Issue, desc string, stop bool, err error) {
+func (k *Keeper) findDashboard(ctx context.Context, client *github.Client, owner, repo string) (is *github.Issue, desc string, stop bool, err error) {
 	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DashboardLabel)
 	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return nil, "", false, nil
@@ -210,7 +210,7 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 		return nil, desc, false, nil
 	case err != nil:
 		return nil, desc, false, fmt.Errorf("read the dashboard of %s/%s: %w", owner, repo, err)
-	case !b.ownDashboard(owner, repo, is, desc):
+	case !k.ownDashboard(owner, repo, is, desc):
 		// Someone else's issue: never written into. A new dashboard is made, as if none
 		// had been, and the label is pointed at it.
 		zerolog.Ctx(ctx).Warn().Int("issue", n).Str("label", DashboardLabel).
@@ -218,60 +218,60 @@ func (b *Base) findDashboard(ctx context.Context, client *github.Client, owner, 
 		return nil, "", false, nil
 	case is.GetState() == "closed":
 		return nil, desc, true, nil // the app never closes it: a person did
-	case !b.reader().Marked(owner, repo, dashboardKind, n, desc):
+	case !k.cfg.Reader().Marked(owner, repo, dashboardKind, n, desc):
 		// Proven the app's by its body: the label is given the mark, so that the next
 		// flush takes the issue for the app's without that proof.
 		var recreated string
 		if strings.HasSuffix(desc, dashboardRecreated) {
 			recreated = dashboardRecreated
 		}
-		desc, err = b.markLabel(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo, Number: n}, DashboardLabel, dashboardKind, recreated)
+		desc, err = k.MarkLabel(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo, Number: n}, DashboardLabel, dashboardKind, recreated)
 	}
 	return is, desc, false, err
 }
 
 // dashboardKey is the key that signs a repository's dashboard state (the key of its issue 0:
 // the state is the repository's, whichever issue holds it).
-func (b *Base) dashboardKey(owner, repo string) []byte {
-	return ledger.IssueLedgerKey(b.LedgerKey, owner, repo, 0)
+func (k *Keeper) dashboardKey(owner, repo string) []byte {
+	return ledger.IssueLedgerKey(k.cfg.Reader().Keys.Current, owner, repo, 0)
 }
 
 // ownDashboard reports whether is, named by the label's description desc, is provably the
 // app's dashboard (ownIssue): the label's mark, or a body the app signed.
-func (b *Base) ownDashboard(owner, repo string, is *github.Issue, desc string) bool {
-	signed := b.reader().Marked(owner, repo, dashboardKind, is.GetNumber(), desc)
+func (k *Keeper) ownDashboard(owner, repo string, is *github.Issue, desc string) bool {
+	signed := k.cfg.Reader().Marked(owner, repo, dashboardKind, is.GetNumber(), desc)
 	if !signed {
-		_, err := render.DecodeDashboard(is.GetBody(), b.dashboardKey(owner, repo))
+		_, err := render.DecodeDashboard(is.GetBody(), k.dashboardKey(owner, repo))
 		signed = err == nil
 	}
-	return b.reader().OwnIssue(is, signed)
+	return k.cfg.Reader().OwnIssue(is, signed)
 }
 
 // createDashboard opens the dashboard issue with its body and stores its number. When
 // another run made one at the same moment, that one stands: ours is marked unused, and
 // errDashboardMoved says to write into theirs.
-func (b *Base) createDashboard(ctx context.Context, client *github.Client, owner, repo, body string, recreated bool) error {
+func (k *Keeper) createDashboard(ctx context.Context, client *github.Client, owner, repo, body string, recreated bool) error {
 	title := render.DashboardTitle
 	is, _, err := client.Issues.Create(ctx, owner, repo, &github.IssueRequest{Title: &title, Body: &body})
 	if err != nil {
 		return fmt.Errorf("create the dashboard of %s/%s: %w", owner, repo, err)
 	}
 	n := is.GetNumber()
-	desc := b.appIssueLabel(clarify.IssueRef{Owner: owner, Repo: repo, Number: n}, dashboardKind)
+	desc := k.Label(clarify.IssueRef{Owner: owner, Repo: repo, Number: n}, dashboardKind)
 	if recreated {
 		desc += dashboardRecreated
 	}
-	stands, err := b.claimLabel(ctx, client, owner, repo, DashboardLabel, desc, n, func(other int, desc string) (bool, error) {
+	stands, err := ClaimLabel(ctx, client, owner, repo, DashboardLabel, desc, n, func(other int, desc string) (bool, error) {
 		is, _, err := client.Issues.Get(ctx, owner, repo, other)
 		if ledger.Gone(err) {
 			return false, nil
 		}
-		return err == nil && b.ownDashboard(owner, repo, is, desc) && is.GetState() == "open", err
+		return err == nil && k.ownDashboard(owner, repo, is, desc) && is.GetState() == "open", err
 	})
 	if err != nil || stands == n {
 		return err
 	}
-	markUnused(ctx, client, owner, repo, n, fmt.Sprintf("Clarify: unused (the dashboard of this repository is #%d)", stands))
+	MarkUnused(ctx, client, owner, repo, n, fmt.Sprintf("Clarify: unused (the dashboard of this repository is #%d)", stands))
 	return errDashboardMoved
 }
 
