@@ -28,14 +28,10 @@ const (
 // the ledger key and the per-issue locks.
 type Base struct {
 	Clients githubapp.ClientCreator
+	// Identity is the app's account and keys.
+	Identity
 	// Now is the clock; time enters the domain only through it.
 	Now func() time.Time
-	// AppSlug is the app's slug; its comments are written by "<slug>[bot]".
-	AppSlug string
-	// LedgerKey keys the MAC of the hidden ledger (through IssueLedgerKey).
-	LedgerKey []byte
-	// PreviousKeys still verify ledgers written before a key rotation.
-	PreviousKeys [][]byte
 	// Configs loads each repository's .github/clarify.yml.
 	Configs *ConfigLoader
 	// Locks keep one issue's runs one at a time within this process.
@@ -67,42 +63,18 @@ type Base struct {
 // NewBase returns a Base with the default labels and policy, running in mode.
 func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, now func() time.Time, mode Mode) *Base {
 	b := &Base{
-		mode:      mode,
-		Clients:   clients,
-		Now:       now,
-		AppSlug:   appSlug,
-		LedgerKey: ledgerKey,
-		Configs:   NewConfigLoader(DefaultConfigTTL, now),
-		Index:     &MemoryIndex{},
-		memories:  newMemories(now),
+		mode:     mode,
+		Clients:  clients,
+		Now:      now,
+		Identity: Identity{AppSlug: appSlug, LedgerKey: ledgerKey},
+		Configs:  NewConfigLoader(DefaultConfigTTL, now),
+		Index:    &MemoryIndex{},
+		memories: newMemories(now),
 	}
 	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: b.readMemory,
 		ReadBack: mode.concurrent(), Settle: b.settleDelay, Attempts: sharedAttempts})
 	b.checks = checks.New(appSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
 	return b
-}
-
-// BotLogin is the login GitHub gives the app's own comments.
-func (b *Base) BotLogin() string { return ledger.BotLoginOf(b.AppSlug) }
-
-// IsSlug reports whether s can be a GitHub App's slug, as in github.com/apps/SLUG: the app
-// knows its own comments by "<slug>[bot]", so a slug written with [bot] or a display name
-// would never match, and every run would take the app's own comments for someone else's.
-func IsSlug(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// isSelf reports whether a user is the app itself.
-func (b *Base) isSelf(u *github.User) bool {
-	return ledger.IsLogin(u, b.BotLogin())
 }
 
 // InstallationClient returns the installation's client, and ctx marked for it, so that
