@@ -302,7 +302,7 @@ func (s *snapshot) input(c *github.IssueComment) input {
 func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, trig trigger,
 	lookups *actorLookups, p clarify.Policy) (trigger, error) {
 	snap.mirrors = map[int64]input{}
-	for _, c := range snap.comments {
+	for _, c := range snap.known() {
 		if in, ok := b.mirrorInput(ref, c); ok {
 			snap.mirrors[c.GetID()] = in
 		}
@@ -401,7 +401,7 @@ func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
 // A snapshot of the comments since the cursor may miss the answer to a dispatch that is
 // redelivered days later, so then the comments of the last dispatchLookBack are read.
 func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark string) (*github.IssueComment, error) {
-	for _, c := range snap.comments {
+	for _, c := range snap.known() {
 		if b.carries(ref, c, mark) {
 			return c, nil
 		}

@@ -38,7 +38,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 	}
 	var out []input
 	placed := trigComment == nil
-	for _, c := range snap.comments {
+	for _, c := range snap.known() {
 		if !snap.toFold(c, trig) {
 			continue
 		}
@@ -92,7 +92,7 @@ func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
 // cursor are read, and only a refusal among them has its seal checked.
 func (b *Base) refusedAsClosed(snap *snapshot) func(commentID int64) bool {
 	var refusals []*github.IssueComment
-	for _, c := range snap.comments {
+	for _, c := range snap.known() {
 		if c.GetID() <= snap.ledger.Cursor {
 			continue
 		}

@@ -24,7 +24,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 	withCursor := func(cursor int64) *snapshot {
 		l := clarify.NewLedger(42)
 		l.Cursor = cursor
-		return &snapshot{ledger: l, hasLedger: true}
+		return &snapshot{issueRead: issueRead{ledger: l, hasLedger: true}}
 	}
 	c1 := comment(101, "maria", foldT0.Add(-20*time.Minute), "old")
 	c2 := comment(102, "coder-agent", foldT0.Add(-10*time.Minute), "/clarify @maria Per key?")
@@ -70,7 +70,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 			want: []string{"comment:103:Per key, edited since", "closed:0:"},
 		},
 		"aRebuildOfAClosedIssueClosesItAgain": {
-			snap: &snapshot{damaged: true, hasLedger: true, rebuildFrom: foldT0.Add(-time.Minute), ledger: clarify.NewLedger(42)},
+			snap: &snapshot{issueRead: issueRead{damaged: true, hasLedger: true, rebuildFrom: foldT0.Add(-time.Minute), ledger: clarify.NewLedger(42)}},
 			trig: trigger{Kind: triggerTick, At: foldT0, IssueClosed: true},
 			want: []string{"comment:103:Per key, edited since", "closed:0:"},
 		},
@@ -94,10 +94,10 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 
 func TestEventsMarksOnlyTheTriggerWithTheIssueState(t *testing.T) {
 	b := &Base{Identity: Identity{AppSlug: "clarify"}}
-	snap := &snapshot{comments: []*github.IssueComment{
+	snap := &snapshot{issueRead: issueRead{comments: []*github.IssueComment{
 		comment(102, "coder-agent", foldT0, "/clarify @maria Per key?"),
 		comment(103, "maria", foldT0, "Per key."),
-	}}
+	}}}
 	trig := trigger{Kind: triggerComment, Comment: comment(103, "maria", foldT0, "Per key."), At: foldT0, IssueClosed: true}
 	ins := b.events(snap, trig)
 	if len(ins) != 2 || ins[0].event.IssueClosed || !ins[1].event.IssueClosed {

@@ -139,7 +139,7 @@ func cameAfter(listed []*github.IssueComment, snap *snapshot) *github.IssueComme
 	edited := snap.status.GetUpdatedAt().Time
 	for _, c := range listed {
 		if c.GetID() > snap.lastRead && !c.GetCreatedAt().After(edited) &&
-			!slices.ContainsFunc(snap.comments, func(o *github.IssueComment) bool { return o.GetID() == c.GetID() }) {
+			!slices.ContainsFunc(snap.known(), func(o *github.IssueComment) bool { return o.GetID() == c.GetID() }) {
 			return c
 		}
 	}

@@ -56,7 +56,7 @@ func (b *Base) hintRun(snap *snapshot, trig trigger) hintRun {
 	if trig.Kind == triggerComment {
 		h.trigger = trig.Comment.GetID()
 	}
-	for _, c := range snap.comments {
+	for _, c := range snap.known() {
 		if c.GetID() > h.newest && snap.toFold(c, trig) && !strings.EqualFold(c.GetUser().GetLogin(), b.BotLogin()) {
 			h.newest = c.GetID()
 		}

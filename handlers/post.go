@@ -27,7 +27,7 @@ const raceWindow = 5 * time.Minute
 // (Mode.sharesIssue), and an event's run does not look (Mode.inIssueGroup): the scheduled run gives
 // way to any twin, older or newer.
 func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
-	for _, c := range snap.comments {
+	for _, c := range snap.known() {
 		if b.carries(ref, c, mark) {
 			return c, nil
 		}
@@ -39,7 +39,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.
 	if err != nil {
 		return nil, fmt.Errorf("post on %s: %w", ref.String(), err)
 	}
-	snap.comments = append(snap.comments, c)
+	snap.posts = append(snap.posts, c)
 	if b.mode.inIssueGroup() {
 		return c, nil
 	}
@@ -64,7 +64,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.
 	if _, err := client.Issues.DeleteComment(ctx, ref.Owner, ref.Repo, c.GetID()); err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
 		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), ref.String(), err)
 	}
-	snap.comments = append(snap.comments, kept)
+	snap.posts = append(snap.posts, kept)
 	return kept, nil
 }
 

@@ -23,12 +23,20 @@ import (
 // first ask, not so far that installing the app replays an issue's old commands.
 const firstRunWindow = 15 * time.Minute
 
-// snapshot is what a run reads of an issue before it applies anything.
+// snapshot is one run of an issue: what it read of the issue (issueRead) and its own
+// state (runState).
 type snapshot struct {
+	issueRead
+	runState
+}
+
+// issueRead is what a run read of an issue and made of it while loading (loadIssue): never
+// changed after.
+type issueRead struct {
 	// ref is the issue read: whose keys seal the app's markers in it.
-	ref       clarify.IssueRef
+	ref clarify.IssueRef
+	// comments are the issue's comments as listed; the run's own posts are runState's.
 	comments  []*github.IssueComment
-	status    *github.IssueComment
 	ledger    clarify.Ledger
 	hasLedger bool
 	// damaged is set when the ledger is rebuilt by folding the issue again from
@@ -40,9 +48,6 @@ type snapshot struct {
 	// revFloor is the newest revision of the issue's ledger known to this run; the next
 	// save writes above it, so that a rebuilt ledger is not itself taken for an older one.
 	revFloor int64
-	// head is the round the status comment was created with above its table, kept as
-	// written on every save.
-	head string
 	// archived holds the ids of the clarifications that live in archive comments.
 	archived map[string]bool
 	// skipTo is the newest comment this process already applied to this very ledger, with
@@ -55,6 +60,17 @@ type snapshot struct {
 	// tells a comment made after the read (guard.go).
 	readTo   time.Time
 	lastRead int64
+}
+
+// runState is what a run adds to what it read.
+type runState struct {
+	// status is the status comment: as read, then as this run saved it.
+	status *github.IssueComment
+	// head is the round the status comment was created with above its table, kept as
+	// written on every save: as read, or the first round this run puts there.
+	head string
+	// posts are the comments this run posted, after comments in known.
+	posts []*github.IssueComment
 	// mirrors holds, by comment id, the commands that the app's mirrors of
 	// repository_dispatch stand for (dispatch.go).
 	mirrors map[int64]input
@@ -67,6 +83,14 @@ type snapshot struct {
 	lookups *actorLookups
 }
 
+// known is every comment of the issue the run knows of: those it read, then its posts.
+func (s *snapshot) known() []*github.IssueComment {
+	if len(s.posts) == 0 {
+		return s.comments
+	}
+	return append(slices.Clip(s.comments), s.posts...)
+}
+
 // applied reports whether a comment was already applied to the snapshot's ledger.
 func (s *snapshot) applied(id int64) bool {
 	return id <= max(s.ledger.Cursor, s.skipTo)
@@ -74,7 +98,7 @@ func (s *snapshot) applied(id int64) bool {
 
 // posted reports whether one of the app's comments already carries the effect's marker.
 func (s *snapshot) posted(b *Base, ref clarify.IssueRef, key string) bool {
-	return slices.ContainsFunc(s.comments, func(c *github.IssueComment) bool {
+	return slices.ContainsFunc(s.known(), func(c *github.IssueComment) bool {
 		if s.status != nil && c.GetID() == s.status.GetID() {
 			// The status comment holds a round only in a head the ledger vouches for: a
 			// rebuild writes it anew without one it cannot trust, so that round is posted.
@@ -87,7 +111,7 @@ func (s *snapshot) posted(b *Base, ref clarify.IssueRef, key string) bool {
 // hasRoundComment reports whether the app ever mirrored a round in these comments: the
 // sign that a missing status comment was deleted rather than never written.
 func (s *snapshot) hasRoundComment(b *Base, ref clarify.IssueRef) bool {
-	return slices.ContainsFunc(s.comments, func(c *github.IssueComment) bool {
+	return slices.ContainsFunc(s.known(), func(c *github.IssueComment) bool {
 		return b.ownComment(ref, c) && render.HasMarkerPrefix(c.GetBody(), "round:")
 	})
 }
@@ -124,7 +148,7 @@ func (b *Base) loadAll(ctx context.Context, client *github.Client, ref clarify.I
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{comments: comments, archived: map[string]bool{}, revFloor: floor}
+	snap := &snapshot{issueRead: issueRead{comments: comments, archived: map[string]bool{}, revFloor: floor}}
 	status, extra, _ := b.reader().FindStatus(ref, comments)
 	for _, c := range extra {
 		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
@@ -213,7 +237,8 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref clarif
 		}
 	}
 	ledger.SortByID(rc.comments)
-	snap := &snapshot{comments: rc.comments, status: status, ledger: l, hasLedger: true, revFloor: floor, partial: true}
+	snap := &snapshot{issueRead: issueRead{comments: rc.comments, ledger: l, hasLedger: true, revFloor: floor, partial: true},
+		runState: runState{status: status}}
 	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
 		return nil, false, nil
@@ -267,7 +292,8 @@ func (b *Base) remember(ref clarify.IssueRef, snap *snapshot, cursor int64) {
 		b.memory.forget(ref.String())
 		return
 	}
-	i := slices.IndexFunc(snap.comments, func(c *github.IssueComment) bool { return c.GetID() == cursor })
+	known := snap.known()
+	i := slices.IndexFunc(known, func(c *github.IssueComment) bool { return c.GetID() == cursor })
 	if i < 0 {
 		b.memory.forget(ref.String())
 		return
@@ -276,7 +302,7 @@ func (b *Base) remember(ref clarify.IssueRef, snap *snapshot, cursor int64) {
 		statusID:   snap.status.GetID(),
 		statusHash: sha256.Sum256([]byte(snap.status.GetBody())),
 		cursor:     cursor,
-		cursorAt:   snap.comments[i].GetCreatedAt().Time,
+		cursorAt:   known[i].GetCreatedAt().Time,
 	})
 }
 
