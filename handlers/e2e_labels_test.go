@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/labels"
 	"github.com/clarify-app/clarify/handlers/sweep"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 )
@@ -236,7 +236,7 @@ func TestALabelGitHubMadeIsColouredByTheSweep(t *testing.T) {
 				w.h.Fake.Advance(sweep.DefaultReconcileEvery)
 			}
 			w.sweep()
-			active := handlers.DefaultLabelActive
+			active := labels.DefaultLabelActive
 			wantRepoLabel(t, w, active.Name, active.Color, active.Description, "after the walk")
 			edits := labelEdits(w, active.Name)
 			w.h.Fake.Advance(sweep.DefaultReconcileEvery)

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/labels"
 )
 
 // refOf names the issue a payload is about.
@@ -105,7 +106,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 	// those to put on go on before anything is posted: a reply to a round that mentions
 	// someone then carries the label in its payload, which a workflow's job needs to start
 	// (docs/workflow.md). Those to take off come off after the save.
-	labels, err := b.labelsToSave(ctx, client, ref, trig, snap, cfg, &f.ledger)
+	plan, err := b.labelsToSave(ctx, client, ref, trig, snap, cfg, &f.ledger)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
@@ -132,7 +133,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 	// 6. The wake-ups of agents waiting on what settled (wake.go), then the labels that no
 	// longer match what was saved come off.
 	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
-	return saved, errors.Join(kept, woke, b.takeOffLabels(ctx, client, ref, labels))
+	return saved, errors.Join(kept, woke, labels.TakeOff(ctx, client, &b.labelsSet, ref, plan))
 }
 
 // loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs
@@ -205,19 +206,19 @@ func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref clarify
 
 // labelsToSave plans the issue's labels against the folded ledger l, from the labels it
 // carries as far as the run can tell, records in l those the app puts on, and puts them on;
-// it returns the plan, whose labels to take off wait for the save (takeOffLabels).
-func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) (labelPlan, error) {
+// it returns the plan, whose labels to take off wait for the save (labels.TakeOff).
+func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) (labels.Plan, error) {
 	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
 	if err != nil {
-		return labelPlan{}, err
+		return labels.Plan{}, err
 	}
-	plan := b.planLabels(ref, labelsOf(cfg.Labels), current, *l)
-	if b.doneAlready(ref, plan) {
-		if current, err = readLabels(ctx, client, ref); err != nil {
-			return labelPlan{}, err
+	plan := labels.Decide(&b.labelsSet, ref, labels.Of(cfg.Labels), current, *l)
+	if labels.DoneAlready(&b.labelsSet, ref, plan) {
+		if current, err = labels.Read(ctx, client, ref); err != nil {
+			return labels.Plan{}, err
 		}
-		plan = b.planLabels(ref, labelsOf(cfg.Labels), current, *l)
+		plan = labels.Decide(&b.labelsSet, ref, labels.Of(cfg.Labels), current, *l)
 	}
-	l.Labels = plan.owned
-	return plan, b.putOnLabels(ctx, client, ref, plan)
+	l.Labels = plan.Owned
+	return plan, labels.PutOn(ctx, client, &b.labelsSet, ref, plan)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/labels"
 )
 
 // labelEdits are the requests since before that edited a repository label.
@@ -29,7 +29,7 @@ func (b *bench) wantLabel(name, color, desc, when string) {
 
 // colouredByNextRun runs a scheduled run and fails the test unless it made one label edit,
 // which gave the label Clarify's colour and description.
-func (b *bench) colouredByNextRun(want handlers.Label, run string) {
+func (b *bench) colouredByNextRun(want labels.Label, run string) {
 	b.t.Helper()
 	before := len(b.fake.Requests())
 	b.schedule()
@@ -53,7 +53,7 @@ func TestALabelGitHubMadeIsColouredByTheScheduledRun(t *testing.T) {
 	}
 	b.wantLabel("clarification:active", "ededed", "", "after the ask")
 
-	b.colouredByNextRun(handlers.DefaultLabelActive, "the scheduled run after the ask")
+	b.colouredByNextRun(labels.DefaultLabelActive, "the scheduled run after the ask")
 
 	// Past the SLA: the next run marks the question stale and puts on the stale label,
 	// which GitHub makes grey; the run after it colours that one, and only that one.
@@ -63,7 +63,7 @@ func TestALabelGitHubMadeIsColouredByTheScheduledRun(t *testing.T) {
 		t.Fatalf("labels %q once stale", got)
 	}
 	b.fake.Advance(time.Minute)
-	b.colouredByNextRun(handlers.DefaultLabelStale, "the scheduled run after the stale one")
+	b.colouredByNextRun(labels.DefaultLabelStale, "the scheduled run after the stale one")
 }
 
 // TestALabelAPersonMadeIsNeverEdited: a maintainer made clarification:active before

@@ -1,4 +1,4 @@
-package handlers
+package labels
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 )
 
 func TestPlanLabelsTakesOffOnlyWhatTheAppPutOn(t *testing.T) {
-	triage := labelsOf(repoconfig.Labels{Active: repoconfig.DefaultLabelActive, Stale: "needs-triage", Escalated: repoconfig.DefaultLabelEscalated})
+	triage := Of(repoconfig.Labels{Active: repoconfig.DefaultLabelActive, Stale: "needs-triage", Escalated: repoconfig.DefaultLabelEscalated})
 	ledger := func(status clarify.Status, recorded ...string) clarify.Ledger {
 		l := clarify.NewLedger(42)
 		if status != "" {
@@ -70,25 +70,35 @@ func TestPlanLabelsTakesOffOnlyWhatTheAppPutOn(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			b := &Base{}
+			mem := mapMemory{}
 			ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
-			b.labelsSet.put(ref.String(), tc.setSince)
+			mem.Put(ref.String(), tc.setSince)
 			var on []*github.Label
 			for _, n := range tc.on {
 				on = append(on, &github.Label{Name: github.String(n)})
 			}
-			p := b.planLabels(ref, triage, on, tc.ledger)
+			p := Decide(mem, ref, triage, on, tc.ledger)
 			var add []string
-			for _, lb := range p.add {
+			for _, lb := range p.Add {
 				add = append(add, lb.Name)
 			}
-			got := fmt.Sprint(add, p.remove, p.owned)
+			got := fmt.Sprint(add, p.Remove, p.Owned)
 			if want := fmt.Sprint(tc.add, tc.remove, tc.owned); got != want {
 				t.Errorf("add, remove, owned = %s, want %s", got, want)
 			}
-			if slices.Contains(p.set, "needs-triage") != slices.Contains(p.owned, "needs-triage") {
-				t.Errorf("remembered as set %v, but owned %v", p.set, p.owned)
+			if slices.Contains(p.Set, "needs-triage") != slices.Contains(p.Owned, "needs-triage") {
+				t.Errorf("remembered as set %v, but owned %v", p.Set, p.Owned)
 			}
 		})
 	}
 }
+
+// mapMemory is a Memory that remembers everything.
+type mapMemory map[string][]string
+
+func (m mapMemory) Known(issue string) ([]string, bool) {
+	names, ok := m[issue]
+	return names, ok
+}
+
+func (m mapMemory) Put(issue string, names []string) { m[issue] = names }
