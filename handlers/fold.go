@@ -85,7 +85,7 @@ func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
 // catch-up with no ledger to say it was applied, a rebuild) would otherwise take it as
 // written in an open issue and open the ask it refused; taken as written while closed, it
 // is refused again, and the refusal already posted is found by its marker.
-// Only the app's own refusals count (own.go): another workflow's look-alike, by the same
+// Only the app's own refusals count (identity.go): another workflow's look-alike, by the same
 // github-actions[bot], must not refuse an ask in an open issue.
 // A refusal is posted after the comment it refuses, and the fold takes in no comment at or
 // before the ledger's cursor (clarify.Apply skips them): so only the comments past the

@@ -13,7 +13,7 @@ import (
 // without asking GitHub (clarify.Hints): bot action's runs are fresh processes, each of
 // which would otherwise read the config file and look the decisions' label up again. The
 // hints ride in the signed ledger, so a hint in a ledger that does not verify is never
-// seen; config.go says when the config's hint holds, appissues.go when the memory's does.
+// seen; config.go says when the config's hint holds, ledger/appissues.go when the memory's does.
 
 // pushOf is where a payload's repository says its branches stand; unknown (zero) when the
 // payload carries no pushed_at, or for a sweep's run, which has no payload.

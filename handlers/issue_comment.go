@@ -63,7 +63,7 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 	ctx = logger.WithContext(ctx)
 
 	// GitHub tells the app about its own comments; they are never input. Which are its own
-	// is own.go's: from a shared account (a workflow's token) only those it sealed.
+	// is ledger/own.go's: from a shared account (a workflow's token) only those it sealed.
 	if h.selfSender(ev.GetSender()) || (ev.GetAction() == "created" && h.ownComment(refOf(ev.GetRepo(), ev.GetIssue()), ev.GetComment())) {
 		return nil
 	}
