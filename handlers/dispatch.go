@@ -257,17 +257,18 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 func dispatchKey(guid string) string { return "dispatch:" + guid }
 
 // mirrorBlock is the hidden, signed copy of a dispatched command.
-func (b *Base) mirrorBlock(ref clarify.IssueRef, m render.DispatchCopy) (string, error) {
-	return b.keys(ref).EncodeDispatch(m)
+func (id *Identity) mirrorBlock(ref clarify.IssueRef, m render.DispatchCopy) (string, error) {
+	return id.keys(ref).EncodeDispatch(m)
 }
 
 // readMirror takes the signed copy out of one of the app's comments; false when there is
 // none, or it does not verify under the issue's keys.
-func (b *Base) readMirror(ref clarify.IssueRef, c *github.IssueComment) (render.DispatchCopy, bool) {
-	if !b.isSelf(c.User) {
+func (id *Identity) readMirror(ref clarify.IssueRef, c *github.IssueComment) (render.DispatchCopy, bool) {
+	if !id.isSelf(c.User) {
 		return render.DispatchCopy{}, false
 	}
-	return b.keys(ref).DecodeDispatch(c.GetBody())
+	m, ok := id.keys(ref).DecodeDispatch(c.GetBody())
+	return m, ok && m.Holds(c.GetCreatedAt().Time)
 }
 
 // mirrorInput is what a mirror stands for: the sender's comment, with the mirror's id. An
@@ -281,7 +282,8 @@ func (b *Base) mirrorInput(ref clarify.IssueRef, c *github.IssueComment) (input,
 	return input{
 		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: m.Command, At: c.GetCreatedAt().Time,
 			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time), State: string(m.State), Nonce: m.Nonce},
-		user: &github.User{Login: &login, Type: &typ},
+		user:     &github.User{Login: &login, Type: &typ},
+		delivery: m.Delivery,
 	}, true
 }
 
@@ -302,9 +304,11 @@ func (s *snapshot) input(c *github.IssueComment) input {
 func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, trig trigger,
 	lookups *actorLookups, p clarify.Policy) (trigger, error) {
 	snap.mirrors = map[int64]input{}
+	seen := map[string]bool{} // a dispatch's delivery: the first comment that mirrors it is its mirror
 	for _, c := range snap.known() {
-		if in, ok := b.mirrorInput(ref, c); ok {
+		if in, ok := b.mirrorInput(ref, c); ok && !seen[in.delivery] {
 			snap.mirrors[c.GetID()] = in
+			seen[in.delivery] = true
 		}
 	}
 	if trig.Kind != triggerDispatch || trig.Dispatch == nil {
@@ -338,7 +342,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarif
 		return tick, err
 	}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
-		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State), Nonce: d.Nonce})
+		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State), Nonce: d.Nonce, At: b.Now()})
 	if err != nil {
 		return trig, err
 	}

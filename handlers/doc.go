@@ -20,8 +20,9 @@
 //
 // # One run of an issue (run.go, in its numbered stages)
 //
-//  1. snapshot.go: the comments and the ledger (memory.go spares what this process read);
-//     archive.go, ledger_trust.go, then config.go and hints.go.
+//  1. snapshot.go: the comments and the ledger (memory.go spares what this process read,
+//     window.go what a long issue's last minutes hold); archive.go, ledger_trust.go, then
+//     config.go and hints.go.
 //  2. fold.go: what is new, then time, through clarify.Apply; actors.go says who is who.
 //  3. labelling.go: the labels, put on before anything is posted.
 //  4. effects.go, post.go: what the fold asks for, each posted once; decisions*.go: the

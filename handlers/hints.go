@@ -50,14 +50,14 @@ func (b *Base) noteHints(ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, p
 
 // hintRun is what the run knows to decide on the ledger's no-config hint (config.go): the
 // payload's push and comment, and the newest comment it is to apply that is not the app's,
-// whose config must be the one in force when it was made.
-func (b *Base) hintRun(snap *snapshot, trig trigger) hintRun {
-	h := hintRun{none: snap.ledger.Hints.NoConfig, push: trig.Push}
+// whose config must be the one in force when it was made (bot is the app's login).
+func (s *snapshot) hintRun(trig trigger, bot string) hintRun {
+	h := hintRun{none: s.ledger.Hints.NoConfig, push: trig.Push}
 	if trig.Kind == triggerComment {
 		h.trigger = trig.Comment.GetID()
 	}
-	for _, c := range snap.known() {
-		if c.GetID() > h.newest && snap.toFold(c, trig) && !strings.EqualFold(c.GetUser().GetLogin(), b.BotLogin()) {
+	for _, c := range s.known() {
+		if c.GetID() > h.newest && s.toFold(c, trig) && !strings.EqualFold(c.GetUser().GetLogin(), bot) {
 			h.newest = c.GetID()
 		}
 	}

@@ -139,14 +139,14 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 // loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs
 // none, and its ledger's hints (hints.go) may spare the config's read and the label's.
 func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) (*snapshot, RepoConfig, error) {
-	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig))
+	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig), longIssue(b.mode, trig))
 	if err != nil {
 		return nil, RepoConfig{}, err
 	}
 	snap.recoverHead(ctx, trig.Replaced)
 	snap.lostStatus(trig)
 	b.followHints(ref, snap.ledger.Hints)
-	cfg, err := b.Configs.loadAfter(ctx, client, ref.Owner, ref.Repo, b.hintRun(snap, trig))
+	cfg, err := b.Configs.loadAfter(ctx, client, ref.Owner, ref.Repo, snap.hintRun(trig, b.BotLogin()))
 	if err != nil {
 		return nil, RepoConfig{}, fmt.Errorf("load config of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
