@@ -73,6 +73,15 @@ func NewConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
 	return newConfigLoader(ttl, now, appconfig.WithOwnerDefault(".github", []string{"clarify.yml", ConfigPath}))
 }
 
+// NewRepoConfigLoader is a ConfigLoader that reads the repository's own file only, not the
+// organisation's default in its .github repository: a workflow's GITHUB_TOKEN reaches no
+// other repository, so that look-up could only cost a request and answer 404.
+func NewRepoConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
+	l := newConfigLoader(ttl, now, appconfig.WithOwnerDefault("", nil))
+	l.oneRepo = true
+	return l
+}
+
 func newConfigLoader(ttl time.Duration, now func() time.Time, opts ...appconfig.Option) *ConfigLoader {
 	return &ConfigLoader{loader: appconfig.NewLoader([]string{ConfigPath}, opts...), cache: memory[RepoConfig]{ttl: ttl, now: now}}
 }

@@ -5,10 +5,8 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/palantir/go-githubapp/appconfig"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers/checks"
 )
 
 // What the sweeps (handlers/sweep) need of the handlers beside their Handle methods: an
@@ -44,26 +42,6 @@ func sweepTrigger(is *github.Issue) trigger {
 		return trigger{Kind: triggerIssue, Event: clarify.EventClosed, At: is.GetClosedAt().Time, Issue: is, IssueClosed: true}
 	}
 	return trigger{Kind: triggerTick, Issue: is, Listed: true}
-}
-
-// MayHaveStanding reports whether a listed comment's author may be someone whose command
-// the fold takes, as far as the listing tells with no request: an account that may have
-// write access (its author_association), a bot (an agent; a bot comments only where its app
-// is installed), or a login the repository's roles list. Anyone else is a drive-by in an
-// issue where nothing of theirs is open (the issues with something open carry the active
-// label and are run anyway), so a scheduled run does not read the issue for their command.
-func MayHaveStanding(c *github.IssueComment, p clarify.Policy) bool {
-	u := c.GetUser()
-	return checks.MayWrite(c.GetAuthorAssociation()) || u.GetType() == "Bot" || p.RoleOf(u.GetLogin()) != ""
-}
-
-// NewRepoConfigLoader is a ConfigLoader that reads the repository's own file only, not the
-// organisation's default in its .github repository: a workflow's GITHUB_TOKEN reaches no
-// other repository, so that look-up could only cost a request and answer 404.
-func NewRepoConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader {
-	l := newConfigLoader(ttl, now, appconfig.WithOwnerDefault("", nil))
-	l.oneRepo = true
-	return l
 }
 
 // FlushDashboards writes the dashboards the runs noted: the App's sweep within the minute,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers"
+	"github.com/clarify-app/clarify/handlers/checks"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/wire"
@@ -41,7 +42,7 @@ import (
 //   - an ask whose run was cancelled as a pending run of its concurrency group left no label;
 //   - an agent's comment made with GITHUB_TOKEN started no run at all.
 //
-// Only commands by someone who may have standing count (handlers.MayHaveStanding, from the
+// Only commands by someone who may have standing count (mayHaveStanding, from the
 // listing alone): anyone can comment on a public repository, and a drive-by's 300 asks
 // must not make every run read 300 issues.
 //
@@ -198,7 +199,7 @@ func (r *Repository) unapplied(ctx context.Context, client *github.Client, owner
 			// Only a comment with the app's sealed markers: another workflow's, by the same
 			// github-actions[bot], shows nothing, and is input like anyone's.
 			lastOurs[n] = latest(lastOurs[n], c.GetUpdatedAt().Time)
-		case clarify.HasCommand(c.GetBody()) && handlers.MayHaveStanding(c, p):
+		case clarify.HasCommand(c.GetBody()) && mayHaveStanding(c, p):
 			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
 			// Its own run, still to come, applies every comment past the ledger's cursor.
 			coming[n] = coming[n] || r.ownRunComing(c)
@@ -211,6 +212,17 @@ func (r *Repository) unapplied(ctx context.Context, client *github.Client, owner
 		}
 	}
 	return out, nil
+}
+
+// mayHaveStanding reports whether a listed comment's author may be someone whose command
+// the fold takes, as far as the listing tells with no request: an account that may have
+// write access (its author_association), a bot (an agent; a bot comments only where its app
+// is installed), or a login the repository's roles list. Anyone else is a drive-by in an
+// issue where nothing of theirs is open (the issues with something open carry the active
+// label and are run anyway), so a scheduled run does not read the issue for their command.
+func mayHaveStanding(c *github.IssueComment, p clarify.Policy) bool {
+	u := c.GetUser()
+	return checks.MayWrite(c.GetAuthorAssociation()) || u.GetType() == "Bot" || p.RoleOf(u.GetLogin()) != ""
 }
 
 // ownRunComing says whether a command may still get a run of its own (ownRunWait).
