@@ -147,12 +147,16 @@ func Exit(stderr io.Writer, name string, err error) int {
 }
 
 // ExitAs is Exit for a program typed as prog ("gh clarify"): the same messages and exit
-// codes, under its name.
+// codes, under its name. A Status exits with its code and prints nothing: its command
+// has said how it ended.
 func ExitAs(stderr io.Writer, prog, name string, err error) int {
 	var ue *UsageError
 	var sub *subError
 	if errors.As(err, &sub) {
 		name = sub.cmd
+	}
+	if code, ok := statusOf(err); ok {
+		return code
 	}
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
