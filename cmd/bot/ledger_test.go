@@ -40,7 +40,7 @@ func ledgerEnv(t *testing.T, set map[string]string) {
 func runLedger(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errs bytes.Buffer
-	err := readcmd.Ledger(args, readcmd.Keyed, cli.Std{In: strings.NewReader(stdin), Out: &out, Err: &errs})
+	err := readcmd.Ledger(args, readcmd.Keyed(), cli.Std{In: strings.NewReader(stdin), Out: &out, Err: &errs})
 	return out.String(), errs.String(), err
 }
 

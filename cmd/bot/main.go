@@ -37,7 +37,7 @@ var bot = cli.Program{Name: "bot", Head: head, Foot: foot, Commands: slices.Conc
 		{Name: "serve", Synopsis: "-c FILE", Summary: "run the GitHub App", Run: serveCmd},
 		{Name: "replay", Synopsis: "[FILE…]", Summary: "play a scenario or recorded deliveries against an in-memory GitHub", Run: replayCmd},
 	},
-	readcmd.Commands(readcmd.Keyed),
+	readcmd.Commands(readcmd.Keyed()),
 	[]cli.Entry{
 		{Name: "key", Synopsis: "new|public [-config FILE]", Summary: "make the workflow's ledger key, and its public key's verify_keys line", Run: keyCmd},
 		{Name: "config", Synopsis: "check [-repo OWNER/REPO] FILE", Summary: "check a repository's .github/clarify.yml", Run: configCmd},

@@ -25,7 +25,7 @@ func TestStatsDigestsARepositorysLedgers(t *testing.T) {
 	})
 	var out, errs bytes.Buffer
 	// The in-memory GitHub's clock is in January 2026: look back far enough.
-	if err := readcmd.Stats([]string{"octo/widgets", "-since", "100000h"}, readcmd.Keyed, cli.Std{Out: &out, Err: &errs}); err != nil {
+	if err := readcmd.Stats([]string{"octo/widgets", "-since", "100000h"}, readcmd.Keyed(), cli.Std{Out: &out, Err: &errs}); err != nil {
 		t.Fatalf("bot stats: %v\n%s", err, errs.String())
 	}
 	for _, line := range []string{

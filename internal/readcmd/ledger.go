@@ -61,13 +61,8 @@ when the file names no repository).`
 // Ledger runs `ledger` as reach reads: an issue's ledger; where the reach takes files, also
 // a status comment's body, and export to or import from an AgentX ledger file.
 func Ledger(args []string, reach Reach, std cli.Std) error {
-	if reach.Files && len(args) > 0 {
-		switch args[0] {
-		case "export":
-			return ledgerExport(args[1:], std.Out, std.Err)
-		case "import":
-			return ledgerImport(args[1:], std.In, std.Out, std.Err)
-		}
+	if run, ok := reach.Files[first(args)]; ok {
+		return run(args[1:], std)
 	}
 	return ledgerRead(args, reach, std)
 }
@@ -75,7 +70,7 @@ func Ledger(args []string, reach Reach, std cli.Std) error {
 // ledgerHelp is the ledger command's: the forms and details its reach takes.
 func ledgerHelp(reach Reach) *cli.Command {
 	usage, details := reach.Prog+" ledger [flags] OWNER/REPO#N", ledgerDetails+"\n\n"+reach.Auth
-	if reach.Files {
+	if reach.Files != nil {
 		usage = strings.ReplaceAll(fmt.Sprintf(ledgerUsage, reach.Prog), "\nledger", "\n"+reach.Prog+" ledger")
 		usage, details = reach.Prog+" "+usage, details+"\n\n"+ledgerFileDetails
 	}
@@ -155,9 +150,18 @@ func printIssue(src Source, ref clarify.IssueRef, asJSON bool, stdout io.Writer)
 	return nil
 }
 
-func ledgerExport(args []string, stdout, stderr io.Writer) error {
+// first is args' first, or "" for none.
+func first(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+func ledgerExport(args []string, std cli.Std) error {
+	stdout := std.Out
 	cmd := cli.New("ledger export", "Write an issue's ledger as an AgentX ledger file.", "bot ledger export [flags] OWNER/REPO#N", ledgerExportDetails)
-	src := Keyed.Flags(cmd, cli.Std{Err: stderr})
+	src := keyedSource(cmd, std)
 	out := cmd.Flags.String("o", "", "the file to write, - for stdout (default: .agentx/state/clarifications/issue-N.json)")
 	pos, err := cmd.Parse(args, stdout)
 	if err != nil {
@@ -177,7 +181,8 @@ func ledgerExport(args []string, stdout, stderr io.Writer) error {
 	return agentx.Export(stdout, *out, l, ref)
 }
 
-func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func ledgerImport(args []string, std cli.Std) error {
+	stdin, stdout, stderr := std.In, std.Out, std.Err
 	lf := newLedgerFlags(cli.New("ledger import", "Read an AgentX ledger file back into a Clarify ledger.", "bot ledger import [flags] FILE", ledgerImportDetails), false)
 	status := lf.Flags.Bool("status", false, "print a signed status comment body instead of the ledger's JSON")
 	repo := lf.Flags.String("repo", "", "with -status: the issue's repository, OWNER/REPO, when the file names none")

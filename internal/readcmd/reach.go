@@ -24,9 +24,10 @@ type Reach struct {
 	// Flags adds the reach's flags to cmd, and returns how to read once they are parsed,
 	// with notes to std.Err.
 	Flags func(cmd *cli.Command, std cli.Std) Source
-	// Files says the ledger command also takes files: a status comment's body and AgentX
-	// ledger files, which need the ledger key that only the operator holds (bot's).
-	Files bool
+	// Files are the ledger command's commands on AgentX ledger files (export, import), set
+	// where the reach holds the ledger key that only the operator has (bot's). With them,
+	// ledger also reads a status comment's body from a FILE (Source.File).
+	Files map[string]func(args []string, std cli.Std) error
 }
 
 // Source reads for one command line whose flags are parsed.
@@ -51,8 +52,11 @@ repositories only, at 60 requests an hour). The app's own account is SLUG[bot] (
 
 // Keyed is bot's reach: GITHUB_TOKEN against -api, the app's account from -app, and the
 // ledger key from -key or the environment (with none, ledgers are read unchecked, and
-// stderr says so).
-var Keyed = Reach{Prog: "bot", Auth: keyedAuth, Files: true, Flags: keyedSource}
+// stderr says so). A function, so that gh clarify, which never calls it, links none of it.
+func Keyed() Reach {
+	return Reach{Prog: "bot", Auth: keyedAuth, Flags: keyedSource,
+		Files: map[string]func([]string, cli.Std) error{"export": ledgerExport, "import": ledgerImport}}
+}
 
 func keyedSource(cmd *cli.Command, std cli.Std) Source {
 	lf := newLedgerFlags(cmd, true)
@@ -109,7 +113,7 @@ func tokenHint(err error) string { return ghtransport.TokenHint(err, os.Getenv("
 func Commands(reach Reach) []cli.Entry {
 	ledgerRow := cli.Entry{Name: "ledger", Synopsis: "OWNER/REPO#N [--json]",
 		Summary: "print an issue's ledger, read through GitHub's API"}
-	if reach.Files {
+	if reach.Files != nil {
 		ledgerRow.Synopsis = "(OWNER/REPO#N | FILE) [--json] | export | import"
 		ledgerRow.Summary = "print an issue's ledger, or move it to or from an AgentX ledger file"
 	}
