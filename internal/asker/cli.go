@@ -52,9 +52,6 @@ func (d Door) appFlag(cmd *cli.Command) *string {
 		"(github-actions) where it lists verify_keys, else the App "+d.DefaultSlug+"; CLARIFY_APP_SLUG sets it too")
 }
 
-// std is the door's streams, for a command that takes them so.
-func (d Door) std() cli.Std { return cli.Std{Out: d.Stdout, Err: d.Stderr} }
-
 // withJSON adds --json, for the commands that print a record: the others (mcp) refuse it
 // rather than take it and print the same.
 func (c common) withJSON() common {

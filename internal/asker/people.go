@@ -33,13 +33,3 @@ func (d Door) Reach() readcmd.Reach {
 		}}
 	}}
 }
-
-// Ledger runs `ledger`: an issue's whole ledger, as bot ledger OWNER/REPO#N prints it.
-func (d Door) Ledger(args []string) int {
-	return d.exit("ledger", readcmd.Ledger(args, d.Reach(), d.std()))
-}
-
-// Stats runs `stats`: the digest bot stats prints.
-func (d Door) Stats(args []string) int {
-	return d.exit("stats", readcmd.Stats(args, d.Reach(), d.std()))
-}
