@@ -21,6 +21,11 @@ type Decision struct {
 	At       time.Time `json:"at"`
 	// CommentID is the comment that settled it, for a link to where it was made.
 	CommentID int64 `json:"comment_id,omitempty"`
+	// Expect is what the settled question expected (Clarification.Expect), and Value the
+	// decision's typed value by it, absent when the decision's words do not fit
+	// (decisions_typed.go).
+	Expect string `json:"expect,omitempty"`
+	Value  Value  `json:"value,omitempty"`
 	// SupersededBy names the clarification whose decision replaced this one; a superseded
 	// decision is never offered again (an agent that finds an old answer must not reuse it).
 	SupersededBy string `json:"superseded_by,omitempty"`

@@ -43,7 +43,7 @@ func remembered(c Clarification, resolution Entry, p Policy, who func(login stri
 	}
 	if p.HasStanding(resolver) {
 		d.Decision, d.By, d.CommentID = c.Resolution, decider(c, resolution), resolution.CommentID
-		return d, true, nil
+		return typed(c, d), true, nil
 	}
 	answer, ok := lastAnswerEntry(c)
 	if !ok {
@@ -54,7 +54,14 @@ func remembered(c Clarification, resolution Entry, p Policy, who func(login stri
 		return Decision{}, false, err
 	}
 	d.Decision, d.By, d.CommentID = answer.Text, answer.Author, answer.CommentID
-	return d, true, nil
+	return typed(c, d), true, nil
+}
+
+// typed is d with what c expected and the value of d's words by it: the answer's words
+// are read again by the round that settled, which is the round whose Expect is kept.
+func typed(c Clarification, d Decision) Decision {
+	d.Expect, d.Value = c.Expect, valueIn(c, d.Decision)
+	return d
 }
 
 // lastAnswerEntry is the last answer in c's thread.

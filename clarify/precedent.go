@@ -13,6 +13,9 @@ type Precedent struct {
 	// From is the clarification whose decision was offered.
 	From     string `json:"from"`
 	Decision string `json:"decision"`
+	// Value is the decision's typed value as an answer to this clarification
+	// (Decision.ValueFor): shown with the offer, and the resolution's when it settles.
+	Value Value `json:"value,omitempty"`
 	// Settles is when the decision resolves the clarification; zero: advice only.
 	Settles time.Time `json:"settles,omitzero"`
 	// Comment is the comment that offered it (0: the status comment, which the issue's
@@ -61,7 +64,7 @@ func SettleFromPrecedents(l Ledger, now time.Time) (Ledger, []Effect) {
 		p.Applied = true
 		c.Precedent = &p
 		settle(c, Resolved, p.Decision, Entry{Kind: KindResolution, Round: c.Round, At: now,
-			Text: precedentPrefix + p.Decision + " (from " + p.From + ")"}, now)
+			Text: precedentPrefix + p.Decision + " (from " + p.From + ")", Value: p.Value}, now)
 		effects = append(effects, Effect{Kind: EffectPrecedent, Key: "precedent:" + c.ID, ClarificationID: c.ID})
 	}
 	return l, effects
