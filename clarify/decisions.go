@@ -272,6 +272,7 @@ func (m *Memory) Supersede(id string, d Decision) (changed bool, problem string)
 		return false, fmt.Sprintf("the decision of %s was already superseded by %s.", id, found.SupersededBy)
 	}
 	d.ID, d.Topic, d.Question = id, found.Topic, found.Question
+	d.Expect, d.Value = found.Expect, found.revisedValue(d.Decision)
 	found.SupersededBy = fmt.Sprintf("%s, revised in #%d", id, d.Issue)
 	m.Decisions = append(m.Decisions, d)
 	m.trim()

@@ -68,6 +68,18 @@ func (d Decision) ValueFor(c Clarification) Value {
 	return ""
 }
 
+// revisedValue is the value of words that replace d (`/clarify supersede`), read by what
+// d's question expected. The memory keeps the option chosen, not the question's options, so
+// words replacing an option decision have no value.
+func (d Decision) revisedValue(words string) Value {
+	e, err := ParseExpect(d.Expect)
+	if err != nil || e.Kind == ExpectOption {
+		return ""
+	}
+	v, _ := ReadAnswer(e, nil, words)
+	return v
+}
+
 // asReply is the value as a reply gives it, for reading it again by another question's
 // Expect: yes or no, the number, the date.
 func (v Value) asReply() string {

@@ -116,3 +116,47 @@ func TestARememberedDecisionKeepsItsValue(t *testing.T) {
 		t.Errorf("remembered %+v, want maria's answer with its value true", d)
 	}
 }
+
+// TestASupersedeKeepsWhatTheQuestionExpected: the new words are read by it.
+func TestASupersedeKeepsWhatTheQuestionExpected(t *testing.T) {
+	cases := map[string]struct {
+		expect, was, words, want string
+	}{
+		"aNumber":           {"number 1..100", "20", "32 workers from now on", "32"},
+		"wordsThatDoNotFit": {"number 1..100", "20", "as many as the database takes", ""},
+		"anOption":          {"option", `{"key":"a","text":"per API key"}`, "per client IP", ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			m := Memory{Decisions: []Decision{{ID: "CLR-1-001", Issue: 1, Decision: "old", Expect: tc.expect, Value: Value(tc.was)}}}
+			if changed, problem := m.Supersede("CLR-1-001", Decision{Issue: 2, CommentID: 9, Decision: tc.words}); !changed || problem != "" {
+				t.Fatalf("Supersede: %v, %q", changed, problem)
+			}
+			if d := m.Decisions[1]; d.Expect != tc.expect || string(d.Value) != tc.want {
+				t.Errorf("the new decision: expect %q value %q, want %q %q", d.Expect, d.Value, tc.expect, tc.want)
+			}
+		})
+	}
+}
+
+// TestAResolveWithTheValueOfferedAcceptsTheOffer: in whatever words.
+func TestAResolveWithTheValueOfferedAcceptsTheOffer(t *testing.T) {
+	cases := map[string]struct {
+		resolve  string
+		accepted int
+	}{
+		"theValueInOtherWords": {"/clarify resolve CLR-42-001 20, as before.", 1},
+		"anotherValue":         {"/clarify resolve CLR-42-001 32", 0},
+		"theDecisionsWords":    {"/clarify resolve CLR-42-001 20 workers, the database takes no more.", 1},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			l, _ := play(DefaultPolicy(), step{agent, "/clarify @maria How many workers?\nExpect: number 1..100", ""})
+			l.Clarifications[0].Precedent = &Precedent{From: "CLR-7-001", Decision: "20 workers, the database takes no more.", Value: "20"}
+			l = Apply(l, Event{Kind: EventComment, CommentID: 300, Actor: maria, Body: tc.resolve, At: t0.Add(time.Hour)}, DefaultPolicy(), t0.Add(time.Hour)).Ledger
+			if got := Summarize(l).Precedents; got.Offered != 1 || got.Accepted != tc.accepted {
+				t.Errorf("precedents %+v, want %d accepted", got, tc.accepted)
+			}
+		})
+	}
+}

@@ -107,9 +107,9 @@ func precedentDeadline(c Clarification) (time.Time, bool) {
 func fromPrecedent(e Entry) bool { return strings.HasPrefix(e.Text, precedentPrefix) }
 
 // PrecedentCounts counts how the earlier decisions offered to clarifications fared:
-// offered, accepted (resolved by a person with the decision offered), resolved from
-// precedent, objected to, and undone. The reversals are what tells a good automation rate
-// from one nobody contests.
+// offered, accepted (resolved by a person with the decision offered, or its typed value),
+// resolved from precedent, objected to, and undone. The reversals are what tells a good
+// automation rate from one nobody contests.
 type PrecedentCounts struct {
 	Offered       int `json:"offered"`
 	Accepted      int `json:"accepted"`
@@ -127,7 +127,8 @@ func (pc *PrecedentCounts) add(c Clarification) {
 	switch {
 	case p.Applied:
 		pc.FromPrecedent++
-	case c.Status == Resolved && sameText(c.Resolution, p.Decision):
+	case c.Status == Resolved && (sameText(c.Resolution, p.Decision) || p.Value != "" && LastValue(c) == p.Value):
+		// A typed question resolved with the value offered took the offer, in whatever words.
 		pc.Accepted++
 	}
 	if p.Objected {
