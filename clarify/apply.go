@@ -289,7 +289,7 @@ func (a *applier) resolve() {
 		decision = LastAnswer(*c)
 	}
 	e := a.entry(KindResolution, c.Round, decision)
-	e.Value = valueIn(*c, decision)
+	e.Value = resolutionValue(*c, a.ev.Actor.Login, decision)
 	// No reaction: the status table and the labels show a settled clarification, and a
 	// reaction would be a write of its own in every lifecycle.
 	settle(c, Resolved, decision, e, a.now)

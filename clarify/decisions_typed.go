@@ -8,16 +8,27 @@ import (
 // Typed decisions. A question that expects a typed answer (expect.go) settles with a value
 // too, read by the same rule as an answer: the decision's words (a resolve), the fallback
 // option (a timeout) or the earlier decision offered (precedent). Words that do not fit
-// still settle the question, since settling is the asker's or a maintainer's call, but
-// they carry no value. A remembered decision keeps its value and the Expect it answered, so
-// that a later question expecting the same kind of answer is offered the value itself
-// (docs/decisions.md).
+// still settle the question, since settling is the asker's or a maintainer's call: the
+// asker's words keep the value of the answer it takes (as decider says of who decided),
+// anyone else's carry none. A remembered decision keeps its value and the Expect it
+// answered, so that a later question expecting the same kind of answer is offered the value
+// itself (docs/decisions.md).
 
 // valueIn is text's typed value as an answer to c's current round: "" when the round takes
 // any reply, or when text does not fit.
 func valueIn(c Clarification, text string) Value {
 	v, _ := ReadAnswer(ExpectOf(c), c.Options, text)
 	return v
+}
+
+// resolutionValue is the value of a resolve by resolver with decision: its words' value;
+// when they do not fit, the last answer's if the asker settles (an agent's resolve says
+// what a person answered, in its own words), else none.
+func resolutionValue(c Clarification, resolver, decision string) Value {
+	if v := valueIn(c, decision); v != "" || !strings.EqualFold(resolver, c.Asker.Login) {
+		return v
+	}
+	return valueIn(c, LastAnswer(c))
 }
 
 // fallbackOption is c's fallback option; false when c has none, or names a letter no

@@ -6,23 +6,28 @@ import (
 )
 
 // TestAResolutionCarriesTheValueOfItsWords: a resolve is read by the question's Expect as
-// an answer is; words that do not fit still settle it, with no value.
+// an answer is; words that do not fit still settle it: the asker's keep the answer's
+// value, anyone else's have none.
 func TestAResolutionCarriesTheValueOfItsWords(t *testing.T) {
 	cases := map[string]struct {
+		by             Actor
 		resolve, value string
 	}{
-		"theAnswerTaken":       {"/clarify resolve CLR-42-001", "20"},
-		"wordsThatFit":         {"/clarify resolve CLR-42-001 Going with 24 workers after all.", "24"},
-		"wordsThatDoNotFit":    {"/clarify resolve CLR-42-001 As maria says.", ""},
-		"wordsOutOfTheRange":   {"/clarify resolve CLR-42-001 500 workers.", ""},
-		"theAnswerTakenByName": {"/clarify resolve", "20"},
+		"theAnswerTaken":                {agent, "/clarify resolve CLR-42-001", "20"},
+		"theAnswerTakenWithoutTheID":    {agent, "/clarify resolve", "20"},
+		"wordsThatFit":                  {agent, "/clarify resolve CLR-42-001 Going with 24 workers after all.", "24"},
+		"theAskersWordsThatDoNotFit":    {agent, "/clarify resolve CLR-42-001 As maria says.", "20"},
+		"theAskersWordsOutOfTheRange":   {agent, "/clarify resolve CLR-42-001 500 workers.", "20"},
+		"aMaintainersWordsThatFit":      {admin, "/clarify resolve CLR-42-001 8 workers until the migration.", "8"},
+		"aMaintainersWordsThatDoNotFit": {admin, "/clarify resolve CLR-42-001 Hold until the migration.", ""},
+		"aMaintainerTakingTheAnswer":    {admin, "/clarify resolve CLR-42-001", "20"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			l, _ := play(DefaultPolicy(),
 				step{agent, "/clarify @maria How many workers?\nExpect: number 1..100", ""},
 				step{maria, "20 workers", ""},
-				step{agent, tc.resolve, ""})
+				step{tc.by, tc.resolve, ""})
 			c := l.Clarifications[0]
 			if c.Status != Resolved {
 				t.Fatalf("status %s, want resolved whatever the words", c.Status)

@@ -43,7 +43,8 @@ func remembered(c Clarification, resolution Entry, p Policy, who func(login stri
 	}
 	if p.HasStanding(resolver) {
 		d.Decision, d.By, d.CommentID = c.Resolution, decider(c, resolution), resolution.CommentID
-		return typed(c, d), true, nil
+		d.Expect, d.Value = c.Expect, resolution.Value
+		return d, true, nil
 	}
 	answer, ok := lastAnswerEntry(c)
 	if !ok {
@@ -53,15 +54,10 @@ func remembered(c Clarification, resolution Entry, p Policy, who func(login stri
 	if err != nil || !p.HasStanding(answerer) {
 		return Decision{}, false, err
 	}
+	// The answer is read again by the round that settled, whose Expect is the one kept.
 	d.Decision, d.By, d.CommentID = answer.Text, answer.Author, answer.CommentID
-	return typed(c, d), true, nil
-}
-
-// typed is d with what c expected and the value of d's words by it: the answer's words
-// are read again by the round that settled, which is the round whose Expect is kept.
-func typed(c Clarification, d Decision) Decision {
-	d.Expect, d.Value = c.Expect, valueIn(c, d.Decision)
-	return d
+	d.Expect, d.Value = c.Expect, valueIn(c, answer.Text)
+	return d, true, nil
 }
 
 // lastAnswerEntry is the last answer in c's thread.
