@@ -3,6 +3,7 @@ package asker
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,15 +37,7 @@ func (c *Client) status(ctx context.Context, issue clarify.IssueRef, id string, 
 			cl, ok = c.newestByRef(issue, snap.ledger, id)
 		}
 		if !ok {
-			what := id
-			if byRef {
-				what = "asked with ref " + id
-			}
-			msg := fmt.Sprintf("%s has no clarification %s by %s", issue, what, snap.reader.Bot)
-			if other := c.otherOf(ctx, issue, snap, false); other != nil {
-				msg += ": " + other.Error()
-			}
-			return nil, &Error{Code: clarify.CodeUnknownID, Msg: msg}
+			return nil, c.unknown(ctx, issue, snap, id, byRef)
 		}
 		return []clarify.AskRecord{c.record(issue, cl)}, nil
 	}
@@ -53,6 +46,23 @@ func (c *Client) status(ctx context.Context, issue clarify.IssueRef, id string, 
 		recs = append(recs, c.record(issue, cl))
 	}
 	return recs, nil
+}
+
+// unknown is the error of a read that found no clarification id (a ref when byRef).
+func (c *Client) unknown(ctx context.Context, issue clarify.IssueRef, snap snapshot, id string, byRef bool) error {
+	what := id
+	if byRef {
+		what = "asked with ref " + id
+	}
+	msg := fmt.Sprintf("%s has no clarification %s by %s", issue, what, snap.reader.Bot)
+	other := c.otherOf(ctx, issue, snap, false)
+	if other != nil {
+		msg += ": " + other.Error()
+	}
+	// Not there yet, unless another account writes as Clarify here or the id is one the
+	// issue has already handed out.
+	later := other == nil && (byRef || !snap.ok || seqOf(id) > snap.ledger.Seq)
+	return &Error{Code: clarify.CodeUnknownID, Msg: msg, later: later}
 }
 
 // enoughFor is a read's enough for the record of id (a ref when byRef): the status
@@ -66,6 +76,12 @@ func (c *Client) enoughFor(issue clarify.IssueRef, id string, byRef bool) func(c
 		return func(l clarify.Ledger) bool { _, ok := c.newestByRef(issue, l, id); return ok }
 	}
 	return func(l clarify.Ledger) bool { _, ok := byID(l, id); return ok }
+}
+
+// seqOf is the sequence number of id, a normalised clarification id (CLR-42-007: 7).
+func seqOf(id string) int {
+	n, _ := strconv.Atoi(id[strings.LastIndexByte(id, '-')+1:])
+	return n
 }
 
 // isID reports whether s was meant as a clarification's id rather than a ref: it starts

@@ -28,9 +28,10 @@ func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, ti
 		took time.Duration // a read's time, the first's (which finds the status comment) aside
 	)
 	d := c.poll.First
+	told := false
 	for {
 		began := c.now()
-		rec, err := c.status(ctx, issue, id, deadline)
+		rec, err := c.waitRead(ctx, issue, id, deadline, &told)
 		switch {
 		case errors.Is(err, errNotYet):
 			return notYet(issue, id), ErrStillOpen
@@ -60,6 +61,23 @@ func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, ti
 		}
 		d = c.poll.next(d)
 	}
+}
+
+// waitRead is one read of a wait: the record of id, or, while Clarify has not taken the ask
+// yet (a ref, or an id past the issue's last), the record as a wait that has not read it
+// knows it, told to Notes once: a wait started right after an ask waits for Clarify to
+// take it instead of failing.
+func (c *Client) waitRead(ctx context.Context, issue clarify.IssueRef, id string, deadline time.Time, told *bool) ([]clarify.AskRecord, error) {
+	rec, err := c.status(ctx, issue, id, deadline)
+	var e *Error
+	if !errors.As(err, &e) || !e.later {
+		return rec, err
+	}
+	if !*told {
+		fmt.Fprintf(c.notes, "%s: Clarify has not taken it yet (still waiting)\n", e.Msg)
+		*told = true
+	}
+	return []clarify.AskRecord{notYet(issue, id)}, nil
 }
 
 // Exit codes of a wait, one per outcome (bot wait, gh clarify wait); an error and a usage

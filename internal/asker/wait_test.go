@@ -136,3 +136,33 @@ func TestAnIdleWaitCostsNoRateLimit(t *testing.T) {
 		t.Errorf("an idle hour: exit %d, %d counted requests; want 124 and at most 3", code, other)
 	}
 }
+
+// TestAWaitStartedBeforeTheAskIsTakenWaitsForIt starts bot wait before Clarify has taken
+// the ask it waits for (an agent that waits right after asking, Clarify still queued):
+// the wait says so once and waits, where it used to exit 1 at once.
+func TestAWaitStartedBeforeTheAskIsTakenWaitsForIt(t *testing.T) {
+	cases := map[string]struct {
+		before []string // asked before the wait starts
+		wait   string
+	}{
+		"noStatusCommentYet": {wait: "CLR-42-1"},
+		"theNextID":          {before: []string{"Which header carries the limit?"}, wait: "CLR-42-002"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			for _, q := range tc.before {
+				w.askAbout(q)
+			}
+			w.after(3*time.Minute, w.say(agent, "/clarify @maria Per API key or per client IP?"))
+			w.after(6*time.Minute, w.say(person, "re CLR-42-"+tc.wait[len(tc.wait)-1:]+": Per API key."))
+			code, out, errs := w.run(asker.Door.Wait, "octo/widgets#42", tc.wait, "--timeout", "1h")
+			if code != asker.ExitAnswered || !strings.Contains(out, "Per API key.") {
+				t.Fatalf("bot wait: exit %d, %q %s; want 0 and maria's answer", code, out, errs)
+			}
+			if n := strings.Count(errs, "has not taken it yet"); n != 1 {
+				t.Errorf("bot wait told %d times that Clarify had not taken it yet; want once:\n%s", n, errs)
+			}
+		})
+	}
+}
