@@ -190,8 +190,8 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 }
 
 // LastValue is c's typed value as it stands: once resolved, the decision's (its resolution
-// entry's, absent when the decision's words do not fit); else the newest answer's; "" when
-// there is none.
+// entry's: resolutionValue, fallbackValue, or the precedent's); else the newest answer's;
+// "" when there is none.
 func LastValue(c Clarification) Value {
 	if c.Status == Resolved {
 		e, _ := resolutionEntry(c)

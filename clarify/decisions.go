@@ -22,8 +22,7 @@ type Decision struct {
 	// CommentID is the comment that settled it, for a link to where it was made.
 	CommentID int64 `json:"comment_id,omitempty"`
 	// Expect is what the settled question expected (Clarification.Expect), and Value the
-	// decision's typed value by it, absent when the decision's words do not fit
-	// (decisions_typed.go).
+	// decision's typed value by it, absent when it has none (decisions_typed.go).
 	Expect string `json:"expect,omitempty"`
 	Value  Value  `json:"value,omitempty"`
 	// SupersededBy names the clarification whose decision replaced this one; a superseded

@@ -102,7 +102,7 @@ type Decision struct {
 	Where     string `json:"where"`
 	CommentID int64  `json:"comment_id,omitempty"`
 	// Expect is what the settled question expected, and Value the decision's typed value
-	// by it, absent when the decision's words do not fit (clarify.Decision).
+	// by it, absent when it has none (clarify.Decision).
 	Expect string        `json:"expect,omitempty"`
 	Value  clarify.Value `json:"value,omitempty"`
 }
