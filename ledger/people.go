@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -83,35 +82,6 @@ func (p PeopleReader) ReadFileBody(read func() ([]byte, error), issue string) (c
 	p.NoteUnchecked()
 	l, err := p.ReadBody(string(body), ref.Owner, ref.Repo, ref.Number)
 	return l, ref, err
-}
-
-// DefaultDigestSince is how far back a digest looks by default: a month of activity.
-const DefaultDigestSince = 30 * 24 * time.Hour
-
-// DigestSinceFlag adds to fs the since flag of a digest (bot stats, gh clarify stats):
-// how far back it looks. A value that is no positive duration is refused as the flag is
-// parsed, so every front end answers it as a usage mistake naming the flag.
-func DigestSinceFlag(fs *flag.FlagSet) *time.Duration {
-	since := digestSince(DefaultDigestSince)
-	fs.Var(&since, "since", "read the issues updated within this long (a Go `duration`: 720h is 30 days)")
-	return (*time.Duration)(&since)
-}
-
-// digestSince is the since flag's value: a positive duration.
-type digestSince time.Duration
-
-func (s *digestSince) String() string { return time.Duration(*s).String() }
-
-func (s *digestSince) Set(v string) error {
-	d, err := time.ParseDuration(v)
-	switch {
-	case err != nil:
-		return errors.New("give a Go duration such as 720h")
-	case d <= 0:
-		return errors.New("give how far back to look, a positive duration such as 720h")
-	}
-	*s = digestSince(d)
-	return nil
 }
 
 // Digest reads the ledgers of a repository's issues updated since a time and prints

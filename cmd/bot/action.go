@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -12,9 +11,10 @@ import (
 )
 
 // actionCmd runs `bot action`: one event of a GitHub Actions workflow, from the step's
-// environment (internal/action). It returns the exit code itself: a failed run has
+// environment (internal/action). A run's exit code comes as a cli.Status: a failed run has
 // already said why, as an annotation and in the step's summary.
-func actionCmd(args []string, stdout, stderr io.Writer) int {
+func actionCmd(args []string, std cli.Std) error {
+	stdout, stderr := std.Out, std.Err
 	cmd := cli.New("action", "Run one event of a GitHub Actions workflow, from the step's environment.", "bot action", `Reads GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_TOKEN
 and CLARIFY_LEDGER_KEY (a repository secret); CLARIFY_APP_SLUG when the token is an App's
 (default github-actions), CLARIFY_ACTION_BUDGET for the most requests a run may make,
@@ -25,13 +25,13 @@ CLARIFY_LOG_LEVEL for the log (debug, info, warn or error; info by default).`)
 		err = cmd.Usagef("unexpected argument %q: the event comes from the environment", pos[0])
 	}
 	if err != nil {
-		return cli.Exit(stderr, "action", err)
+		return err
 	}
 	env, err := action.OSEnv()
 	if err != nil {
-		return action.Refuse(env, action.Options{Stdout: stdout}, err)
+		return cli.Code(action.Refuse(env, action.Options{Stdout: stdout}, err))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return action.Run(ctx, env, action.Options{Stdout: stdout, Stderr: stderr})
+	return cli.Code(action.Run(ctx, env, action.Options{Stdout: stdout, Stderr: stderr}))
 }

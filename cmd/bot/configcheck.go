@@ -15,7 +15,8 @@ line with its line number (exit 1 when there is one). With -repo it also asks Gi
 repository's issues.`
 
 // configCmd runs `bot config`, a group of one command so far: check.
-func configCmd(args []string, stdout io.Writer) error {
+func configCmd(args []string, std cli.Std) error {
+	stdout := std.Out
 	group := cli.New("config", "Work with a repository's .github/clarify.yml.",
 		"bot config check [flags] FILE", "commands:\n  check  check a repository's .github/clarify.yml (bot config check -h)")
 	return group.Run(args, stdout, map[string]func([]string) error{

@@ -18,6 +18,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/agentx"
+	"github.com/clarify-app/clarify/internal/cli"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/readcmd"
 	"github.com/clarify-app/clarify/internal/replay"
@@ -39,7 +40,7 @@ func ledgerEnv(t *testing.T, set map[string]string) {
 func runLedger(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errs bytes.Buffer
-	err := readcmd.Ledger(args, strings.NewReader(stdin), &out, &errs)
+	err := readcmd.Ledger(args, readcmd.Keyed(), cli.Std{In: strings.NewReader(stdin), Out: &out, Err: &errs})
 	return out.String(), errs.String(), err
 }
 

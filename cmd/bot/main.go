@@ -10,12 +10,14 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/internal/app"
+	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/internal/cli"
 	"github.com/clarify-app/clarify/internal/keycmd"
 	"github.com/clarify-app/clarify/internal/readcmd"
@@ -25,103 +27,46 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `Clarify keeps clarifications in GitHub issues: an agent asks, people answer.
+func run(args []string, stdout, stderr io.Writer) int {
+	return bot.Run(args, cli.Std{In: os.Stdin, Out: stdout, Err: stderr})
+}
+
+// bot is the command table: what bot help lists, and what runs each command.
+var bot = cli.Program{Name: "bot", Head: head, Foot: foot, Commands: slices.Concat(
+	[]cli.Entry{
+		{Name: "serve", Synopsis: "-c FILE", Summary: "run the GitHub App", Run: serveCmd},
+		{Name: "replay", Synopsis: "[FILE…]", Summary: "play a scenario or recorded deliveries against an in-memory GitHub", Run: replayCmd},
+	},
+	readcmd.Commands(readcmd.Keyed()),
+	[]cli.Entry{
+		{Name: "key", Synopsis: "new|public [-config FILE]", Summary: "make the workflow's ledger key, and its public key's verify_keys line", Run: keyCmd},
+		{Name: "config", Synopsis: "check [-repo OWNER/REPO] FILE", Summary: "check a repository's .github/clarify.yml", Run: configCmd},
+		{Name: "action", Summary: "one GitHub Actions workflow event, from the step's environment", Run: actionCmd},
+		{Name: "sweep", Synopsis: "-c FILE", Summary: "run one sweep of every installation's deadlines and exit", Run: sweepCmd},
+		{Name: "setup", Synopsis: "-webhook-url URL", Summary: "register the app on GitHub from app.yml (in a browser) and write config.yml", Run: setupCmd},
+	},
+	asker.Commands(askerDoor),
+	[]cli.Entry{
+		{Name: "mcp", Summary: "the asker's tools for an agent, over MCP on stdin and stdout", Run: mcpCmd},
+		{Name: "version", Aliases: []string{"--version", "-version"}, Run: func(_ []string, std cli.Std) error {
+			_, err := fmt.Fprintln(std.Out, versionLine())
+			return err
+		}},
+	},
+)}
+
+const head = `Clarify keeps clarifications in GitHub issues: an agent asks, people answer.
 
 usage: bot <command> [flags] [arguments]
        bot --version         print the version, the VCS revision and the Go release
        bot help COMMAND      the same as bot COMMAND -h: what it does, its usage and flags
-
-commands:
-  serve  -c FILE        run the GitHub App
-  replay [FILE…]        play a scenario or recorded deliveries against an in-memory GitHub
-                        (no FILE: the built-in demo)
-  ledger OWNER/REPO#N [--json]
-                        print an issue's ledger, read with GITHUB_TOKEN (read-only);
-                        ledger [-key K] FILE reads a status comment's body (- for stdin)
-  ledger export OWNER/REPO#N [-o FILE] | ledger import [-status] FILE
-                        AgentX ledger files (.agentx/state/clarifications/issue-N.json)
-  key new [-config FILE] | key public [-config FILE]
-                        make the workflow's CLARIFY_LEDGER_KEY (printed once, on stdout)
-                        and the verify_keys line of its public key for .github/clarify.yml
-  config check [-repo OWNER/REPO] FILE
-                        check a repository's .github/clarify.yml (offline; -repo with
-                        GITHUB_TOKEN also looks up label names people already use)
-  stats  OWNER/REPO [-since 720h]
-                        a digest of a repository's clarifications, read with GITHUB_TOKEN
-  action                one GitHub Actions workflow event, from the step's environment
-                        (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_TOKEN, CLARIFY_LEDGER_KEY…)
-  sweep  -c FILE        run one sweep of every installation's deadlines and exit
-                        (for an external scheduler, with clarify.sweep_interval negative)
-  setup  -webhook-url URL  register the app on GitHub from app.yml (in a browser) and write config.yml
-  ask    OWNER/REPO#N TARGET QUESTION [--topic T] [--option O]… [--ref R] [--state S] [--json]
-                        ask a question as an agent, with your own token; prints its id
-                        (exit 5: sent, not taken in time; its ref finds it)
-  wait   OWNER/REPO#N (CLR-… | --ref R) [--timeout 2h] [--json]
-                        wait until it is answered or settled; exit 0 answered, 3 fallback,
-                        4 abandoned, 124 still open
-  status OWNER/REPO#N [CLR-… | --ref R] [--json]
-                        the issue's clarifications, from the app's own records
-  resolve  OWNER/REPO#N CLR-… [DECISION] [--json]
-                        settle your clarification (without a decision, the last answer stands)
-  followup OWNER/REPO#N CLR-… QUESTION [--json]
-                        ask its next round, once the last one is answered
-  abandon  OWNER/REPO#N CLR-… [--json]
-                        withdraw it; each of the three prints the record once Clarify took it
-                        (exit 1 refused, 5 not taken in time)
-  mcp                   the asker's tools for an agent, over MCP on stdin and stdout
-
-Flags go before or after the arguments. Exit status: 0 done, 1 failed, 2 a usage mistake.
 `
 
-// toolCommands are the commands that read or make something for a person, apart from the
-// app and the asker.
-var toolCommands = map[string]func(args []string, stdout, stderr io.Writer) error{
-	"ledger": func(args []string, stdout, stderr io.Writer) error {
-		return readcmd.Ledger(args, os.Stdin, stdout, stderr)
-	},
-	"key": func(args []string, stdout, stderr io.Writer) error {
-		return keycmd.Run(args, os.Getenv, rand.Reader, stdout, stderr)
-	},
-}
+const foot = "Flags go before or after the arguments. Exit status: 0 done, 1 failed, 2 a usage mistake.\n"
 
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return cli.ExitUsage
-	}
-	if cmd, ok := askerCommands[args[0]]; ok {
-		return cmd(askerDoor(stdout, stderr), args[1:])
-	}
-	if cmd, ok := toolCommands[args[0]]; ok {
-		return cli.Exit(stderr, args[0], cmd(args[1:], stdout, stderr))
-	}
-	var err error
-	switch args[0] {
-	case "serve":
-		err = serveCmd(args[1:], stdout)
-	case "replay":
-		err = replayCmd(args[1:], stdout, stderr)
-	case "config":
-		err = configCmd(args[1:], stdout)
-	case "sweep":
-		err = sweepCmd(args[1:], stdout)
-	case "action":
-		return actionCmd(args[1:], stdout, stderr)
-	case "stats":
-		err = readcmd.Stats(args[1:], stdout, stderr)
-	case "setup":
-		err = setupCmd(args[1:], stdout, stderr)
-	case "--version", "-version", "version":
-		fmt.Fprintln(stdout, versionLine())
-	case "help", "-h", "-help", "--help":
-		if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
-			return run([]string{args[1], "-h"}, stdout, stderr)
-		}
-		fmt.Fprint(stdout, usage)
-	default:
-		err = cli.Usagef("", "unknown command %q", args[0])
-	}
-	return cli.Exit(stderr, args[0], err)
+// keyCmd runs bot key with a new key's randomness from crypto/rand.
+func keyCmd(args []string, std cli.Std) error {
+	return keycmd.Run(args, os.Getenv, rand.Reader, std.Out, std.Err)
 }
 
 // appFromFlags parses a subcommand's -c flag and assembles the app from that config, the
@@ -142,10 +87,10 @@ func appFromFlags(name, summary string, args []string, logs, stdout io.Writer) (
 	return app.Load(*path, logs)
 }
 
-func serveCmd(args []string, stdout io.Writer) error {
+func serveCmd(args []string, std cli.Std) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, args, stdout, stdout, net.Listen)
+	return serve(ctx, args, std.Out, std.Out, net.Listen)
 }
 
 // serve runs the app until ctx ends, then drains what it accepted. listen is net.Listen;
@@ -160,9 +105,9 @@ func serve(ctx context.Context, args []string, logs, stdout io.Writer, listen fu
 }
 
 // sweepCmd runs one sweep and exits, for deployments where something else keeps time.
-func sweepCmd(args []string, stdout io.Writer) error {
+func sweepCmd(args []string, std cli.Std) error {
 	const summary = "Run one sweep of every installation's deadlines and exit: for an external scheduler, with clarify.sweep_interval negative."
-	_, logger, a, err := appFromFlags("sweep", summary, args, stdout, stdout)
+	_, logger, a, err := appFromFlags("sweep", summary, args, std.Out, std.Out)
 	if err != nil {
 		return err
 	}

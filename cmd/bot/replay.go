@@ -11,7 +11,8 @@ import (
 
 // replayCmd plays a scenario (or recorded deliveries) through the real app against the
 // in-memory GitHub and prints each issue as a reader would see it, then the API calls made.
-func replayCmd(args []string, stdout, stderr io.Writer) error {
+func replayCmd(args []string, std cli.Std) error {
+	stdout := std.Out
 	cmd := cli.New("replay", "Play a scenario or recorded deliveries through the real app against an in-memory GitHub, and print what each issue shows.",
 		"bot replay [flags] [FILE…]",
 		"FILE is a scenario (.txt, see internal/fakegithub/doc.go) or a recorded delivery (.http).\nWith no FILE, the built-in demo runs.")

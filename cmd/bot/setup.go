@@ -23,10 +23,10 @@ prints, confirm on GitHub, and it writes the config for bot serve and the privat
 beside it (CONFIG without its extension, plus .private-key.pem), then exits. The manifest
 is -manifest, else app.yml in the working directory, else the app.yml built into bot.`
 
-func setupCmd(args []string, stdout, stderr io.Writer) error {
+func setupCmd(args []string, std cli.Std) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runSetup(ctx, args, stdout, stderr, net.Listen)
+	return runSetup(ctx, args, std.Out, std.Err, net.Listen)
 }
 
 // runSetup serves the registration page until it has written the files or ctx ends.

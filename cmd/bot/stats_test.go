@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-app/clarify/internal/cli"
 	"github.com/clarify-app/clarify/internal/readcmd"
 )
 
@@ -24,7 +25,7 @@ func TestStatsDigestsARepositorysLedgers(t *testing.T) {
 	})
 	var out, errs bytes.Buffer
 	// The in-memory GitHub's clock is in January 2026: look back far enough.
-	if err := readcmd.Stats([]string{"octo/widgets", "-since", "100000h"}, &out, &errs); err != nil {
+	if err := readcmd.Stats([]string{"octo/widgets", "-since", "100000h"}, readcmd.Keyed(), cli.Std{Out: &out, Err: &errs}); err != nil {
 		t.Fatalf("bot stats: %v\n%s", err, errs.String())
 	}
 	for _, line := range []string{

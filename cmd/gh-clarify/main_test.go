@@ -131,3 +131,40 @@ func TestGhClarifyUsage(t *testing.T) {
 		t.Errorf("gh clarify wait with no id: exit %d, stderr %q; want 2, said as gh clarify wait", code, errs.String())
 	}
 }
+
+// TestGhClarifyAnswersHelpForEveryCommand: gh clarify help lists each command, and gh
+// clarify help COMMAND prints what it is for and its usage under gh clarify's name.
+func TestGhClarifyAnswersHelpForEveryCommand(t *testing.T) {
+	var list bytes.Buffer
+	if code := run([]string{"help"}, &list, io.Discard); code != 0 {
+		t.Fatalf("gh clarify help: exit %d", code)
+	}
+	for _, name := range []string{"ask", "wait", "status", "resolve", "followup", "abandon", "ledger", "stats"} {
+		if !strings.Contains(list.String(), "\n  "+name+" ") {
+			t.Errorf("gh clarify help does not list %s:\n%s", name, list.String())
+		}
+		var out, errs bytes.Buffer
+		code := run([]string{"help", name}, &out, &errs)
+		summary, _, _ := strings.Cut(out.String(), "\n")
+		if code != 0 || errs.Len() != 0 || len(summary) < 20 || !strings.Contains(out.String(), "\nusage: gh clarify "+name+" ") {
+			t.Errorf("gh clarify help %s: exit %d, stderr %q, stdout:\n%s\nwant 0, a summary, then the usage", name, code, errs.String(), out.String())
+		}
+	}
+}
+
+// TestGhClarifyLedgerMistakesAreBotLedgers: gh clarify ledger answers a mistake as bot
+// ledger does, in one line, exit 2, under its own name.
+func TestGhClarifyLedgerMistakesAreBotLedgers(t *testing.T) {
+	for args, want := range map[string]string{
+		"":                    "gh clarify ledger: give one issue, OWNER/REPO#N",
+		"octo/widgets":        `gh clarify ledger: "octo/widgets" names no issue: give OWNER/REPO#N`,
+		"octo/widgets#1 -key": "gh clarify ledger: flag provided but not defined: -key",
+	} {
+		var out, errs bytes.Buffer
+		code := run(append([]string{"ledger"}, strings.Fields(args)...), &out, &errs)
+		if code != 2 || out.Len() != 0 || strings.Count(errs.String(), "\n") != 1 || !strings.HasPrefix(errs.String(), want) ||
+			!strings.HasSuffix(errs.String(), "(gh clarify ledger -h for help)\n") {
+			t.Errorf("gh clarify ledger %s: exit %d, stdout %q, stderr %q; want 2 and one line starting %q", args, code, out.String(), errs.String(), want)
+		}
+	}
+}

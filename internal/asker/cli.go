@@ -42,15 +42,18 @@ type common struct {
 // name) and the details of its help.
 func (d Door) flags(name, summary, form, details string) common {
 	cmd := cli.New(name, summary, d.Prog+" "+form, details)
-	return common{Command: cmd,
-		app: cmd.Flags.String("app", d.Env.Getenv("CLARIFY_APP_SLUG"), "the slug of the app Clarify runs as (github.com/apps/SLUG, no [bot]): "+
-			"only comments by SLUG[bot] are believed. Unset, each repository's .github/clarify.yml says: the workflow "+
-			"(github-actions) where it lists verify_keys, else the App "+d.DefaultSlug+"; CLARIFY_APP_SLUG sets it too"),
-	}
+	return common{Command: cmd, app: d.appFlag(cmd)}
 }
 
-// withJSON adds --json, for the commands that print a record: the others (stats, mcp)
-// refuse it rather than take it and print the same.
+// appFlag adds -app, the slug of the app whose comments are believed, to cmd.
+func (d Door) appFlag(cmd *cli.Command) *string {
+	return cmd.Flags.String("app", d.Env.Getenv("CLARIFY_APP_SLUG"), "the slug of the app Clarify runs as (github.com/apps/SLUG, no [bot]): "+
+		"only comments by SLUG[bot] are believed. Unset, each repository's .github/clarify.yml says: the workflow "+
+		"(github-actions) where it lists verify_keys, else the App "+d.DefaultSlug+"; CLARIFY_APP_SLUG sets it too")
+}
+
+// withJSON adds --json, for the commands that print a record: the others (mcp) refuse it
+// rather than take it and print the same.
 func (c common) withJSON() common {
 	c.json = c.Flags.Bool("json", false, "print the record as JSON")
 	return c
@@ -135,4 +138,28 @@ func recordText(r clarify.AskRecord) string {
 		}
 	}
 	return b.String()
+}
+
+// Commands are the asker's commands as a program's table lists them (bot's and gh
+// clarify's), each run through d with the streams it is given.
+func Commands(d Door) []cli.Entry {
+	row := func(name, synopsis, summary string, run func(Door, []string) int) cli.Entry {
+		return cli.Entry{Name: name, Synopsis: synopsis, Summary: summary, Run: func(args []string, std cli.Std) error {
+			return cli.Code(run(d.With(std), args))
+		}}
+	}
+	return []cli.Entry{
+		row("ask", "OWNER/REPO#N TARGET QUESTION", "ask a question as an agent, with your own token; prints its id", Door.Ask),
+		row("wait", "OWNER/REPO#N (CLR-… | --ref R)", "wait until it is answered or settled; its exit code says how", Door.Wait),
+		row("status", "OWNER/REPO#N [CLR-… | --ref R]", "the issue's clarifications, from the app's own records", Door.Status),
+		row("resolve", "OWNER/REPO#N CLR-… [DECISION]", "settle your clarification (without a decision, the last answer stands)", Door.Resolve),
+		row("followup", "OWNER/REPO#N CLR-… QUESTION", "ask its next round, once the last one is answered", Door.Followup),
+		row("abandon", "OWNER/REPO#N CLR-…", "withdraw your clarification", Door.Abandon),
+	}
+}
+
+// With is d writing to std's streams.
+func (d Door) With(std cli.Std) Door {
+	d.Stdout, d.Stderr = std.Out, std.Err
+	return d
 }

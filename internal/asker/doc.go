@@ -9,7 +9,9 @@
 //
 // Three doors call it and nothing else, so they cannot drift apart:
 // `bot ask|wait|status|resolve|followup|abandon` (commands.go, settle_cli.go), the
-// `gh clarify` extension (cmd/gh-clarify) and `bot mcp` (internal/askmcp).
+// `gh clarify` extension (cmd/gh-clarify) and `bot mcp` (internal/askmcp). Both programs
+// list the same rows for these commands (Commands), and gh clarify reads ledgers and
+// digests through the client's trust (Door.Reach, internal/readcmd).
 //
 // What it believes: a clarification's record comes only from the app's signed ledger, read
 // by the one reader the app uses (ledger.LedgerReader) from the comments of the account

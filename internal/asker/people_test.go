@@ -5,7 +5,15 @@ import (
 	"testing"
 
 	"github.com/clarify-app/clarify/internal/asker"
+	"github.com/clarify-app/clarify/internal/cli"
+	"github.com/clarify-app/clarify/internal/readcmd"
 )
+
+// stats runs stats as gh clarify does: the read commands' rows, read through the door.
+func stats(d asker.Door, args []string) int {
+	p := cli.Program{Name: d.Prog, Commands: readcmd.Commands(d.Reach())}
+	return p.Run(append([]string{"stats"}, args...), cli.Std{Out: d.Stdout, Err: d.Stderr})
+}
 
 // TestStatsUsageMistakesExitTwo: gh clarify stats answers a mistake as bot stats does,
 // in one line naming what is wrong, exit 2, before it reads anything.
@@ -23,7 +31,7 @@ func TestStatsUsageMistakesExitTwo(t *testing.T) {
 		"noRepo":        {nil, "bot stats: give one repository, OWNER/REPO"},
 		"notARepo":      {[]string{"widgets"}, `bot stats: "widgets": give the repository as OWNER/REPO`},
 	} {
-		code, out, errs := w.run(asker.Door.Stats, tc.args...)
+		code, out, errs := w.run(stats, tc.args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, tc.want) || !strings.HasSuffix(errs, " -h for help)\n") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 and one line starting %q", name, code, out, errs, tc.want)
 		}
@@ -36,7 +44,7 @@ func TestStatsUsageMistakesExitTwo(t *testing.T) {
 // TestStatsPrintsTheDigest: a positive --since reads the repository's ledgers.
 func TestStatsPrintsTheDigest(t *testing.T) {
 	w := newWorld(t)
-	code, out, errs := w.run(asker.Door.Stats, repo, "--since", "100000h")
+	code, out, errs := w.run(stats, repo, "--since", "100000h")
 	if code != 0 || !strings.Contains(out, "1 issue(s) updated since then") {
 		t.Errorf("stats: exit %d, stdout %q, stderr %q; want 0 and the digest", code, out, errs)
 	}

@@ -1,5 +1,5 @@
-// Package cli reads a `bot` subcommand's command line the way Go's tools and gh do, so that
-// every subcommand behaves the same:
+// Package cli reads the command lines of bot and gh clarify the way Go's tools and gh do,
+// so that every subcommand behaves the same:
 //
 //   - -h, -help and --help print the command's help (a one-line summary, its usage, the
 //     details, its flags) to the standard output, and the command exits 0;
@@ -8,11 +8,12 @@
 //     what is wrong and where the help is, never the whole help;
 //   - flags are taken before and after the positional arguments (`bot config check FILE
 //     -repo octo/widgets`), up to a `--`, after which everything is an argument;
-//   - any other error exits 1, as `bot NAME: error`.
+//   - any other error exits 1, as `bot NAME: error`; a Status exits with its own code.
 //
-// A subcommand builds a Command, adds its flags to Command.Flags, calls Parse, checks its
-// arguments (returning Usagef for a mistake), does its work and returns its error; main
-// hands that error to Exit. Usage:
+// A program is a Program: a table with a row (Entry) per command, which its help lists and
+// its Run dispatches to. A command builds a Command, adds its flags to Command.Flags, calls
+// Parse, checks its arguments (returning Usagef for a mistake), does its work and returns
+// its error, which Program.Run turns into the exit code. Usage:
 //
 //	cmd := cli.New("stats", "a digest of a repository's clarifications", "bot stats [flags] OWNER/REPO", details)
 //	since := cmd.Flags.Duration("since", 720*time.Hour, "…")
@@ -147,12 +148,16 @@ func Exit(stderr io.Writer, name string, err error) int {
 }
 
 // ExitAs is Exit for a program typed as prog ("gh clarify"): the same messages and exit
-// codes, under its name.
+// codes, under its name. A Status exits with its code and prints nothing: its command
+// has said how it ended.
 func ExitAs(stderr io.Writer, prog, name string, err error) int {
 	var ue *UsageError
 	var sub *subError
 	if errors.As(err, &sub) {
 		name = sub.cmd
+	}
+	if code, ok := statusOf(err); ok {
+		return code
 	}
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):

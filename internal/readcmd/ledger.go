@@ -9,30 +9,28 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-github/v60/github"
-
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/agentx"
-	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/cli"
-	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
 
-const ledgerUsage = `bot ledger [flags] OWNER/REPO#N    read an issue's ledger through GitHub's API
-bot ledger [flags] FILE            read the ledger in a status comment's body (- for stdin)
-bot ledger export [flags] OWNER/REPO#N
-bot ledger import [flags] FILE     (bot ledger export -h, bot ledger import -h)`
+// ledgerUsage is the ledger command's forms, where the reach takes files, after the
+// program's name.
+const ledgerUsage = `ledger [flags] OWNER/REPO#N    read an issue's ledger through GitHub's API
+ledger [flags] FILE            read the ledger in a status comment's body (- for stdin)
+ledger export [flags] OWNER/REPO#N
+ledger import [flags] FILE     (%[1]s ledger export -h, %[1]s ledger import -h)`
 
-const ledgerDetails = `Read-only: it never writes to GitHub. OWNER/REPO#N lists the issue's comments with
-GITHUB_TOKEN (a token that can read the issue; unset, public repositories only, at 60
-requests an hour), takes the status comment written by the app's own account
-(SLUG[bot]: a look-alike by anyone else is ignored) and the archive comments its ledger
-lists, and prints each clarification (id, topic, from → to, status, round), its thread
-and decision, then the assumption log. -json prints it as an AgentX ledger file instead
-(seed 002's schema, plus Clarify's own fields under "clarify").
-FILE prints the ledger's JSON as the app keeps it (-json: as an AgentX file).
+const ledgerDetails = `Read-only: it never writes to GitHub. OWNER/REPO#N lists the issue's comments, takes the
+status comment written by the app's own account (a look-alike by anyone else is ignored)
+and the archive comments its ledger lists, and prints each clarification (id, topic, from
+→ to, status, round), its thread and decision, then the assumption log. -json prints it
+as an AgentX ledger file instead (seed 002's schema, plus Clarify's own fields under
+"clarify").`
+
+const ledgerFileDetails = `FILE prints the ledger's JSON as the app keeps it (-json: as an AgentX file).
 
 The MAC is checked under the key serve signs with: -key, else CLARIFY_LEDGER_KEY, else
 the key drawn from GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE (and the keys
@@ -60,93 +58,88 @@ ledger older (by its revision) than the last one the app wrote is rebuilt from t
 comments instead. The issue is the file's "clarify.repository" and issueNumber (-repo
 when the file names no repository).`
 
-// Ledger runs `bot ledger`: read a ledger, or export it to or import it from an AgentX
-// ledger file.
-func Ledger(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "export":
-			return ledgerExport(args[1:], stdout, stderr)
-		case "import":
-			return ledgerImport(args[1:], stdin, stdout, stderr)
-		}
+// Ledger runs `ledger` as reach reads: an issue's ledger; where the reach takes files, also
+// a status comment's body, and export to or import from an AgentX ledger file.
+func Ledger(args []string, reach Reach, std cli.Std) error {
+	if run, ok := reach.Files[first(args)]; ok {
+		return run(args[1:], std)
 	}
-	return ledgerRead(args, stdin, stdout, stderr)
+	return ledgerRead(args, reach, std)
 }
 
-// ledgerFlags is a ledger form's command line, with the flags the forms (and stats) share.
-type ledgerFlags struct {
-	*cli.Command
-	key      *string
-	api, app *string
-}
-
-func newLedgerFlags(cmd *cli.Command, online bool) ledgerFlags {
-	fs := cmd.Flags
-	lf := ledgerFlags{Command: cmd}
-	lf.key = fs.String("key", "", "ledger MAC key (default: CLARIFY_LEDGER_KEY, else drawn from GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE)")
-	if online {
-		lf.api = fs.String("api", cli.EnvOr("GITHUB_V3_API_URL", app.DefaultV3APIURL), "GitHub's REST API URL; GITHUB_V3_API_URL sets the default")
-		lf.app = fs.String("app", cli.EnvOr("CLARIFY_APP_SLUG", app.DefaultAppSlug), "the app's slug: only comments by SLUG[bot] are its own; CLARIFY_APP_SLUG sets the default")
+// ledgerHelp is the ledger command's: the forms and details its reach takes.
+func ledgerHelp(reach Reach) *cli.Command {
+	usage, details := reach.Prog+" ledger [flags] OWNER/REPO#N", ledgerDetails+"\n\n"+reach.Auth
+	if reach.Files != nil {
+		usage = strings.ReplaceAll(fmt.Sprintf(ledgerUsage, reach.Prog), "\nledger", "\n"+reach.Prog+" ledger")
+		usage, details = reach.Prog+" "+usage, details+"\n\n"+ledgerFileDetails
 	}
-	return lf
+	return cli.New("ledger", "Print an issue's clarifications, read from its hidden ledger.", usage, details)
 }
 
-// online returns what reading through the API takes: the reader, its notes to stderr,
-// and the client.
-func (lf ledgerFlags) online(stderr io.Writer) (ledger.PeopleReader, *github.Client, error) {
-	keys, err := app.LedgerKeyring(*lf.key)
-	if err != nil {
-		return ledger.PeopleReader{}, nil, err
+func ledgerRead(args []string, reach Reach, std cli.Std) error {
+	cmd := ledgerHelp(reach)
+	src := reach.Flags(cmd, std)
+	issue := new(string)
+	if src.File != nil {
+		issue = cmd.Flags.String("issue", "", "with FILE: the issue, OWNER/REPO#N, the status comment belongs to (each issue's ledger has a key of its own)")
 	}
-	client, err := ghtransport.TokenClient(*lf.api, os.Getenv("GITHUB_TOKEN"))
-	return ledger.NewPeopleReader(*lf.app, keys, stderr, tokenHint), client, err
-}
-
-func ledgerRead(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	lf := newLedgerFlags(cli.New("ledger", "Print an issue's clarifications, read from its hidden ledger.", ledgerUsage, ledgerDetails), true)
-	issue := lf.Flags.String("issue", "", "with FILE: the issue, OWNER/REPO#N, the status comment belongs to (each issue's ledger has a key of its own)")
-	asJSON := lf.Flags.Bool("json", false, "print an AgentX ledger file (JSON) instead")
-	pos, err := lf.Parse(args, stdout)
-	if err != nil {
+	asJSON := cmd.Flags.Bool("json", false, "print an AgentX ledger file (JSON) instead")
+	pos, err := cmd.Parse(args, std.Out)
+	switch {
+	case err != nil:
 		return err
+	case src.File == nil:
+		return ledgerIssue(cmd, src, pos, *asJSON, std.Out)
+	case len(pos) != 1:
+		return cmd.Usagef("give OWNER/REPO#N, or one file holding a status comment's body, - for standard input")
 	}
-	if len(pos) != 1 {
-		return lf.Usagef("give OWNER/REPO#N, or one file holding a status comment's body, - for standard input")
-	}
-	arg := pos[0]
+	return ledgerIssueOrFile(cmd, src, pos[0], *issue, *asJSON, std)
+}
+
+// ledgerIssueOrFile reads arg, an issue or a file holding a status comment's body (- for
+// stdin); issue is -issue, the issue the file's comment belongs to.
+func ledgerIssueOrFile(cmd *cli.Command, src Source, arg, issue string, asJSON bool, std cli.Std) error {
 	ref, isIssue := clarify.ParseIssueRef(arg)
 	isFile := arg == "-" || fileExists(arg)
 	if repo, _, _ := strings.Cut(arg, "#"); !isIssue && !isFile && looksLikeRepo(repo) {
-		return lf.Usagef("%q names no issue: give OWNER/REPO#N, the issue's number after #", arg)
+		return cmd.Usagef("%q names no issue: give OWNER/REPO#N, the issue's number after #", arg)
 	}
-	if _, ok := clarify.ParseIssueRef(*issue); *issue != "" && !ok {
-		return lf.Usagef("-issue %q: write OWNER/REPO#N", *issue)
-	}
-	keys, err := app.LedgerKeyring(*lf.key)
-	if err != nil {
-		return err
+	if _, ok := clarify.ParseIssueRef(issue); issue != "" && !ok {
+		return cmd.Usagef("-issue %q: write OWNER/REPO#N", issue)
 	}
 	if isIssue && !isFile {
-		return ledgerReadIssue(lf, ref, *issue, *asJSON, stdout, stderr)
+		if issue != "" {
+			return cmd.Usagef("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
+		}
+		return printIssue(src, ref, asJSON, std.Out)
 	}
-	read := func() ([]byte, error) { return readInput(arg, stdin, 1<<20) }
-	l, ref, err := ledger.NewPeopleReader(*lf.app, keys, stderr, tokenHint).ReadFileBody(read, *issue)
+	l, ref, err := src.File(func() ([]byte, error) { return readInput(arg, std.In, 1<<20) }, issue)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return agentx.Write(stdout, agentx.FromLedger(l, ref.FullName()))
+	if asJSON {
+		return agentx.Write(std.Out, agentx.FromLedger(l, ref.FullName()))
 	}
-	return printJSON(stdout, l)
+	return printJSON(std.Out, l)
 }
 
-// ledgerReadIssue reads an issue's ledger through the API and prints it for people.
-func ledgerReadIssue(lf ledgerFlags, ref clarify.IssueRef, issue string, asJSON bool, stdout, stderr io.Writer) error {
-	if issue != "" {
-		return lf.Usagef("-issue goes with FILE: with OWNER/REPO#N the issue is the argument")
+// ledgerIssue is the ledger command where the reach takes no files: one OWNER/REPO#N.
+func ledgerIssue(cmd *cli.Command, src Source, pos []string, asJSON bool, stdout io.Writer) error {
+	if len(pos) != 1 {
+		return cmd.Usagef("give one issue, OWNER/REPO#N")
 	}
-	l, err := fetchLedger(lf, ref, stderr)
+	ref, ok := clarify.ParseIssueRef(pos[0])
+	if !ok {
+		return cmd.Usagef("%q names no issue: give OWNER/REPO#N, the issue's number after #", pos[0])
+	}
+	return printIssue(src, ref, asJSON, stdout)
+}
+
+// printIssue reads an issue's ledger through the API and prints it for people, or as an
+// AgentX ledger file.
+func printIssue(src Source, ref clarify.IssueRef, asJSON bool, stdout io.Writer) error {
+	l, err := fetchLedger(src, ref)
 	if err != nil {
 		return err
 	}
@@ -157,28 +150,39 @@ func ledgerReadIssue(lf ledgerFlags, ref clarify.IssueRef, issue string, asJSON 
 	return nil
 }
 
-func ledgerExport(args []string, stdout, stderr io.Writer) error {
-	lf := newLedgerFlags(cli.New("ledger export", "Write an issue's ledger as an AgentX ledger file.", "bot ledger export [flags] OWNER/REPO#N", ledgerExportDetails), true)
-	out := lf.Flags.String("o", "", "the file to write, - for stdout (default: .agentx/state/clarifications/issue-N.json)")
-	pos, err := lf.Parse(args, stdout)
+// first is args' first, or "" for none.
+func first(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+func ledgerExport(args []string, std cli.Std) error {
+	stdout := std.Out
+	cmd := cli.New("ledger export", "Write an issue's ledger as an AgentX ledger file.", "bot ledger export [flags] OWNER/REPO#N", ledgerExportDetails)
+	src := keyedSource(cmd, std)
+	out := cmd.Flags.String("o", "", "the file to write, - for stdout (default: .agentx/state/clarifications/issue-N.json)")
+	pos, err := cmd.Parse(args, stdout)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return lf.Usagef("give one issue, OWNER/REPO#N")
+		return cmd.Usagef("give one issue, OWNER/REPO#N")
 	}
 	ref, ok := clarify.ParseIssueRef(pos[0])
 	if !ok {
-		return lf.Usagef("%q: give the issue as OWNER/REPO#N", pos[0])
+		return cmd.Usagef("%q: give the issue as OWNER/REPO#N", pos[0])
 	}
-	l, err := fetchLedger(lf, ref, stderr)
+	l, err := fetchLedger(src, ref)
 	if err != nil {
 		return err
 	}
 	return agentx.Export(stdout, *out, l, ref)
 }
 
-func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func ledgerImport(args []string, std cli.Std) error {
+	stdin, stdout, stderr := std.In, std.Out, std.Err
 	lf := newLedgerFlags(cli.New("ledger import", "Read an AgentX ledger file back into a Clarify ledger.", "bot ledger import [flags] FILE", ledgerImportDetails), false)
 	status := lf.Flags.Bool("status", false, "print a signed status comment body instead of the ledger's JSON")
 	repo := lf.Flags.String("repo", "", "with -status: the issue's repository, OWNER/REPO, when the file names none")
@@ -203,7 +207,7 @@ func ledgerImport(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if !*status {
 		return printJSON(stdout, l)
 	}
-	body, err := agentx.StatusBody(l, f.Repo(), *repo, func() (render.Keyring, error) { return app.LedgerKeyring(*lf.key) }, stderr)
+	body, err := agentx.StatusBody(l, f.Repo(), *repo, func() (render.Keyring, error) { return ledger.KeyringFromEnv(*lf.key) }, stderr)
 	if err != nil {
 		return err
 	}
@@ -224,18 +228,15 @@ func fileExists(name string) bool {
 }
 
 // fetchLedger reads an issue's whole ledger through the API as the app does (ledger.PeopleReader).
-func fetchLedger(lf ledgerFlags, ref clarify.IssueRef, stderr io.Writer) (clarify.Ledger, error) {
-	reader, client, err := lf.online(stderr)
+func fetchLedger(src Source, ref clarify.IssueRef) (clarify.Ledger, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	r, err := src.Open(ctx, ref.Owner, ref.Repo)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	return reader.ReadIssue(ctx, client, ref)
+	return r.ReadIssue(ctx, r.Client, ref)
 }
-
-// tokenHint says what to do about a refusal that a missing token explains.
-func tokenHint(err error) string { return ghtransport.TokenHint(err, os.Getenv("GITHUB_TOKEN") != "") }
 
 // readInput reads at most limit bytes of the named file, or of stdin for "-".
 func readInput(name string, stdin io.Reader, limit int64) ([]byte, error) {
