@@ -24,8 +24,8 @@ const (
 	LogKeyComment = ledger.LogKeyComment
 )
 
-// Base is what every handler shares: the client creator, the clock, the app's identity,
-// the ledger key and the per-issue locks.
+// Base is what every handler shares: the client creator, the clock, the app's identity
+// and keys, the mode, the per-issue locks, and what the process remembers between runs.
 type Base struct {
 	Clients githubapp.ClientCreator
 	// Identity is the app's account and keys.

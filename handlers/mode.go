@@ -8,6 +8,8 @@ package handlers
 //   - Replicas: several processes share locks, deliveries and recent decisions (Redis).
 //   - WorkflowRun: bot action, one workflow run of one repository, sharing no lock with
 //     the runs beside it.
+//
+// The zero Mode is a lone server that does not sweep.
 type Mode struct {
 	kind modeKind
 	// sweeps: a lone server that runs the sweep; a workflow run that is the scheduled one.
