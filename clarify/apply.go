@@ -222,6 +222,10 @@ func (a *applier) answer(c *Clarification) {
 		a.doesNotFit(*c, misfit)
 		return
 	}
+	if NeedsOf(*c) > 1 {
+		a.answerOfMany(c, value)
+		return
+	}
 	c.Status = Answered
 	c.UpdatedAt = a.now
 	c.StaleAfter = a.now.Add(a.p.SLA)

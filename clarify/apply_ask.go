@@ -24,7 +24,7 @@ func (a *applier) ask() {
 		a.refuseBareTarget()
 		return
 	}
-	if a.askerRefused() || a.targetRefused(target) || a.askRepeats(target) {
+	if a.askerRefused() || a.targetRefused(target) || a.needsRefused(target) || a.askRepeats(target) {
 		return
 	}
 	a.open(target)
@@ -171,6 +171,7 @@ func (a *applier) open(target Target) {
 		State:      a.ev.State,
 		Nonce:      a.ev.Nonce,
 		Expect:     a.cmd.Expect,
+		Needs:      a.cmd.Needs,
 	}
 	if c.Topic == "" {
 		c.Topic = topicOf(a.cmd.Text)

@@ -92,6 +92,9 @@ func Outcome(c Clarification) string {
 		}
 		return OutcomeResolved
 	}
+	if ok, _ := RoundAnswered(c); NeedsOf(c) > 1 && !ok {
+		return "" // answers in a round that needs several say nothing until enough agree
+	}
 	for i := len(c.Thread) - 1; i >= 0; i-- {
 		switch c.Thread[i].Kind {
 		case KindAnswer:
@@ -159,6 +162,17 @@ type AskRecord struct {
 	// answer's, or once resolved the decision's: true, 42, "2026-12-01" or
 	// {"key":"b","text":"…"}; Answer and Decision keep the words.
 	Value Value `json:"value,omitempty"`
+	// Needs is how many people's answers each round needs, when more than one (needs.go);
+	// Answers then lists the current round's, one a person.
+	Needs   int            `json:"needs,omitempty"`
+	Answers []RecordAnswer `json:"answers,omitempty"`
+}
+
+// RecordAnswer is one person's answer in a round that needs several.
+type RecordAnswer struct {
+	Author string `json:"author"`
+	Text   string `json:"text"`
+	Value  Value  `json:"value,omitempty"`
 }
 
 // StatusPosted is the status of an ask's record when the ask was sent but Clarify has
@@ -184,6 +198,12 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 	}
 	if o, ok := ChosenOption(c.Options, said); ok {
 		r.Choice = &o
+	}
+	if NeedsOf(c) > 1 {
+		r.Needs = c.Needs
+		for _, e := range RoundAnswers(c) {
+			r.Answers = append(r.Answers, RecordAnswer{Author: e.Author, Text: e.Text, Value: e.Value})
+		}
 	}
 	r.Next = NextStep(r.Status, r.Outcome)
 	return r

@@ -50,6 +50,8 @@ type Command struct {
 	Ref string
 	// Expect is an ask's or follow-up's `Expect:` line, as Expect.String writes it.
 	Expect string
+	// Needs is an ask's `Needs:` line: how many people's answers it needs (0: one).
+	Needs int
 }
 
 // ParseError is a command that could not be understood: what was wrong and what to type instead.

@@ -45,6 +45,10 @@ const (
 	CodeBadExpect ErrorCode = "bad-expect"
 	// CodeExpectNoOptions: `Expect: option` on a question without options.
 	CodeExpectNoOptions ErrorCode = "expect-without-options"
+	// CodeBadNeeds: an ask's `Needs:` is no number of people from 1 to MaxNeeds.
+	CodeBadNeeds ErrorCode = "bad-needs"
+	// CodeNeedsTooMany: an ask needs more people's answers than its target names.
+	CodeNeedsTooMany ErrorCode = "needs-too-many"
 	// CodeDoesNotFit: a reply that does not fit the answer its question expects.
 	CodeDoesNotFit ErrorCode = "does-not-fit"
 )
@@ -52,4 +56,5 @@ const (
 // ErrorCodes lists every code, in the order docs/agents.md documents them.
 var ErrorCodes = []ErrorCode{CodeBadCommand, CodeIssueClosed, CodeNotPermitted, CodeQuota, CodeSelfAddressed,
 	CodeMissingFields, CodeOutOfScope, CodeNotAwaiting, CodeStillAwaiting, CodeRoundLimit, CodeAmbiguous,
-	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong, CodeCalledTwice, CodeBadExpect, CodeExpectNoOptions, CodeDoesNotFit}
+	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong, CodeCalledTwice, CodeBadExpect, CodeExpectNoOptions, CodeDoesNotFit,
+	CodeBadNeeds, CodeNeedsTooMany}

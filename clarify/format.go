@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -69,6 +70,9 @@ func askFieldLines(c Command) []string {
 	}
 	lines = appendField(lines, "Fallback", c.Fallback)
 	lines = appendField(lines, "Expect", c.Expect)
+	if c.Needs != 0 {
+		lines = append(lines, fmt.Sprintf("Needs: %d", c.Needs))
+	}
 	if len(c.Evidence) > 0 {
 		lines = append(lines, "Evidence:")
 		for _, e := range c.Evidence {

@@ -107,7 +107,24 @@ func (b *askBody) field(name, value, text string) error {
 			return &ParseError{Line: b.p.line, Problem: "`Expect:` will not do: " + err.Error() + ".", Try: expectTry, Code: CodeBadExpect}
 		}
 		b.c.Expect = e.String()
+	case "needs":
+		return b.needs(value)
 	}
+	return nil
+}
+
+// needs takes an ask's `Needs:` line: how many people's answers it needs.
+func (b *askBody) needs(value string) error {
+	if b.c.Kind != CmdAsk {
+		return b.p.fail("`Needs:` belongs to an ask: a follow-up needs as many people as its ask did.",
+			"leave the `Needs:` line out of the follow-up.")
+	}
+	n, err := ParseNeeds(value)
+	if err != nil {
+		return &ParseError{Line: b.p.line, Problem: "`Needs:` will not do: " + err.Error() + ".",
+			Try: "give how many people must answer, as in `Needs: 2`.", Code: CodeBadNeeds}
+	}
+	b.c.Needs = n
 	return nil
 }
 
@@ -341,7 +358,7 @@ func fieldLine(text string) (name, value string, ok bool) {
 
 func isAskField(name string) bool {
 	switch name {
-	case "topic", "type", "options", "fallback", "evidence", "ref", "expect":
+	case "topic", "type", "options", "fallback", "evidence", "ref", "expect", "needs":
 		return true
 	}
 	return false
@@ -363,6 +380,8 @@ func fieldExample(name string) string {
 		return "run-981/step-3"
 	case "expect":
 		return "number 1..100"
+	case "needs":
+		return "2"
 	}
 	return ""
 }

@@ -110,6 +110,8 @@ type Clarification struct {
 	// Expect is the kind of answer the current round takes (Expect.String: "yes/no",
 	// "number 1..100", …); empty for any reply. Like the options, it is the round's.
 	Expect string `json:"expect,omitempty"`
+	// Needs is how many people's answers each round needs (needs.go); 0 or 1: one.
+	Needs int `json:"needs,omitempty"`
 }
 
 // Assumption is one line of the issue's assumption log (/assume, or a fallback taken on timeout).

@@ -2,8 +2,6 @@ package handlers_test
 
 import (
 	"encoding/json"
-	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
@@ -156,23 +154,13 @@ func TestTheCostOfAReplyThatDoesNotFit(t *testing.T) {
 		if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Resolved || c.Resolution != "20 workers" {
 			t.Fatalf("after the lifecycle: %+v", c)
 		}
-		for _, r := range w.h.Fake.Requests() {
-			if r.Method != http.MethodGet && !strings.Contains(r.Route, "access_tokens") {
-				wrote = append(wrote, r.Route) // by route: comment ids differ between the two
-			}
-		}
-		return len(w.h.Fake.Requests()), wrote
+		return len(w.h.Fake.Requests()), w.writeRoutes()
 	}
 	fits, fitsWrites := lifecycle("20 workers")
 	misfits, misfitsWrites := lifecycle("about twenty", "20 workers")
 	t.Logf("one-round lifecycle: %d requests (%d writes) when the first reply fits; %d (%d writes) with one reply that does not fit first",
 		fits, len(fitsWrites), misfits, len(misfitsWrites))
-	extra := slices.Clone(misfitsWrites)
-	for _, w := range fitsWrites {
-		if i := slices.Index(extra, w); i >= 0 {
-			extra = slices.Delete(extra, i, i+1)
-		}
-	}
+	extra := writesBeyond(misfitsWrites, fitsWrites)
 	if len(extra) != 1 || extra[0] != "POST /repos/{owner}/{repo}/issues/{issue_number}/comments" {
 		t.Errorf("the reply that does not fit wrote %q more, want only the reply in the thread", extra)
 	}

@@ -92,7 +92,7 @@ func stamp(t time.Time) string {
 func waitingOn(c clarify.Clarification) string {
 	switch clarify.WaitingOn(c) {
 	case clarify.SideTarget:
-		return target(c.Target)
+		return target(c.Target) + answersSoFar(c)
 	case clarify.SideAsker:
 		return party(c.Asker)
 	case clarify.SideMaintainers:
@@ -100,6 +100,30 @@ func waitingOn(c clarify.Clarification) string {
 	default:
 		return "—"
 	}
+}
+
+// answersSoFar is, for a round that needs several people's answers, who answered it so far:
+// "· 1 of 2 answers: maria", or, once enough answered unlike, each one's answer.
+func answersSoFar(c clarify.Clarification) string {
+	need := clarify.NeedsOf(c)
+	if need <= 1 {
+		return ""
+	}
+	answers := clarify.RoundAnswers(c)
+	var who []string
+	for _, e := range answers {
+		who = append(who, login(e.Author))
+	}
+	if _, disagree := clarify.RoundAnswered(c); disagree {
+		for i, e := range answers {
+			who[i] += ": " + inline(e.Text, capWord)
+		}
+		return fmt.Sprintf(" · %d answers differ, %d must agree: %s", len(answers), need, strings.Join(who, "; "))
+	}
+	if len(who) == 0 {
+		return fmt.Sprintf(" · 0 of %d answers", need)
+	}
+	return fmt.Sprintf(" · %d of %d answers: %s", len(answers), need, strings.Join(who, ", "))
 }
 
 // staleAt is when an open clarification goes stale; a final one never does.

@@ -47,6 +47,8 @@ type DispatchPayload struct {
 	// Expect is the kind of answer an ask or follow-up takes, as its `Expect:` line says it
 	// ("yes/no", "number 1..100", "date", "option", "text").
 	Expect string `json:"expect,omitempty"`
+	// Needs is how many people's answers an ask needs, as its `Needs:` line says it.
+	Needs int `json:"needs,omitempty"`
 }
 
 // AskContext is the asker's own data on an ask (clarify/asker.go), under "context" in a
@@ -204,7 +206,7 @@ func (p DispatchPayload) question(c clarify.Command) (clarify.Command, *Problem)
 	c.Target, c.BareTarget = strings.TrimPrefix(target, "@"), !strings.HasPrefix(target, "@")
 	c.NonBlocking = p.Blocking != nil && !*p.Blocking
 	c.Text, c.Topic, c.Type, c.Fallback, c.Evidence = p.Question, p.Topic, p.Type, p.Fallback, p.Evidence
-	c.Expect = p.Expect
+	c.Expect, c.Needs = p.Expect, p.Needs
 	if p.Context != nil {
 		c.Ref = strings.TrimSpace(p.Context.Ref)
 	}

@@ -52,7 +52,7 @@ func fromClarification(c clarify.Clarification) Clarification {
 	x := ClarificationExtra{
 		Type: c.Type, Options: clone(c.Options), Fallback: c.Fallback, Evidence: clone(c.Evidence),
 		UpdatedAt: c.UpdatedAt, Resolution: c.Resolution, Precedent: clonePrecedent(c.Precedent),
-		Ref: c.Ref, State: c.State, Nonce: c.Nonce, Expect: c.Expect,
+		Ref: c.Ref, State: c.State, Nonce: c.Nonce, Expect: c.Expect, Needs: c.Needs,
 	}
 	// From says the role, or the login when there is no role; the login beside a role
 	// needs a place of its own.
@@ -141,7 +141,7 @@ func toClarification(c Clarification) (clarify.Clarification, error) {
 		out.Type, out.Fallback, out.Resolution, out.UpdatedAt = x.Type, x.Fallback, x.Resolution, x.UpdatedAt
 		out.Options, out.Evidence = clone(x.Options), clone(x.Evidence)
 		out.Precedent = clonePrecedent(x.Precedent)
-		out.Ref, out.State, out.Nonce, out.Expect = x.Ref, x.State, x.Nonce, x.Expect
+		out.Ref, out.State, out.Nonce, out.Expect, out.Needs = x.Ref, x.State, x.Nonce, x.Expect, x.Needs
 	}
 	for j, e := range c.Thread {
 		if !slices.Contains(kinds, clarify.EntryKind(e.Type)) {

@@ -99,6 +99,8 @@ type ClarificationExtra struct {
 	Nonce string `json:"nonce,omitempty"`
 	// Expect is the kind of answer the current round takes ("number 1..100").
 	Expect string `json:"expect,omitempty"`
+	// Needs is how many people's answers each round needs, when more than one.
+	Needs int `json:"needs,omitempty"`
 }
 
 // EntryExtra is what Clarify keeps of a thread entry that the AgentX format has no field for.

@@ -43,6 +43,8 @@ type Ask struct {
 	nonce string
 	// Expect is the kind of answer it takes, as an `Expect:` line says it ("number 1..100").
 	Expect string
+	// Needs is how many people's answers it needs, as a `Needs:` line says it (0: one).
+	Needs int
 }
 
 // ErrNotTaken says Clarify did not take an ask (or a settle) in time: neither a
@@ -132,7 +134,7 @@ func (a Ask) check() error {
 // command is the ask as a comment says it.
 func (a Ask) command() clarify.Command {
 	cmd := clarify.Command{Kind: clarify.CmdAsk, Text: a.Question, Topic: a.Topic, Fallback: a.Fallback, NonBlocking: a.NonBlocking}
-	cmd.Expect = a.Expect
+	cmd.Expect, cmd.Needs = a.Expect, a.Needs
 	cmd.Target, cmd.BareTarget = strings.TrimPrefix(strings.TrimSpace(a.Target), "@"), !strings.HasPrefix(strings.TrimSpace(a.Target), "@")
 	for i, o := range a.Options {
 		cmd.Options = append(cmd.Options, clarify.Option{Key: string(rune('a' + i)), Text: o})

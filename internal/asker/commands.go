@@ -37,6 +37,7 @@ func (d Door) Ask(args []string) int {
 	c.Flags.Var(&options, "option", "an option to choose from (repeatable: a), b), …)")
 	c.Flags.StringVar(&a.Fallback, "fallback", "", "the option (its letter) taken if nobody answers in time")
 	c.Flags.StringVar(&a.Expect, "expect", "", "the kind of answer it takes: yes/no, number, number 1..100, date, option or text")
+	c.Flags.IntVar(&a.Needs, "needs", 0, "how many people must answer it (and agree, for a typed answer); default one")
 	c.Flags.BoolVar(&a.NonBlocking, "non-blocking", false, "the asker goes on meanwhile")
 	c.Flags.StringVar(&a.Ref, "ref", "", "your own correlation id (at most 200 characters), given back in the record and the wake-up")
 	c.Flags.StringVar(&a.State, "state", "", "an opaque string (at most 8 KiB) given back in the wake-up and the record; anyone who can read the issue can read it")

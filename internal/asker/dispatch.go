@@ -27,7 +27,7 @@ func commentBody(a Ask) string {
 func dispatchPayloadOf(a Ask) json.RawMessage {
 	p := wire.DispatchPayload{Issue: a.Issue.Number, Action: string(clarify.CmdAsk), Target: a.Target,
 		Question: a.Question, Topic: a.Topic, Options: a.Options, Fallback: a.Fallback}
-	p.Expect = a.Expect
+	p.Expect, p.Needs = a.Expect, a.Needs
 	if a.NonBlocking {
 		no := false
 		p.Blocking = &no

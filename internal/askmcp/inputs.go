@@ -20,6 +20,7 @@ type AskInput struct {
 	Ref      string   `json:"ref,omitempty" jsonschema:"your own id for this ask; asking again with the same ref is the same ask (default: one is made and returned)"`
 	State    string   `json:"state,omitempty" jsonschema:"an opaque string (a session id) given back in the record and the wake-up; anyone who can read the issue can read it"`
 	Expect   string   `json:"expect,omitempty" jsonschema:"the kind of answer it takes: yes/no, number, number 1..100, date, option or text (default); the record's value is the answer typed"`
+	Needs    int      `json:"needs,omitempty" jsonschema:"how many people must answer it, and agree when the answer is typed (default 1); the record lists each one's answer"`
 }
 
 // WaitInput is clarify_wait's arguments.
@@ -96,6 +97,7 @@ const (
 var limits = map[string]func(*jsonschema.Schema){
 	"issue":           numberIn(1, maxIssue),
 	"timeout_seconds": numberIn(1, MaxWaitSeconds),
+	"needs":           numberIn(1, clarify.MaxNeeds),
 	"id":              pattern(idPattern),
 	"repo":            pattern(repoPattern),
 	"ref":             lengthAtMost(clarify.MaxRefRunes),

@@ -55,7 +55,7 @@ func (cfg Config) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) 
 	}
 	a := asker.Ask{Issue: issue, Target: in.Target, Question: in.Question, Topic: in.Topic, Options: in.Options,
 		Fallback: in.Fallback, Ref: in.Ref, State: in.State, Dispatch: cfg.Dispatch, Timeout: TakeSeconds * time.Second}
-	a.NonBlocking, a.Expect = in.Blocking != nil && !*in.Blocking, in.Expect
+	a.NonBlocking, a.Expect, a.Needs = in.Blocking != nil && !*in.Blocking, in.Expect, in.Needs
 	rec, err := c.Ask(ctx, a)
 	if errors.Is(err, asker.ErrNotTaken) {
 		return notTaken(fmt.Sprintf("(ref %s): find it later with clarify_status or clarify_wait with this ref", rec.Ref)), rec, nil
