@@ -1,0 +1,105 @@
+package action_test
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/action"
+	"github.com/clarify-app/clarify/internal/fakegithub"
+)
+
+// mirrorLine is what the mirror of a dispatch says of its sender.
+const mirrorLine = "via `repository_dispatch`, taken as their comment"
+
+// dispatchJobs are the two jobs docs/workflow.yml runs for a dispatch in one workflow run
+// (one GITHUB_RUN_ID): the mirror job's step, with mirror-only, and the clarify job's.
+func (b *bench) dispatchJobs(d fakegithub.Delivery) (mirror, run action.Env) {
+	run = b.env("repository_dispatch", b.eventFile(d))
+	mirror = run
+	mirror.MirrorOnly = true
+	return mirror, run
+}
+
+// TestADispatchWhoseJobIsCancelledIsAppliedByTheNewerJob: the mirror job writes the
+// dispatch's mirror and nothing else; when GitHub then cancels the dispatch's own job, which
+// waited in the issue's group, the newer job of the issue (here a comment's) applies the
+// mirror as the sender's command.
+func TestADispatchWhoseJobIsCancelledIsAppliedByTheNewerJob(t *testing.T) {
+	b := newBench(t)
+	b.comment("coder-agent", askWithFallback)
+	statusBody := func() string {
+		c, _ := b.fake.CommentByID(b.statusID(42))
+		return c.Body
+	}
+	before := statusBody()
+	d := b.fake.Dispatch(repo, "coder-agent", "clarify", map[string]any{"issue": 42, "action": "resolve",
+		"id": "CLR-42-001", "decision": "Per API key."})
+	mirror, _ := b.dispatchJobs(d)
+	if r := b.runEnv(mirror); r.code != 0 {
+		t.Fatalf("the mirror job exited %d:\n%s", r.code, r.stdout)
+	}
+	if n := b.botComments(mirrorLine); n != 1 {
+		t.Fatalf("the mirror job posted %d mirrors, want 1:\n%s", n, b.fake.Transcript(repo, 42))
+	}
+	if statusBody() != before || b.clar("CLR-42-001").Status != clarify.Pending {
+		t.Fatalf("the mirror job changed the status comment (%s now): it must only write the mirror", b.clar("CLR-42-001").Status)
+	}
+	// The dispatch's own job is cancelled while it waits; a newer job of the issue runs.
+	b.comment("maria", "/clarify")
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Resolved {
+		t.Errorf("after the newer job: %s, want resolved by the mirrored dispatch", c.Status)
+	}
+	if n := b.botComments(mirrorLine); n != 1 {
+		t.Errorf("%d mirrors after the newer job, want 1", n)
+	}
+}
+
+// TestAReplyTheMomentADispatchedAskMentionsTheTargetStartsAJob: the mirror of a dispatched
+// ask does not @mention its target; the round does, once the label is on, so a reply typed
+// the moment the target is first told carries the label and starts a job, which records
+// the answer. The dispatch runs as the copied workflow runs it: the mirror job, then the
+// issue's job, which finds the mirror and asks once.
+func TestAReplyTheMomentADispatchedAskMentionsTheTargetStartsAJob(t *testing.T) {
+	wf := readWorkflow(t)
+	b := newBench(t)
+	f := b.fake
+	var mu sync.Mutex
+	var reply fakegithub.Delivery
+	var replyID int64
+	b.hooks.set(nil, func(_ string, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/comments") || replyID != 0 {
+			return
+		}
+		if cs := f.Comments(repo, 42); len(cs) > 0 && strings.Contains(cs[len(cs)-1].Body, "@maria") {
+			reply, replyID = f.Comment(repo, 42, "maria", "Per API key.")
+		}
+	})
+	d := f.Dispatch(repo, "coder-agent", "clarify", map[string]any{"issue": 42, "action": "ask", "target": "@maria",
+		"question": "Per API key or per client IP?"})
+	mirror, run := b.dispatchJobs(d)
+	b.runEnv(mirror)
+	b.runEnv(run)
+	b.hooks.set(nil, nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if replyID == 0 {
+		t.Fatalf("no comment of Clarify's @mentioned maria:\n%s", f.Transcript(repo, 42))
+	}
+	p := payloadOf(t, reply)
+	if !wf.triggered("issue_comment", p) || !wf.jobIf(t, "issue_comment", p) {
+		issue, _ := p["issue"].(map[string]any)
+		t.Fatalf("a reply made the moment maria was first @mentioned starts no job: its payload's labels are %v", issue["labels"])
+	}
+	if n := b.botComments(mirrorLine); n != 1 || b.botComments("Clarification needed · CLR-42-001") != 1 {
+		t.Fatalf("%d mirrors and %d rounds, want one of each:\n%s", n, b.botComments("Clarification needed"), f.Transcript(repo, 42))
+	}
+	b.ok("issue_comment", b.eventFile(reply))
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered {
+		t.Errorf("after the reply's job: %s, want answered", c.Status)
+	}
+}
