@@ -38,3 +38,11 @@ func (b *Base) selfSender(u *github.User) bool {
 func (b *Base) OwnComment(owner, repo string, number int, c *github.IssueComment) bool {
 	return b.ownComment(issueRef{Owner: owner, Repo: repo, Number: number}, c)
 }
+
+// Mirrored reports whether c, a comment of issue number of owner/repo, is the app's mirror
+// of a dispatched command (dispatch.go): the app's own, and input all the same, which a
+// scheduled run takes as a command (bot action's workflow writes it in a job of its own).
+func (b *Base) Mirrored(owner, repo string, number int, c *github.IssueComment) bool {
+	_, ok := b.readMirror(issueRef{Owner: owner, Repo: repo, Number: number}, c)
+	return ok
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/action"
@@ -101,5 +102,27 @@ func TestAReplyTheMomentADispatchedAskMentionsTheTargetStartsAJob(t *testing.T) 
 	b.ok("issue_comment", b.eventFile(reply))
 	if c := b.clar("CLR-42-001"); c.Status != clarify.Answered {
 		t.Errorf("after the reply's job: %s, want answered", c.Status)
+	}
+}
+
+// TestAMirrorWhoseRunNeverCameIsTakenByTheScheduledRun: the mirror job wrote a dispatched
+// ask into an issue without Clarify's label, and the issue's job failed (or never ran);
+// nothing else happens in the issue. The scheduled run takes the mirror as the command it
+// is, though the comment is Clarify's, and asks.
+func TestAMirrorWhoseRunNeverCameIsTakenByTheScheduledRun(t *testing.T) {
+	b := newBench(t)
+	d := b.fake.Dispatch(repo, "coder-agent", "clarify", map[string]any{"issue": 42, "action": "ask", "target": "@maria",
+		"question": "Per API key or per client IP?"})
+	mirror, _ := b.dispatchJobs(d)
+	if r := b.runEnv(mirror); r.code != 0 || b.botComments(mirrorLine) != 1 {
+		t.Fatalf("the mirror job exited %d and posted %d mirrors", r.code, b.botComments(mirrorLine))
+	}
+	b.fake.Advance(10 * time.Minute)
+	b.schedule()
+	if c := b.clar("CLR-42-001"); c.Status != clarify.Pending || b.botComments("Clarification needed · CLR-42-001") != 1 {
+		t.Fatalf("after the scheduled run: %+v; want CLR-42-001 asked once:\n%s", c, b.fake.Transcript(repo, 42))
+	}
+	if b.labels() != "clarification:active" {
+		t.Errorf("labels %q, want clarification:active", b.labels())
 	}
 }

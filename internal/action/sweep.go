@@ -34,7 +34,8 @@ import (
 //     and their agents share its account; no run in the index that read the issue after it;
 //     older than ownRunWait, unless no run of its own is coming) is run too, label or not:
 //     an ask whose run was cancelled as a pending run of its concurrency group left no
-//     label behind, and an agent's comment made with GITHUB_TOKEN started no run at all. Only commands by someone who may have standing count
+//     label behind, and an agent's comment made with GITHUB_TOKEN started no run at all;
+//     the mirror of a dispatch counts as its command, for its run may have failed. Only commands by someone who may have standing count
 //     (handlers.MayHaveStanding, from what the listing says of the author): anyone can
 //     comment on a public repository, and a drive-by's 300 asks must not make every run
 //     read 300 issues.
@@ -182,6 +183,11 @@ func (r *runner) unapplied(ctx context.Context, client *github.Client, owner, re
 		n := issueNumber(c.GetIssueURL())
 		switch {
 		case n == 0 || seen[n]:
+		case r.base.Mirrored(owner, repo, n, c):
+			// A dispatch's command, which the workflow's mirror job writes before the
+			// issue's job runs: that job is coming unless it failed or never started.
+			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
+			coming[n] = coming[n] || c.GetCreatedAt().After(r.base.Now().Add(-ownRunWait))
 		case r.base.OwnComment(owner, repo, n, c):
 			// Only a comment with the app's sealed markers: another workflow's, by the same
 			// github-actions[bot], shows nothing, and is input like anyone's.
