@@ -308,7 +308,7 @@ func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref issue
 	case !b.hasOurLabel(ref.Owner, ref.Repo, is.Labels) && !b.active.has(ref.key()):
 		return nil, true, nil
 	}
-	snap, err := b.load(ctx, client, ref, b.revs.get(ref.key()))
+	snap, err := b.load(ctx, client, ref, b.revs.get(ref.key()), false)
 	if err != nil {
 		return nil, false, err
 	}

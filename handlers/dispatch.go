@@ -294,7 +294,8 @@ func (b *Base) readMirror(ref issueRef, c *github.IssueComment) (render.Dispatch
 	if !b.isSelf(c.User) {
 		return render.DispatchCopy{}, false
 	}
-	return b.keys(ref).DecodeDispatch(c.GetBody())
+	m, ok := b.keys(ref).DecodeDispatch(c.GetBody())
+	return m, ok && m.Holds(c.GetCreatedAt().Time)
 }
 
 // mirrorInput is what a mirror stands for: the sender's comment, with the mirror's id. An
@@ -308,7 +309,8 @@ func (b *Base) mirrorInput(ref issueRef, c *github.IssueComment) (input, bool) {
 	return input{
 		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: m.Command, At: c.GetCreatedAt().Time,
 			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time), State: string(m.State), Nonce: m.Nonce, Mirrored: true},
-		user: &github.User{Login: &login, Type: &typ},
+		user:     &github.User{Login: &login, Type: &typ},
+		delivery: m.Delivery,
 	}, true
 }
 
@@ -329,9 +331,11 @@ func (s *snapshot) input(c *github.IssueComment) input {
 func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueRef, snap *snapshot, trig trigger,
 	lookups *actorLookups, p clarify.Policy) (trigger, error) {
 	snap.mirrors = map[int64]input{}
+	seen := map[string]bool{} // a dispatch's delivery: the first comment that mirrors it is its mirror
 	for _, c := range snap.comments {
-		if in, ok := b.mirrorInput(ref, c); ok {
+		if in, ok := b.mirrorInput(ref, c); ok && !seen[in.delivery] {
 			snap.mirrors[c.GetID()] = in
+			seen[in.delivery] = true
 		}
 	}
 	if trig.Kind != triggerDispatch || trig.Dispatch == nil {
@@ -365,7 +369,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref issueR
 		return tick, err
 	}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
-		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State), Nonce: d.Nonce})
+		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State), Nonce: d.Nonce, At: b.Now()})
 	if err != nil {
 		return trig, err
 	}

@@ -16,6 +16,8 @@ import (
 type input struct {
 	event clarify.Event
 	user  *github.User
+	// delivery is the dispatch a mirror stands for (empty: a comment of its own).
+	delivery string
 }
 
 // events lists what to fold in, oldest first: every comment newer than the ledger's cursor

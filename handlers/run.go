@@ -145,7 +145,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref issueRef, tri
 // loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs
 // none, and its ledger's hints (hints.go) may spare the config's read and the label's.
 func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref issueRef, trig trigger) (*snapshot, RepoConfig, error) {
-	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig))
+	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig), b.longIssue(trig))
 	if err != nil {
 		return nil, RepoConfig{}, err
 	}

@@ -25,7 +25,7 @@ func toSave(snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, erro
 	if err != nil {
 		return l, err
 	}
-	if !changed && !snap.damaged && snap.status != nil && applied < cursorLag {
+	if !changed && !snap.damaged && snap.status != nil && applied < cursorLag && !snap.refresh {
 		l = snap.ledger
 	}
 	if changed || snap.damaged || (snap.status != nil && l.Cursor != snap.ledger.Cursor) {

@@ -48,8 +48,12 @@ type snapshot struct {
 	// skipTo is the newest comment this process already applied to this very ledger, with
 	// no change to it, beyond its saved cursor: moving the saved cursor costs a write.
 	skipTo int64
-	// partial says comments holds only those since the ledger's cursor (loadRecent).
+	// partial says comments holds only those since the ledger's cursor (loadRecent,
+	// loadWindow).
 	partial bool
+	// refresh says the save moves the ledger's cursor to the newest comment applied even
+	// when that alone would wait (window.go).
+	refresh bool
 	// readTo is the newest update among the comments read (GitHub's clock), and lastRead
 	// the newest comment read: what a guarded save's read-back lists since, and how it
 	// tells a comment made after the read (guard.go).
@@ -94,11 +98,15 @@ func (s *snapshot) hasRoundComment(b *Base, ref issueRef) bool {
 
 // load reads the issue's ledger from the app's own status comment (a look-alike in anyone
 // else's comment is never read) and the comments a run needs: those newer than the
-// ledger's cursor when this process remembers the issue, else all of them. A ledger whose
+// ledger's cursor when this process remembers the issue or, in a long issue (window.go),
+// when its status comment was saved lately; else all of them. A ledger whose
 // revision is below floor is not trusted: it verifies, but the app has written a newer one
 // since (the status comment was put back to a body from its edit history).
-func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, error) {
+func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, floor int64, long bool) (*snapshot, error) {
 	snap, ok, err := b.loadRecent(ctx, client, ref, floor)
+	if err == nil && !ok && long {
+		snap, ok, err = b.loadWindow(ctx, client, ref, floor)
+	}
 	if err == nil && !ok {
 		snap, err = b.loadAll(ctx, client, ref, floor)
 	}
@@ -106,6 +114,7 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref issueRef, fl
 		return nil, err
 	}
 	snap.ref = ref
+	snap.refresh = long && b.stale(snap.status)
 	for _, c := range snap.comments {
 		if t := c.GetUpdatedAt().Time; t.After(snap.readTo) {
 			snap.readTo = t
@@ -203,6 +212,19 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 		// Gone, or changed by someone else (another replica, or a person): read everything.
 		return nil, false, err
 	}
+	snap, ok, err := b.partialSnapshot(ref, rc, status, floor)
+	if ok {
+		// The comments up to mem.cursor were applied to this very ledger and changed
+		// nothing in it, so they need not be applied again.
+		snap.skipTo = mem.cursor
+	}
+	return snap, ok, err
+}
+
+// partialSnapshot is the snapshot of a read of only the comments rc holds, which must hold
+// every comment since the cursor of the ledger in status: false when the whole issue must
+// be read (the ledger does not verify, is below floor, or an archive is missing).
+func (b *Base) partialSnapshot(ref issueRef, rc *recentComments, status *github.IssueComment, floor int64) (*snapshot, bool, error) {
 	l, err := b.decodeLedger(ref, status.GetBody())
 	if err != nil || l.Rev < floor {
 		return nil, false, nil
@@ -218,9 +240,6 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref issueR
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
 		return nil, false, nil
 	}
-	// The comments up to mem.cursor were applied to this very ledger and changed nothing
-	// in it, so they need not be applied again.
-	snap.skipTo = mem.cursor
 	return snap, true, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Mirror returns the comment that stands in an issue for a command sent through
@@ -50,6 +51,23 @@ type DispatchCopy struct {
 	State []byte `json:"state,omitempty"`
 	// Nonce is a dispatched ask's nonce (clarify.Event.Nonce).
 	Nonce string `json:"nonce,omitempty"`
+	// At is when the app wrote the mirror, on its clock: a verbatim copy of the comment
+	// posted later by the same account is not the mirror (MirrorSkew).
+	At time.Time `json:"at,omitzero"`
+}
+
+// MirrorSkew is how far a mirror's comment may be made from the time its copy says it was
+// written: the post's own time and clock skew, not the time a copy is made in.
+const MirrorSkew = 10 * time.Minute
+
+// Holds reports whether the copy stands for the comment made at created: it says when it
+// was written, within MirrorSkew of it (a copy written before it said nothing holds).
+func (m DispatchCopy) Holds(created time.Time) bool {
+	if m.At.IsZero() {
+		return true
+	}
+	d := created.Sub(m.At)
+	return d <= MirrorSkew && d >= -MirrorSkew
 }
 
 // DispatchCopyVersion is the version of DispatchCopy this code writes and reads.

@@ -1,0 +1,66 @@
+package handlers
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
+)
+
+// bot action's event runs are fresh processes: none remembers where an issue's status
+// comment is, and listing every page of a long issue to find it would spend a request per
+// 100 comments on every comment, an outsider's too. So in an issue of more than a page:
+//   - the run lists the comments updated in the last statusWindow; a status comment saved
+//     within statusTrusted is among them, and so is every comment made since the run that
+//     saved it read the issue, which is all the fold needs (loadWindow);
+//   - a run that finds the status comment older than statusFresh saves the ledger's cursor
+//     forward when it applied a comment (snapshot.refresh), so that the next run finds it;
+//   - otherwise, and whenever the window's ledger needs the whole issue to be believed,
+//     the run reads every page, as every run in a short issue does.
+const (
+	statusWindow = 15 * time.Minute
+	// statusTrusted leaves the run that saved the status comment five minutes between its
+	// read of the issue and its save: comments made in between are still in the window.
+	statusTrusted = 10 * time.Minute
+	statusFresh   = 5 * time.Minute
+)
+
+// longIssue reports whether trig is bot action's event run in an issue of more comments
+// than a page holds, as the event's payload counts them.
+func (b *Base) longIssue(trig trigger) bool {
+	return b.IssueGroup && trig.Issue != nil && !trig.Listed && trig.Issue.GetComments() > ledger.CommentsPage
+}
+
+// loadWindow reads the comments updated in the last statusWindow and, when the app's status
+// comment is among them and was saved within statusTrusted, the snapshot they make; false
+// when the whole issue must be read (Read's trust rules hold the ledger against the window's
+// comments, and one they distrust is rebuilt from every comment).
+func (b *Base) loadWindow(ctx context.Context, client *github.Client, ref issueRef, floor int64) (*snapshot, bool, error) {
+	now := b.Now()
+	rc := &recentComments{ctx: ctx, client: client, ref: ref}
+	if err := rc.list(now.Add(-statusWindow)); err != nil {
+		return nil, false, err
+	}
+	ledger.SortByID(rc.comments)
+	status, _, _ := b.reader().FindStatus(clarify.IssueRef(ref), rc.comments)
+	if status == nil || status.GetUpdatedAt().Time.Before(now.Add(-statusTrusted)) {
+		return nil, false, nil
+	}
+	snap, ok, err := b.partialSnapshot(ref, rc, status, floor)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	if no, _ := b.reader().Trust(clarify.IssueRef(ref), &snap.ledger, snap.comments, floor); no != nil {
+		return nil, false, nil
+	}
+	return snap, true, nil
+}
+
+// stale reports whether the status comment was saved longer than statusFresh ago: the
+// next run of a long issue would not find it in its window.
+func (b *Base) stale(status *github.IssueComment) bool {
+	return status != nil && status.GetUpdatedAt().Time.Before(b.Now().Add(-statusFresh))
+}
