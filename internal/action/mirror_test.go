@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -125,4 +126,84 @@ func TestAMirrorWhoseRunNeverCameIsTakenByTheScheduledRun(t *testing.T) {
 	if b.labels() != "clarification:active" {
 		t.Errorf("labels %q, want clarification:active", b.labels())
 	}
+}
+
+// TestADispatchNamingNoIssueKeepsItsStateOutOfTheLog: a dispatched ask without a usable
+// issue is dropped with a log line that quotes its payload, and anyone who can read the
+// repository reads a workflow's log: the ask's state is shown by its size only, in the
+// mirror job's run and the issue job's alike.
+func TestADispatchNamingNoIssueKeepsItsStateOutOfTheLog(t *testing.T) {
+	b := newBench(t)
+	const state = "session-token-of-the-agent-0123456789"
+	d := b.fake.Dispatch(repo, "coder-agent", "clarify", map[string]any{"issue": "forty-two", "action": "ask", "target": "@maria",
+		"question": "Per API key or per client IP?", "context": map[string]any{"ref": "step-1", "state": state}})
+	mirror, run := b.dispatchJobs(d)
+	for _, env := range []action.Env{mirror, run} {
+		r := b.runEnv(env)
+		summary, _ := os.ReadFile(b.summary)
+		if !strings.Contains(r.logs, "Dispatch names no issue") || !strings.Contains(r.logs, "step-1") {
+			t.Fatalf("the log does not say the dispatch was dropped, quoting it:\n%s", r.logs)
+		}
+		if strings.Contains(r.logs+r.stdout+string(summary), state) {
+			t.Errorf("the run (mirror-only %v) wrote the ask's state into the log or the summary:\n%s\n%s", env.MirrorOnly, r.logs, r.stdout)
+		}
+	}
+	if n := len(b.fake.Comments(repo, 42)); n != 0 {
+		t.Errorf("%d comments written, want none", n)
+	}
+}
+
+// TestAMirrorOnlyStepTakesNoOtherEvent: the mirror job's step, were it started by another
+// event (a workflow edited by hand), makes no request and says why: the schedule's sweep
+// and a comment's run belong to the job in the issue's group.
+func TestAMirrorOnlyStepTakesNoOtherEvent(t *testing.T) {
+	b := newBench(t)
+	d, _ := b.fake.Comment(repo, 42, "coder-agent", askWithFallback)
+	for event, path := range map[string]string{"schedule": b.writeEvent(map[string]string{"schedule": "7 */2 * * *"}),
+		"issue_comment": b.eventFile(d)} {
+		env := b.env(event, path)
+		env.MirrorOnly = true
+		r := b.runEnv(env)
+		summary, _ := os.ReadFile(b.summary)
+		if r.code != 0 || r.requests != 0 || !strings.Contains(string(summary), "with mirror-only, a run writes the mirror of a repository_dispatch") {
+			t.Errorf("%s with mirror-only: exit %d, %d requests; summary:\n%s", event, r.code, r.requests, summary)
+		}
+	}
+}
+
+// TestAskByDispatchCost prints what an ask by dispatch costs in a fresh issue as the copied
+// workflow runs it, the mirror job and the issue's job, against the one job that mirrors
+// and asks. The mirror job reads and writes the mirror, its one write.
+func TestAskByDispatchCost(t *testing.T) {
+	cost := map[bool][2]int{}
+	for _, two := range []bool{false, true} {
+		b := newBench(t)
+		d := b.fake.Dispatch(repo, "coder-agent", "clarify", map[string]any{"issue": 42, "action": "ask", "target": "@maria",
+			"question": "Per API key or per client IP?"})
+		mirror, run := b.dispatchJobs(d)
+		var m result
+		if two {
+			before := len(b.fake.Requests())
+			m = b.runEnv(mirror)
+			var writes []string
+			for _, q := range b.fake.Requests()[before:] {
+				if q.Method != http.MethodGet {
+					writes = append(writes, q.Route)
+				}
+			}
+			if len(writes) != 1 || writes[0] != "POST /repos/{owner}/{repo}/issues/{issue_number}/comments" {
+				t.Fatalf("the mirror job wrote %v, want the mirror only", writes)
+			}
+		}
+		r := b.runEnv(run)
+		if r.code != 0 {
+			t.Fatalf("the issue's job exited %d:\n%s", r.code, r.stdout)
+		}
+		cost[two] = [2]int{m.requests, r.requests}
+		if b.clar("CLR-42-001").Status != clarify.Pending {
+			t.Fatalf("the ask was not taken (two jobs: %v)", two)
+		}
+	}
+	t.Logf("ask by dispatch in a fresh issue: %d requests in one job; %d with the mirror job (%d) and the issue's job (%d)",
+		cost[false][1], cost[true][0]+cost[true][1], cost[true][0], cost[true][1])
 }
