@@ -516,8 +516,8 @@ func (a *applier) at() time.Time {
 // postRound mirrors the current round of c. It @mentions the people the round waits on
 // whom GitHub did not already notify through the comment that asked it (for a dispatch's
 // mirror, those the mirror @mentioned): @mentions there reach them without us, and a second
-// one is noise. The asker is never mentioned on their
-// own question (a role may list them too).
+// one is noise. The asker is never mentioned on their own question (a role may list them
+// too).
 func (a *applier) postRound(c Clarification) {
 	skip := mentionedIn(a.ev.Body)
 	if a.ev.Mirrored {

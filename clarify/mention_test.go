@@ -3,6 +3,7 @@ package clarify
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -156,7 +157,7 @@ func TestMirrorMentions(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := MirrorMentions(tc.command, tc.sender); !reflect.DeepEqual(got, tc.want) && (len(got) != 0 || len(tc.want) != 0) {
+			if got := MirrorMentions(tc.command, tc.sender); !slices.Equal(got, tc.want) {
 				t.Errorf("MirrorMentions(%q, %q) = %q, want %q", tc.command, tc.sender, got, tc.want)
 			}
 		})

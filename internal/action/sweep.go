@@ -35,7 +35,8 @@ import (
 //     older than ownRunWait, unless no run of its own is coming) is run too, label or not:
 //     an ask whose run was cancelled as a pending run of its concurrency group left no
 //     label behind, and an agent's comment made with GITHUB_TOKEN started no run at all;
-//     the mirror of a dispatch counts as its command, for its run may have failed. Only commands by someone who may have standing count
+//     the mirror of a dispatch counts as its command, for its run may have failed. Only
+//     commands by someone who may have standing count
 //     (handlers.MayHaveStanding, from what the listing says of the author): anyone can
 //     comment on a public repository, and a drive-by's 300 asks must not make every run
 //     read 300 issues.
