@@ -288,9 +288,11 @@ func (a *applier) resolve() {
 	if decision == "" {
 		decision = LastAnswer(*c)
 	}
+	e := a.entry(KindResolution, c.Round, decision)
+	e.Value = resolutionValue(*c, a.ev.Actor.Login, decision)
 	// No reaction: the status table and the labels show a settled clarification, and a
 	// reaction would be a write of its own in every lifecycle.
-	settle(c, Resolved, decision, a.entry(KindResolution, c.Round, decision), a.now)
+	settle(c, Resolved, decision, e, a.now)
 }
 
 // toResolve finds the clarification a resolve means: the one it names, or else the only

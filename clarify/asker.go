@@ -155,8 +155,9 @@ type AskRecord struct {
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at,omitzero"`
 	ResolvedAt time.Time `json:"resolved_at,omitzero"`
-	// Value is the last answer's typed value when its round expected one (clarify.Entry's
-	// Value): true, 42, "2026-12-01" or {"key":"b","text":"…"}; Answer keeps the words.
+	// Value is the typed value when the question expected one (LastValue): the last
+	// answer's, or once resolved the decision's: true, 42, "2026-12-01" or
+	// {"key":"b","text":"…"}; Answer and Decision keep the words.
 	Value Value `json:"value,omitempty"`
 }
 
@@ -188,8 +189,14 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 	return r
 }
 
-// LastValue is the typed value of the newest answer in c's thread, "" when it has none.
+// LastValue is c's typed value as it stands: once resolved, the decision's (its resolution
+// entry's: resolutionValue, fallbackValue, or the precedent's); else the newest answer's;
+// "" when there is none.
 func LastValue(c Clarification) Value {
+	if c.Status == Resolved {
+		e, _ := resolutionEntry(c)
+		return e.Value
+	}
 	e, _ := lastAnswerEntry(c)
 	return e.Value
 }

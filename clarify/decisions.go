@@ -21,6 +21,10 @@ type Decision struct {
 	At       time.Time `json:"at"`
 	// CommentID is the comment that settled it, for a link to where it was made.
 	CommentID int64 `json:"comment_id,omitempty"`
+	// Expect is what the settled question expected (Clarification.Expect), and Value the
+	// decision's typed value by it, absent when it has none (decisions_typed.go).
+	Expect string `json:"expect,omitempty"`
+	Value  Value  `json:"value,omitempty"`
 	// SupersededBy names the clarification whose decision replaced this one; a superseded
 	// decision is never offered again (an agent that finds an old answer must not reuse it).
 	SupersededBy string `json:"superseded_by,omitempty"`
@@ -267,6 +271,7 @@ func (m *Memory) Supersede(id string, d Decision) (changed bool, problem string)
 		return false, fmt.Sprintf("the decision of %s was already superseded by %s.", id, found.SupersededBy)
 	}
 	d.ID, d.Topic, d.Question = id, found.Topic, found.Question
+	d.Expect, d.Value = found.Expect, found.revisedValue(d.Decision)
 	found.SupersededBy = fmt.Sprintf("%s, revised in #%d", id, d.Issue)
 	m.Decisions = append(m.Decisions, d)
 	m.trim()

@@ -43,6 +43,7 @@ func remembered(c Clarification, resolution Entry, p Policy, who func(login stri
 	}
 	if p.HasStanding(resolver) {
 		d.Decision, d.By, d.CommentID = c.Resolution, decider(c, resolution), resolution.CommentID
+		d.Expect, d.Value = c.Expect, resolution.Value
 		return d, true, nil
 	}
 	answer, ok := lastAnswerEntry(c)
@@ -53,7 +54,9 @@ func remembered(c Clarification, resolution Entry, p Policy, who func(login stri
 	if err != nil || !p.HasStanding(answerer) {
 		return Decision{}, false, err
 	}
+	// The answer is read again by the round that settled, whose Expect is the one kept.
 	d.Decision, d.By, d.CommentID = answer.Text, answer.Author, answer.CommentID
+	d.Expect, d.Value = c.Expect, valueIn(c, answer.Text)
 	return d, true, nil
 }
 

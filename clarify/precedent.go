@@ -13,6 +13,9 @@ type Precedent struct {
 	// From is the clarification whose decision was offered.
 	From     string `json:"from"`
 	Decision string `json:"decision"`
+	// Value is the decision's typed value as an answer to this clarification
+	// (Decision.ValueFor): shown with the offer, and the resolution's when it settles.
+	Value Value `json:"value,omitempty"`
 	// Settles is when the decision resolves the clarification; zero: advice only.
 	Settles time.Time `json:"settles,omitzero"`
 	// Comment is the comment that offered it (0: the status comment, which the issue's
@@ -61,7 +64,7 @@ func SettleFromPrecedents(l Ledger, now time.Time) (Ledger, []Effect) {
 		p.Applied = true
 		c.Precedent = &p
 		settle(c, Resolved, p.Decision, Entry{Kind: KindResolution, Round: c.Round, At: now,
-			Text: precedentPrefix + p.Decision + " (from " + p.From + ")"}, now)
+			Text: precedentPrefix + p.Decision + " (from " + p.From + ")", Value: p.Value}, now)
 		effects = append(effects, Effect{Kind: EffectPrecedent, Key: "precedent:" + c.ID, ClarificationID: c.ID})
 	}
 	return l, effects
@@ -104,9 +107,9 @@ func precedentDeadline(c Clarification) (time.Time, bool) {
 func fromPrecedent(e Entry) bool { return strings.HasPrefix(e.Text, precedentPrefix) }
 
 // PrecedentCounts counts how the earlier decisions offered to clarifications fared:
-// offered, accepted (resolved by a person with the decision offered), resolved from
-// precedent, objected to, and undone. The reversals are what tells a good automation rate
-// from one nobody contests.
+// offered, accepted (resolved by a person with the decision offered, or its typed value),
+// resolved from precedent, objected to, and undone. The reversals are what tells a good
+// automation rate from one nobody contests.
 type PrecedentCounts struct {
 	Offered       int `json:"offered"`
 	Accepted      int `json:"accepted"`
@@ -124,7 +127,8 @@ func (pc *PrecedentCounts) add(c Clarification) {
 	switch {
 	case p.Applied:
 		pc.FromPrecedent++
-	case c.Status == Resolved && sameText(c.Resolution, p.Decision):
+	case c.Status == Resolved && (sameText(c.Resolution, p.Decision) || p.Value != "" && LastValue(c) == p.Value):
+		// A typed question resolved with the value offered took the offer, in whatever words.
 		pc.Accepted++
 	}
 	if p.Objected {

@@ -100,7 +100,8 @@ func timeOut(c *Clarification, l *Ledger, now time.Time) (e Effect, announce boo
 	side := staleSide(*c)
 	if side == SideTarget && c.Fallback != "" {
 		decision := fallbackDecision(*c)
-		settle(c, Resolved, decision, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: timeoutPrefix + decision}, now)
+		settle(c, Resolved, decision, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: timeoutPrefix + decision,
+			Value: fallbackValue(*c)}, now)
 		l.Assumptions = append(l.Assumptions, Assumption{Decision: decision, Author: c.Asker.Login, At: now,
 			Clarification: c.ID, Source: SourceTimeoutAssumed})
 		return Effect{Kind: EffectTimeout, Key: "timeout:" + c.ID, ClarificationID: c.ID}, true
@@ -133,12 +134,10 @@ func staleSide(c Clarification) string {
 }
 
 // fallbackDecision renders the fallback option as "a) Use UTC"; the key alone if the option
-// is somehow missing (the parser refuses such an ask, an older ledger might still hold one).
+// is somehow missing (fallbackOption).
 func fallbackDecision(c Clarification) string {
-	for _, o := range c.Options {
-		if strings.EqualFold(o.Key, c.Fallback) {
-			return o.Key + ") " + o.Text
-		}
+	if o, ok := fallbackOption(c); ok {
+		return o.Key + ") " + o.Text
 	}
 	return c.Fallback + ")"
 }

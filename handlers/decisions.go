@@ -251,7 +251,7 @@ func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time
 			if c.ID != o.id || c.Precedent != nil {
 				continue
 			}
-			p := &clarify.Precedent{From: o.decision.ID, Decision: o.decision.Decision, Comment: o.comment}
+			p := &clarify.Precedent{From: o.decision.ID, Decision: o.decision.Decision, Value: o.decision.ValueFor(*c), Comment: o.comment}
 			if key := clarify.NormalizeTopic(c.Topic); cfg.Decisions.SettleAfter > 0 && key != "" && key == clarify.NormalizeTopic(o.decision.Topic) {
 				p.Settles = now.Add(cfg.Decisions.SettleAfter)
 			}

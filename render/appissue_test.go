@@ -54,7 +54,7 @@ func TestTheDecisionsIndexVerifiesInItsIssueOnly(t *testing.T) {
 
 func TestADecisionQuotedElsewhereLinksNowhere(t *testing.T) {
 	d := clarify.Decision{ID: "CLR-7-001", Issue: 7, Decision: "As agreed in [the design](../issues/9#issuecomment-1), see https://evil.example and www.example.com ![x](https://img.example/a.png)", By: "maria"}
-	got := offered(d)
+	got := offered(d, "")
 	got = got[strings.Index(got, "\n> "):] // the quote, after the app's own link to where it was made
 	for _, bad := range []string{"](", "https://", "www.example"} {
 		if strings.Contains(strings.ReplaceAll(got, `\]`, ""), bad) {

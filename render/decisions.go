@@ -157,10 +157,11 @@ func RoundWithOffer(c clarify.Clarification, round int, mention []string, key st
 	return roundWith(c, round, mention, key, &d)
 }
 
-// offered quotes an earlier decision and links where it was made. The link is relative
+// offered quotes an earlier decision and links where it was made, with its value when it
+// is a typed answer to the new question (clarify.Decision.ValueFor). The link is relative
 // (../issues/N), as Renovate links its pull requests, so that the earlier issue gets no "mentioned" entry in its
 // timeline; the decider's login is written without @, so nobody is notified by advice.
-func offered(d clarify.Decision) string {
+func offered(d clarify.Decision, value clarify.Value) string {
 	where := fmt.Sprintf("../issues/%d", d.Issue)
 	if d.CommentID != 0 {
 		where += fmt.Sprintf("#issuecomment-%d", d.CommentID)
@@ -172,6 +173,9 @@ func offered(d clarify.Decision) string {
 		b.WriteString(", topic " + inline(d.Topic, capTopic))
 	}
 	b.WriteString(":\n\n" + quote(inertLinks(d.Decision), capQuestion) + "\n\n")
+	if value != "" {
+		b.WriteString("Its value as an answer to this question: `" + codeText(string(value)) + "`.\n\n")
+	}
 	b.WriteString("This is advice: the question stays open. If the earlier decision holds, " +
 		"resolve with it; if not, answer as usual.\n\n")
 	return b.String()

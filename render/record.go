@@ -33,8 +33,11 @@ type Record struct {
 	Code string `json:"code,omitempty"`
 	// Open lists the open clarifications of a status comment.
 	Open []string `json:"open,omitempty"`
-	// Offered is the clarification whose earlier decision a round offers as advice.
-	Offered string `json:"offered,omitempty"`
+	// Offered is the clarification whose earlier decision a round offers as advice, and
+	// OfferedValue that decision's typed value as an answer to the round's question, when
+	// it is one (clarify.Decision.ValueFor).
+	Offered      string        `json:"offered,omitempty"`
+	OfferedValue clarify.Value `json:"offered_value,omitempty"`
 	// Precedents are a stats reply's counts of earlier decisions offered.
 	Precedents *clarify.PrecedentCounts `json:"precedents,omitempty"`
 	// Outcome tells apart how the clarification ended or stands for its asker

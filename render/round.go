@@ -57,8 +57,9 @@ func roundWith(c clarify.Clarification, round int, mention []string, key string,
 
 	rec := recordOf(RecordRound, c, round)
 	if offer != nil {
-		b.WriteString(offered(*offer))
-		rec.Offered = offer.ID
+		v := offer.ValueFor(c)
+		b.WriteString(offered(*offer, v))
+		rec.Offered, rec.OfferedValue = offer.ID, v
 	}
 	b.WriteString(howToAnswer(cid))
 	return finish(b.String(), key, rec)

@@ -33,8 +33,9 @@ type WakePayload struct {
 	Decision string `json:"decision,omitempty"`
 	// Context is the ref and state the ask carried, byte for byte; absent when it had none.
 	Context *AskContext `json:"context,omitempty"`
-	// Value is the last answer's typed value, when its round expected one
-	// (clarify.LastValue); FitWake leaves it out where GitHub has no room for it.
+	// Value is the typed value when the question expected one: the last answer's, or once
+	// resolved the decision's (clarify.LastValue); FitWake leaves it out where GitHub has
+	// no room for it.
 	Value clarify.Value `json:"value,omitempty"`
 }
 

@@ -101,6 +101,10 @@ type Decision struct {
 	ID        string `json:"id"`
 	Where     string `json:"where"`
 	CommentID int64  `json:"comment_id,omitempty"`
+	// Expect is what the settled question expected, and Value the decision's typed value
+	// by it, absent when it has none (clarify.Decision).
+	Expect string        `json:"expect,omitempty"`
+	Value  clarify.Value `json:"value,omitempty"`
 }
 
 // Decisions reads the repository's decisions in force (those not superseded), as the app's
@@ -121,7 +125,7 @@ func (c *Client) Decisions(ctx context.Context, owner, repo, topic string) ([]De
 		}
 		where := clarify.IssueRef{Owner: owner, Repo: repo, Number: d.Issue}
 		out = append(out, Decision{Topic: d.Topic, Question: d.Question, Decision: d.Decision, By: d.By, At: d.At,
-			ID: d.ID, Where: where.String(), CommentID: d.CommentID})
+			ID: d.ID, Where: where.String(), CommentID: d.CommentID, Expect: d.Expect, Value: d.Value})
 	}
 	return out, nil
 }
