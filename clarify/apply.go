@@ -520,11 +520,18 @@ func (a *applier) at() time.Time {
 }
 
 // postRound mirrors the current round of c. It @mentions the people the round waits on
-// whom GitHub did not already notify through the comment that asked it: @mentions there
-// reach them without us, and a second one is noise. The asker is never mentioned on their
-// own question (a role may list them too).
+// whom GitHub did not already notify through the comment that asked it (for a dispatch's
+// mirror, those the mirror @mentioned): @mentions there reach them without us, and a second
+// one is noise. The asker is never mentioned on their own question (a role may list them
+// too).
 func (a *applier) postRound(c Clarification) {
 	skip := mentionedIn(a.ev.Body)
+	if a.ev.Mirrored {
+		skip = map[string]bool{}
+		for _, h := range MirrorMentions(a.ev.Body, a.ev.Actor.Login) {
+			skip[h] = true
+		}
+	}
 	skip[strings.ToLower(c.Asker.Login)] = true
 	a.effects = append(a.effects, Effect{Kind: EffectPostRound, Key: fmt.Sprintf("round:%s:%d", c.ID, c.Round),
 		ClarificationID: c.ID, Round: c.Round, CommentID: a.ev.CommentID, Mention: mentionList(a.p.people(c.Target), skip)})

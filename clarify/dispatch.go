@@ -5,12 +5,18 @@ import (
 	"strings"
 )
 
-// MentionedIn returns the handles (lower case, without "@", sorted) that GitHub would notify
-// were body posted as a comment. A command that reaches the app without a comment of its
-// own (a repository_dispatch) is mirrored by the app, which must notify just these: the
-// round it opens leaves them out, as the comment would have told them already.
-func MentionedIn(body string) []string {
-	m := mentionedIn(body)
+// MirrorMentions returns the handles (lower case, without "@", sorted) that the mirror of a
+// command sent without a comment of its own (a repository_dispatch) @mentions: those GitHub
+// would notify were command posted as a comment, but its sender and an ask's target. The
+// target hears of the ask from its round, which a run posts only once the issue carries its
+// label, so that a reply made at once carries the label and starts a workflow's job
+// (docs/workflow.md); the round leaves out the others, as the mirror told them already.
+func MirrorMentions(command, sender string) []string {
+	m := mentionedIn(command)
+	delete(m, strings.ToLower(strings.TrimPrefix(sender, "@")))
+	if cmd, err := Parse(command); err == nil && cmd.Kind == CmdAsk {
+		delete(m, strings.ToLower(cmd.Target))
+	}
 	out := make([]string, 0, len(m))
 	for h := range m {
 		out = append(out, h)

@@ -66,6 +66,9 @@ type Event struct {
 	// Nonce is the asker's nonce that came with a dispatched ask (clarify/asker.go), from
 	// its signed copy.
 	Nonce string
+	// Mirrored says the comment is the app's mirror of a dispatched command, which
+	// @mentioned only MirrorMentions of Body (the sender is Actor).
+	Mirrored bool
 }
 
 // addressedTo reports whether c is addressed to the actor: its login, a role that lists the

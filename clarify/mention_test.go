@@ -3,6 +3,7 @@ package clarify
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -71,6 +72,20 @@ func TestRoundsMentionWhomGitHubHasNotNotified(t *testing.T) {
 	}
 }
 
+// TestAMirroredAsksRoundMentionsItsTarget: a dispatch's mirror leaves the ask's target to
+// the round (MirrorMentions), so the round mentions them; others the mirror named it leaves out.
+func TestAMirroredAsksRoundMentionsItsTarget(t *testing.T) {
+	ev := Event{Kind: EventComment, CommentID: 100, Actor: agent, Body: "/clarify @maria As @bob said: per key or per IP?",
+		At: t0, Mirrored: true}
+	r := Apply(NewLedger(42), ev, mentionPolicy(), t0)
+	if len(r.Effects) != 1 || r.Effects[0].Kind != EffectPostRound {
+		t.Fatalf("effects %+v (%s), want one round", r.Effects, r.Ignored)
+	}
+	if got := r.Effects[0].Mention; !reflect.DeepEqual(got, []string{"maria"}) {
+		t.Errorf("the round of a mirrored ask mentions %q, want [maria]", got)
+	}
+}
+
 func TestPingsMentionTheAwaitedSide(t *testing.T) {
 	p := mentionPolicy()
 	due := tickStart.Add(DefaultSLA)
@@ -122,6 +137,28 @@ func TestMentionedIn(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("mentionedIn(%q) = %v, want %v", tc.body, got, want)
+			}
+		})
+	}
+}
+
+func TestMirrorMentions(t *testing.T) {
+	cases := map[string]struct {
+		command, sender string
+		want            []string
+	}{
+		"anAsksTargetIsLeftToTheRound":        {"/clarify @Maria Per key or per IP?", "coder-agent", nil},
+		"aTeamTargetIsLeftToTheRound":         {"/clarify @octo/arch Per key? cc @bob", "coder-agent", []string{"bob"}},
+		"othersNamedInAnAskAreMentioned":      {"/clarify @maria As @bob said: per key?", "coder-agent", []string{"bob"}},
+		"theSenderIsNeverMentioned":           {"/clarify resolve CLR-1-001 per key, @Coder-Agent and @bob", "coder-agent", []string{"bob"}},
+		"aResolveMentionsWhomItNames":         {"/clarify resolve CLR-1-001 per key @maria", "coder-agent", []string{"maria"}},
+		"aRoleWrittenWithoutAtIsNoMention":    {"/clarify architect Per key?", "coder-agent", nil},
+		"aMalformedAskMentionsWhomItNamesAll": {"/clarify @maria", "coder-agent", []string{"maria"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := MirrorMentions(tc.command, tc.sender); !slices.Equal(got, tc.want) {
+				t.Errorf("MirrorMentions(%q, %q) = %q, want %q", tc.command, tc.sender, got, tc.want)
 			}
 		})
 	}

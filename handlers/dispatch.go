@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -66,6 +65,11 @@ const maxDispatchCommand = 20_000
 // Payload: https://docs.github.com/en/webhooks/webhook-events-and-payloads#repository_dispatch
 type Dispatch struct {
 	*Base
+	// MirrorOnly writes the dispatch's mirror (or its refusal) and nothing else: the job a
+	// workflow runs outside the issue's concurrency group, before the issue's own job waits
+	// there, where a newer job may cancel it; that job, or the newer one, folds the mirror
+	// in (docs/workflow.md).
+	MirrorOnly bool
 }
 
 var _ githubapp.EventHandler = (*Dispatch)(nil)
@@ -127,7 +131,8 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	number, err := wire.IssueOf(ev.ClientPayload)
 	if err != nil {
 		// Nowhere to say so: GitHub answered the sender's POST with 204 long ago.
-		logger.Warn().Err(err).RawJSON("client_payload", compactJSON(ev.ClientPayload)).
+		// Without an ask's state: a workflow's log is read by anyone who can read the repository.
+		logger.Warn().Err(err).RawJSON("client_payload", withoutState(ev.ClientPayload)).
 			Msg("Dispatch names no issue (client_payload.issue must be a positive number); dropped")
 		return nil
 	}
@@ -150,8 +155,27 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	if err != nil {
 		return fmt.Errorf("read %s: %w", ref.String(), err)
 	}
-	_, err = h.run(ctx, client, ref, trigger{Kind: triggerDispatch, Dispatch: req, Sender: ev.GetSender(), At: h.Now(),
-		Issue: is, IssueClosed: is.GetState() == "closed", Push: pushOf(ev.GetRepo())})
+	trig := trigger{Kind: triggerDispatch, Dispatch: req, Sender: ev.GetSender(), At: h.Now(),
+		Issue: is, IssueClosed: is.GetState() == "closed", Push: pushOf(ev.GetRepo())}
+	if h.MirrorOnly {
+		return h.mirrorOnly(ctx, client, ref, trig)
+	}
+	_, err = h.run(ctx, client, ref, trig)
+	return err
+}
+
+// mirrorOnly writes a dispatch's mirror, or its refusal, as its run would, and folds and
+// saves nothing (Dispatch.MirrorOnly). It takes no lock: like anyone's comment, the mirror
+// may come while a run of the issue is under way, which folds it in or leaves it past the
+// cursor for the next.
+func (b *Base) mirrorOnly(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) error {
+	snap, cfg, err := b.loadIssue(ctx, client, ref, trig)
+	if err != nil {
+		return err
+	}
+	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
+	snap.lookups = lookups
+	_, err = b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy)
 	return err
 }
 
@@ -281,7 +305,7 @@ func (b *Base) mirrorInput(ref clarify.IssueRef, c *github.IssueComment) (input,
 	login, typ := m.Login, m.Type
 	return input{
 		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: m.Command, At: c.GetCreatedAt().Time,
-			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time), State: string(m.State), Nonce: m.Nonce},
+			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time), State: string(m.State), Nonce: m.Nonce, Mirrored: true},
 		user:     &github.User{Login: &login, Type: &typ},
 		delivery: m.Delivery,
 	}, true
@@ -346,7 +370,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarif
 	if err != nil {
 		return trig, err
 	}
-	mention := slices.DeleteFunc(clarify.MentionedIn(d.Command), func(h string) bool { return strings.EqualFold(h, d.Sender.GetLogin()) })
+	mention := clarify.MirrorMentions(d.Command, d.Sender.GetLogin())
 	c, err := b.postOnce(ctx, client, ref, snap, mark, render.Mirror(d.Sender.GetLogin(), d.Command, mention, block, dispatchKey(d.GUID)))
 	if err != nil {
 		return trig, fmt.Errorf("mirror of a dispatch: %w", err)

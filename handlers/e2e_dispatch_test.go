@@ -62,7 +62,7 @@ func TestAgentAsksAndResolvesThroughDispatch(t *testing.T) {
 }
 
 // wantDispatchedAskMirrored asserts that coder-agent's dispatched ask was mirrored once as
-// a comment naming the sender and notifying maria, went out as round 1, and was recorded
+// a comment naming the sender, went out as round 1 (which alone notifies maria), and was recorded
 // as CLR-42-001 with its topic, options and fallback and the mirror as its comment.
 func (w *world) wantDispatchedAskMirrored() {
 	t := w.t
@@ -71,11 +71,14 @@ func (w *world) wantDispatchedAskMirrored() {
 	if len(mirrors) != 1 {
 		t.Fatalf("%d mirrors of the ask, want 1", len(mirrors))
 	}
-	if !strings.HasPrefix(mirrors[0].Body, "@coder-agent via `repository_dispatch`") || !strings.Contains(mirrors[0].Body, "cc @maria") {
-		t.Errorf("the mirror should name the sender and notify whom the command names, as a comment would:\n%s", mirrors[0].Body)
+	if !strings.HasPrefix(mirrors[0].Body, "@coder-agent via `repository_dispatch`") || strings.Contains(mirrors[0].Body, "@maria") {
+		t.Errorf("the mirror should name the sender and leave the ask's target to the round, posted once the label is on:\n%s", mirrors[0].Body)
 	}
 	if got := w.botComments("Clarification needed · CLR-42-001 · round 1/5 · blocking"); got != 1 {
 		t.Fatalf("round 1 mirrored %d times, want once", got)
+	}
+	if got := w.botComments("@maria"); got != 1 {
+		t.Errorf("%d comments of the app mention @maria, want one: the round", got)
 	}
 	c, ok := w.ledger().Find("CLR-42-001")
 	if !ok || c.Status != clarify.Pending || c.Asker.Login != "coder-agent" || c.Target.Name != "maria" ||

@@ -73,6 +73,14 @@ func (id *Identity) OwnComment(owner, repo string, number int, c *github.IssueCo
 	return id.ownComment(clarify.IssueRef{Owner: owner, Repo: repo, Number: number}, c)
 }
 
+// Mirrored reports whether c, a comment of issue number of owner/repo, is the app's mirror
+// of a dispatched command (dispatch.go): the app's own, and input all the same, which a
+// scheduled run takes as a command (bot action's workflow writes it in a job of its own).
+func (id *Identity) Mirrored(owner, repo string, number int, c *github.IssueComment) bool {
+	_, ok := id.readMirror(clarify.IssueRef{Owner: owner, Repo: repo, Number: number}, c)
+	return ok
+}
+
 // keys are the issue's keys from the app's keyring: which keys sign and verify its blocks
 // is render.Keyring's rule.
 func (id *Identity) keys(ref clarify.IssueRef) render.IssueKeys {

@@ -9,7 +9,16 @@
 #
 # The version is $CLARIFY_VERSION (the action's `version` input) or else the action's own
 # ref: runners check an action out at .../_actions/<owner>/<repo>/<ref>, and
-# github.action_ref is empty inside composite actions, so the path is what tells.
+# github.action_ref is empty inside composite actions, so the path is what tells. The path
+# names the repository too, whose release is downloaded: a fork used at a tag runs its own
+# release, not clarify-app/clarify's (an action not under _actions, `uses: ./`, takes
+# clarify-app/clarify's).
+#
+# checksums.txt comes from the same release, so it shows the download intact, not who built
+# it. Where the GitHub CLI is installed (GitHub's hosted runners have it), the binary's
+# artifact attestation is checked too (`gh attestation verify`, with $GH_TOKEN): it must have
+# been built by a workflow of that repository (.github/workflows/release.yml), or the step
+# fails. Without gh the step says that only the checksum was checked.
 set -euo pipefail
 
 : "${RUNNER_TEMP:?RUNNER_TEMP is not set: this runs as a step of a GitHub Actions job}"
@@ -30,15 +39,20 @@ fail() {
   exit 1
 }
 
+action_path="${GITHUB_ACTION_PATH:-}"
+action_path="${action_path%/}"
+repository=clarify-app/clarify
+if [[ "$action_path" =~ /_actions/([^/]+)/([^/]+)/[^/]+$ ]]; then
+  repository="${BASH_REMATCH[1]}/${BASH_REMATCH[2]}"
+fi
+
 version="${CLARIFY_VERSION:-}"
 if [ -n "$version" ]; then
   # An explicit version that is no release tag is a mistake to report, not to build around.
   [[ "$version" =~ $release_tag ]] ||
     fail "version \"$version\" is not a release tag such as v1.2.3; leave it empty to run the action's own ref"
 else
-  version="${GITHUB_ACTION_PATH:-}"
-  version="${version%/}"
-  version="${version##*/}"
+  version="${action_path##*/}"
   [[ "$version" =~ $release_tag ]] || from_source "at ref \"$version\" is not a release"
 fi
 
@@ -51,7 +65,8 @@ case "${RUNNER_OS:-}/${RUNNER_ARCH:-}" in
   *) from_source "$version has no release binary for ${RUNNER_OS:-?}/${RUNNER_ARCH:-?}" ;;
 esac
 
-base="${GITHUB_SERVER_URL:-https://github.com}/clarify-app/clarify/releases/download/$version"
+server="${GITHUB_SERVER_URL:-https://github.com}"
+base="$server/$repository/releases/download/$version"
 work="$(mktemp -d "$RUNNER_TEMP/clarify-install.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
@@ -80,7 +95,17 @@ want="$(awk -v f="$asset" '$2 == f || $2 == "*" f { print tolower($1); exit }' "
 got="$(sha256 "$work/$asset")" || fail "could not compute the sha256 of $asset (sha256sum or shasum)"
 [ "$got" = "$want" ] ||
   fail "$asset of $version does not match checksums.txt: expected sha256 $want, got $got; not running it"
+if command -v gh >/dev/null 2>&1; then
+  host="${server#*://}"
+  [ "$host" = github.com ] || export GH_HOST="$host"
+  gh attestation verify "$work/$asset" --repo "$repository" >"$work/attestation.log" 2>&1 ||
+    fail "$asset of $version has no attestation of $repository's that verifies (gh attestation verify): not running it. $(tr '\n' ' ' <"$work/attestation.log")"
+  provenance="attested by a workflow of $repository"
+else
+  echo "::notice::gh is not installed on this runner: $asset of $version is checked against checksums.txt only, not its artifact attestation"
+  provenance="not checked for an attestation (no gh)"
+fi
 chmod +x "$work/$asset"
 mv "$work/$asset" "$target"
-echo "Clarify $version: $asset, sha256 $got as checksums.txt says"
+echo "Clarify $version from $repository: $asset, sha256 $got as checksums.txt says, $provenance"
 echo "installed=true" >>"$GITHUB_OUTPUT"

@@ -40,7 +40,8 @@ import (
 //
 // Why the scan:
 //   - an ask whose run was cancelled as a pending run of its concurrency group left no label;
-//   - an agent's comment made with GITHUB_TOKEN started no run at all.
+//   - an agent's comment made with GITHUB_TOKEN started no run at all;
+//   - the mirror of a dispatch counts as its command, for its run may have failed.
 //
 // Only commands by someone who may have standing count (mayHaveStanding, from the
 // listing alone): anyone can comment on a public repository, and a drive-by's 300 asks
@@ -195,6 +196,11 @@ func (r *Repository) unapplied(ctx context.Context, client *github.Client, owner
 		n := issueNumber(c.GetIssueURL())
 		switch {
 		case n == 0 || seen[n]:
+		case r.Mirrored(owner, repo, n, c):
+			// A dispatch's command, which the workflow's mirror job writes before the
+			// issue's job runs: that job is coming unless it failed or never started.
+			lastCmd[n] = latest(lastCmd[n], c.GetCreatedAt().Time)
+			coming[n] = coming[n] || c.GetCreatedAt().After(r.Now().Add(-ownRunWait))
 		case r.OwnComment(owner, repo, n, c):
 			// Only a comment with the app's sealed markers: another workflow's, by the same
 			// github-actions[bot], shows nothing, and is input like anyone's.

@@ -121,6 +121,10 @@ func run(ctx context.Context, env Env, opts Options) Outcome {
 	if err != nil {
 		return Outcome{What: env.EventName, Err: err}
 	}
+	if env.MirrorOnly && env.EventName != "repository_dispatch" {
+		return Outcome{What: env.EventName, Note: "Nothing to do: with mirror-only, a run writes the mirror of a " +
+			"repository_dispatch and nothing else; the job in the issue's concurrency group takes " + env.EventName + "."}
+	}
 	r := newRunner(env, opts)
 	if sweeps(env.EventName) {
 		return r.sweep(ctx, owner, repo)
@@ -187,7 +191,7 @@ func newRunner(env Env, opts Options) *runner {
 			// The same payload, run with the base repository's secrets and token, for a fork's
 			// pull request too: Clarify only reads a pull request, never checks out its code.
 			"pull_request_target": &handlers.PullRequest{Base: base},
-			"repository_dispatch": &handlers.Dispatch{Base: base},
+			"repository_dispatch": &handlers.Dispatch{Base: base, MirrorOnly: env.MirrorOnly},
 		},
 	}
 }

@@ -53,6 +53,10 @@ type Env struct {
 	Checks bool
 	// LogLevel is CLARIFY_LOG_LEVEL's: info unless set (debug shows every decision).
 	LogLevel zerolog.Level
+	// MirrorOnly is CLARIFY_MIRROR_ONLY=true: a repository_dispatch's run writes the
+	// command's mirror and nothing else (handlers.Dispatch.MirrorOnly), in the job that
+	// docs/workflow.yml runs outside the concurrency group.
+	MirrorOnly bool
 }
 
 // EnvFrom reads the Env from the environment through getenv (os.Getenv).
@@ -79,12 +83,11 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 		return e, fmt.Errorf("CLARIFY_LOG_LEVEL is %q, not a level: write debug, info, warn or error", getenv("CLARIFY_LOG_LEVEL"))
 	}
 	e.RunNumber, _ = strconv.Atoi(getenv("GITHUB_RUN_NUMBER"))
-	switch v := getenv("CLARIFY_CHECKS"); v {
-	case "", "false":
-	case "true":
-		e.Checks = true
-	default:
-		return e, fmt.Errorf("CLARIFY_CHECKS is %q: write true or false", v)
+	if e.Checks, ok = trueOrFalse(getenv("CLARIFY_CHECKS")); !ok {
+		return e, fmt.Errorf("CLARIFY_CHECKS is %q: write true or false", getenv("CLARIFY_CHECKS"))
+	}
+	if e.MirrorOnly, ok = trueOrFalse(getenv("CLARIFY_MIRROR_ONLY")); !ok {
+		return e, fmt.Errorf("CLARIFY_MIRROR_ONLY is %q: write true or false", getenv("CLARIFY_MIRROR_ONLY"))
 	}
 	if v := getenv("CLARIFY_ACTION_BUDGET"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -94,6 +97,17 @@ func EnvFrom(getenv func(string) string) (Env, error) {
 		e.Budget = n
 	}
 	return e, nil
+}
+
+// trueOrFalse reads a switch of the action's inputs: "true", or "false" and unset for off.
+func trueOrFalse(v string) (on, ok bool) {
+	switch v {
+	case "", "false":
+		return false, true
+	case "true":
+		return true, true
+	}
+	return false, false
 }
 
 // OSEnv is EnvFrom(os.Getenv).

@@ -21,9 +21,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// release is what a test's GitHub serves at /clarify-app/clarify/releases/download/<tag>/<file>:
-// files by tag and name, or a status other than 200 for a file.
+// release is what a test's GitHub serves at /<repo>/releases/download/<tag>/<file> (repo
+// clarify-app/clarify unless set): files by tag and name, or a status other than 200 for a file.
 type release struct {
+	repo   string
 	files  map[string]map[string][]byte
 	status map[string]int
 
@@ -34,7 +35,7 @@ type release struct {
 // newRelease serves assets as the release tag's files with a checksums.txt that sha256sum
 // would write for them.
 func newRelease(tag string, assets map[string][]byte) *release {
-	r := &release{files: map[string]map[string][]byte{}, status: map[string]int{}}
+	r := &release{repo: "clarify-app/clarify", files: map[string]map[string][]byte{}, status: map[string]int{}}
 	r.add(tag, assets)
 	return r
 }
@@ -63,7 +64,7 @@ func (r *release) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.seen = append(r.seen, req.URL.Path)
-	const prefix = "/clarify-app/clarify/releases/download/"
+	prefix := "/" + r.repo + "/releases/download/"
 	tag, name, ok := strings.Cut(strings.TrimPrefix(req.URL.Path, prefix), "/")
 	if !strings.HasPrefix(req.URL.Path, prefix) || !ok {
 		http.NotFound(w, req)
@@ -94,6 +95,8 @@ type installRun struct {
 	out    string // stdout and stderr: the step's log and its annotations
 	output string // $GITHUB_OUTPUT
 	temp   string // $RUNNER_TEMP
+	// gh is what the step asked of the GitHub CLI, a call a line.
+	gh string
 }
 
 // installed is the binary the step left for the run step, or nil.
@@ -109,10 +112,24 @@ func (run installRun) installed(t *testing.T) []byte {
 	return body
 }
 
-// runInstall runs scripts/action-install.sh as a runner would for an action checked out at
-// ref, against srv as GitHub; env adds or overrides variables (RUNNER_OS=Linux and
-// RUNNER_ARCH=X64 unless given).
+// runInstall runs scripts/action-install.sh as a runner would for the action
+// clarify-app/clarify checked out at ref (runInstallOf).
 func runInstall(t *testing.T, srv *httptest.Server, ref string, env ...string) installRun {
+	t.Helper()
+	return runInstallOf(t, srv, "clarify-app/clarify", ref, env...)
+}
+
+// fakeGh is the GitHub CLI as the install step meets it on a hosted runner: it notes each
+// call in $FAKE_GH_LOG, and an attestation verifies unless $FAKE_GH_REFUSES says why not.
+const fakeGh = `#!/bin/sh
+printf '%s\n' "$*" >>"$FAKE_GH_LOG"
+if [ -n "$FAKE_GH_REFUSES" ]; then echo "$FAKE_GH_REFUSES" >&2; exit 1; fi
+`
+
+// runInstallOf runs scripts/action-install.sh as a runner would for the action repo checked
+// out at ref, against srv as GitHub, with the GitHub CLI (fakeGh) on the PATH; env adds or
+// overrides variables (RUNNER_OS=Linux and RUNNER_ARCH=X64 unless given; a PATH without gh).
+func runInstallOf(t *testing.T, srv *httptest.Server, repo, ref string, env ...string) installRun {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -120,17 +137,23 @@ func runInstall(t *testing.T, srv *httptest.Server, ref string, env ...string) i
 	}
 	dir := t.TempDir()
 	run := installRun{temp: filepath.Join(dir, "_temp")}
-	actionPath := filepath.Join(dir, "_actions", "clarify-app", "clarify", ref)
+	owner, name, _ := strings.Cut(repo, "/")
+	actionPath := filepath.Join(dir, "_actions", owner, name, ref)
 	outputFile := filepath.Join(dir, "github_output")
-	for _, d := range []string{run.temp, actionPath} {
+	ghBin, ghLog := filepath.Join(dir, "gh-bin"), filepath.Join(dir, "gh.log")
+	for _, d := range []string{run.temp, actionPath, ghBin} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	if err := os.WriteFile(filepath.Join(ghBin, "gh"), []byte(fakeGh), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command("bash", filepath.Join(root, "scripts", "action-install.sh"))
 	// Only what a runner sets: none of the environment this test runs in (maybe a real job).
 	cmd.Env = append([]string{
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + ghBin + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"FAKE_GH_LOG=" + ghLog,
 		"HOME=" + dir,
 		"GITHUB_ACTION_PATH=" + actionPath,
 		"GITHUB_SERVER_URL=" + srv.URL,
@@ -152,6 +175,9 @@ func runInstall(t *testing.T, srv *httptest.Server, ref string, env ...string) i
 	run.out = out.String()
 	if b, err := os.ReadFile(outputFile); err == nil {
 		run.output = string(b)
+	}
+	if b, err := os.ReadFile(ghLog); err == nil {
+		run.gh = string(b)
 	}
 	return run
 }
@@ -385,7 +411,7 @@ func TestInstallPicksTheRunnersAsset(t *testing.T) {
 }
 
 // TestReleaseBuildsEveryAssetTheInstallAsksFor: the release workflow, run on a pushed tag
-// v* with only contents: write, builds exactly the files scripts/action-install.sh
+// v* with only contents: write and what its attestations need, builds exactly the files scripts/action-install.sh
 // downloads, so no supported runner falls back to a build for want of a name.
 func TestReleaseBuildsEveryAssetTheInstallAsksFor(t *testing.T) {
 	raw, err := os.ReadFile("../../.github/workflows/release.yml")
@@ -403,8 +429,9 @@ func TestReleaseBuildsEveryAssetTheInstallAsksFor(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &wf); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(wf.On.Push.Tags, []string{"v*"}) || !reflect.DeepEqual(wf.Permissions, map[string]string{"contents": "write"}) {
-		t.Errorf("release.yml runs on tags %v with permissions %v, want [v*] and contents: write only", wf.On.Push.Tags, wf.Permissions)
+	want := map[string]string{"contents": "write", "id-token": "write", "attestations": "write"}
+	if !reflect.DeepEqual(wf.On.Push.Tags, []string{"v*"}) || !reflect.DeepEqual(wf.Permissions, want) {
+		t.Errorf("release.yml runs on tags %v with permissions %v, want [v*] and %v only", wf.On.Push.Tags, wf.Permissions, want)
 	}
 	_, targets, _ := strings.Cut(string(raw), "for target in ")
 	targets, _, _ = strings.Cut(targets, ";")

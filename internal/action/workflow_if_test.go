@@ -17,15 +17,46 @@ import (
 )
 
 // copiedWorkflow is docs/workflow.yml as GitHub reads it: its triggers with their types,
-// the workflow's concurrency group, and the job's condition and group. A group is a
-// string, or a map with group and cancel-in-progress.
+// the workflow's concurrency group, and each job's condition, the jobs it needs, its group
+// and its steps' inputs. A group is a string, or a map with group and cancel-in-progress.
 type copiedWorkflow struct {
-	On          map[string]any `yaml:"on"`
-	Concurrency any            `yaml:"concurrency"`
-	Jobs        map[string]struct {
-		If          string `yaml:"if"`
-		Concurrency any    `yaml:"concurrency"`
-	} `yaml:"jobs"`
+	On          map[string]any         `yaml:"on"`
+	Concurrency any                    `yaml:"concurrency"`
+	Jobs        map[string]workflowJob `yaml:"jobs"`
+}
+
+// workflowJob is one job of the copied workflow; Needs is a job's name or a list of them.
+type workflowJob struct {
+	If          string `yaml:"if"`
+	Needs       any    `yaml:"needs"`
+	Concurrency any    `yaml:"concurrency"`
+	Steps       []struct {
+		With map[string]string `yaml:"with"`
+	} `yaml:"steps"`
+}
+
+// needs lists the jobs the job waits for.
+func (j workflowJob) needs() []string {
+	switch n := j.Needs.(type) {
+	case string:
+		return []string{n}
+	case []any:
+		var out []string
+		for _, v := range n {
+			out = append(out, fmt.Sprint(v))
+		}
+		return out
+	}
+	return nil
+}
+
+// mirrorOnly says whether the job's Clarify step runs with mirror-only: "true".
+func (j workflowJob) mirrorOnly() bool {
+	return slices.ContainsFunc(j.Steps, func(s struct {
+		With map[string]string `yaml:"with"`
+	}) bool {
+		return s.With["mirror-only"] == "true"
+	})
 }
 
 func readWorkflow(t *testing.T) copiedWorkflow {
@@ -38,8 +69,8 @@ func readWorkflow(t *testing.T) copiedWorkflow {
 	if err := yaml.Unmarshal(raw, &wf); err != nil {
 		t.Fatal(err)
 	}
-	if len(wf.Jobs) != 1 || wf.Jobs["clarify"].If == "" {
-		t.Fatalf("docs/workflow.yml has jobs %v, want the one job clarify with an if:", wf.Jobs)
+	if wf.Jobs["clarify"].If == "" {
+		t.Fatalf("docs/workflow.yml has jobs %v, want a job clarify with an if:", wf.Jobs)
 	}
 	return wf
 }
@@ -56,14 +87,24 @@ func (wf copiedWorkflow) triggered(event string, payload map[string]any) bool {
 	return !named || slices.Contains(types, any(payload["action"]))
 }
 
-// jobIf evaluates the job's if: as GitHub does, for the event and its payload.
+// jobIf evaluates the clarify job's if: as GitHub does, for the event and its payload.
 func (wf copiedWorkflow) jobIf(t *testing.T, event string, payload map[string]any) bool {
 	t.Helper()
+	return wf.runs(t, "clarify", event, payload)
+}
+
+// runs evaluates a job's if: (none holds always) for the event and its payload.
+func (wf copiedWorkflow) runs(t *testing.T, job, event string, payload map[string]any) bool {
+	t.Helper()
+	cond := wf.Jobs[job].If
+	if cond == "" {
+		return true
+	}
 	ctx := map[string]any{"github": map[string]any{"event_name": event, "event": payload, "run_id": "777",
 		"repository": repo, "workflow": "Clarify"}}
-	ok, err := ghexpr.If(wf.Jobs["clarify"].If, ctx)
+	ok, err := ghexpr.If(cond, ctx)
 	if err != nil {
-		t.Fatalf("the job's if: does not evaluate: %v", err)
+		t.Fatalf("the %s job's if: does not evaluate: %v", job, err)
 	}
 	return ok
 }

@@ -51,14 +51,21 @@ type slot struct{ running, pending string }
 // actionsQueue plays GitHub's default concurrency (one run in progress and at most one
 // pending per group; a newer pending run cancels the older) over the workflow. A workflow's
 // group is taken when the run is queued, before the job's if: is evaluated; a job's group
-// only by a job that starts. Runs in progress stay in progress: the events come faster than
-// a job runs.
+// only by a job that starts, once the jobs it needs are done. A job in no group starts at
+// once. Runs in progress stay in progress: the events come faster than a job runs.
 type actionsQueue struct {
 	t         *testing.T
 	wf        copiedWorkflow
 	groups    map[string]*slot
 	cancelled map[string]string // run: the run that took its place
-	runID     int
+	// mirrored are the runs whose dispatch a mirror-only job, in no group, wrote into the
+	// issue before the clarify job took its group.
+	mirrored map[string]bool
+	runID    int
+}
+
+func newActionsQueue(t *testing.T, wf copiedWorkflow) *actionsQueue {
+	return &actionsQueue{t: t, wf: wf, groups: map[string]*slot{}, cancelled: map[string]string{}, mirrored: map[string]bool{}}
 }
 
 // arrive queues the run GitHub starts for the event, named name.
@@ -72,6 +79,12 @@ func (q *actionsQueue) arrive(name, event string, payload map[string]any) {
 		"run_id": fmt.Sprint(q.runID), "repository": repo, "workflow": "Clarify"}}
 	if g, _ := group(q.t, q.wf.Concurrency, ctx); g != "" && !q.take(g, name) {
 		return // pending: its job's if: is evaluated when it starts
+	}
+	for _, need := range q.wf.Jobs["clarify"].needs() {
+		j := q.wf.Jobs[need]
+		if q.wf.runs(q.t, need, event, payload) && j.Concurrency == nil && j.mirrorOnly() {
+			q.mirrored[name] = true
+		}
 	}
 	if !q.wf.jobIf(q.t, event, payload) {
 		q.finish(name)
@@ -154,7 +167,7 @@ func TestNoSkippedRunCancelsAPendingCommand(t *testing.T) {
 		{"issue closed", f.CloseIssue(repo, 43, "maria")}}
 
 	for name, events := range plays {
-		q := &actionsQueue{t: t, wf: wf, groups: map[string]*slot{}, cancelled: map[string]string{}}
+		q := newActionsQueue(t, wf)
 		for _, e := range events {
 			q.arrive(e.name, e.d.Event, payloadOf(t, e.d))
 		}
@@ -185,6 +198,52 @@ func TestNoDispatchJoinsTheSweepsGroup(t *testing.T) {
 		g := groupFor("repository_dispatch", map[string]any{"action": "clarify", "client_payload": map[string]any{"issue": issue}})
 		if g == sweep {
 			t.Errorf("a dispatch with issue %q joins the scheduled run's group %q", issue, sweep)
+		}
+	}
+}
+
+// TestNoDispatchIsLostToANewerJob plays GitHub's queue over docs/workflow.yml: a dispatch's
+// job pending behind its issue's job in progress is cancelled when a newer job of the issue
+// comes, as GitHub does. A dispatch has no comment until Clarify writes its mirror, so the
+// mirror must be written by then, by a job in no group that the issue's job waits for;
+// the newer job then applies it with every comment past the ledger's cursor.
+func TestNoDispatchIsLostToANewerJob(t *testing.T) {
+	wf := readWorkflow(t)
+	b := newBench(t)
+	f := b.fake
+	b.ok("issue_comment", b.eventFile(b.commentOnly("coder-agent", askWithFallback))) // issue 42 is labelled
+	f.OpenIssue(repo, 43, "Cache TTL", "maria")
+	dispatch := func(issue int, payload map[string]any) fakegithub.Delivery {
+		payload["issue"] = issue
+		return f.Dispatch(repo, "coder-agent", "clarify", payload)
+	}
+	type event struct {
+		name string
+		d    fakegithub.Delivery
+	}
+	reply, _ := f.Comment(repo, 42, "maria", "Per API key.")
+	newer, _ := f.Comment(repo, 42, "maria", "/clarify")
+	ask, _ := f.Comment(repo, 43, "coder-agent", "/clarify @maria Which TTL?")
+	plays := map[string][]event{
+		"a resolve by dispatch behind a reply in a labelled issue": {{"reply", reply},
+			{"dispatch", dispatch(42, map[string]any{"action": "resolve", "id": "CLR-42-001", "decision": "per API key"})},
+			{"newer", newer}},
+		"an assume by dispatch behind an ask by dispatch in an issue not labelled yet": {
+			{"first", dispatch(43, map[string]any{"action": "ask", "target": "@maria", "question": "Which TTL?"})},
+			{"dispatch", dispatch(43, map[string]any{"action": "assume", "decision": "60 seconds"})},
+			{"newer", ask}},
+	}
+	for name, events := range plays {
+		q := newActionsQueue(t, wf)
+		for _, e := range events {
+			q.arrive(e.name, e.d.Event, payloadOf(t, e.d))
+		}
+		if by := q.cancelled["dispatch"]; by != "newer" || !q.queued("newer") {
+			t.Fatalf("%s: the dispatch's job was cancelled by %q, the newer job queued: %v; want cancelled by the newer, queued",
+				name, by, q.queued("newer"))
+		}
+		if !q.mirrored["dispatch"] {
+			t.Errorf("%s: the dispatch's job was cancelled while it waited, and no job outside the issue's group had written its mirror: the command is lost", name)
 		}
 	}
 }
