@@ -1,6 +1,7 @@
 package clarify
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -106,6 +107,17 @@ func AnswerWakes(before Clarification, existed bool, after Clarification) bool {
 		return !was
 	}
 	return wakingAnswers(after) > wakingAnswers(probe)
+}
+
+// WakeKey names the change of state a wake-up of c tells of: the same however often that
+// change is told, so that a receiver that keeps the keys it acted on drops a repeat, and
+// another for each new change. It is the clarification, its round, and the answer that
+// woke the asker (the first or the second person's of the round) or how it settled.
+func WakeKey(c Clarification) string {
+	if c.Status == Answered {
+		return fmt.Sprintf("%s/%d/answered/%d", c.ID, c.Round, wakingAnswers(c))
+	}
+	return fmt.Sprintf("%s/%d/%s", c.ID, c.Round, Outcome(c))
 }
 
 // wakingAnswers counts the answers of c's round that woke its asker: each from an author

@@ -117,3 +117,37 @@ func wakeUps(p Policy, steps []step) int {
 	}
 	return n
 }
+
+// TestWakeKeyIsTheSameForARepeatAndNewForAChange: the key a wake-up carries is the same
+// when the same comments are applied again to the ledger from before them (a body put back
+// and taken again), and differs for each change of state that wakes the asker anew.
+func TestWakeKeyIsTheSameForARepeatAndNewForAChange(t *testing.T) {
+	p := DefaultPolicy()
+	ask := step{agent, "/clarify @maria Per key or per IP?", ""}
+	answer := step{maria, "Per key.", ""}
+	escalate := step{agent, "/clarify escalate CLR-42-001 That contradicts the security review", ""}
+	admins := step{admin, "/respond CLR-42-001 Per IP.", ""}
+	followup := step{agent, "/clarify followup CLR-42-001 Which header?", ""}
+	resolve := step{agent, "/clarify resolve CLR-42-001 Per IP, header X-Key.", ""}
+	key := func(steps ...step) string {
+		l, _ := play(p, steps...)
+		c, _ := l.Find("CLR-42-001")
+		return WakeKey(c)
+	}
+	first := key(ask, answer)
+	if again := key(ask, answer); again != first {
+		t.Errorf("the same answer applied again has key %q, was %q", again, first)
+	}
+	seen := map[string]string{first: "maria's answer"}
+	for name, steps := range map[string][]step{
+		"the maintainer's answer after an escalation": {ask, answer, escalate, admins},
+		"the answer of the next round":                {ask, answer, followup, answer},
+		"the resolution":                              {ask, answer, resolve},
+	} {
+		k := key(steps...)
+		if other, ok := seen[k]; ok {
+			t.Errorf("%s has key %q, as %s has", name, k, other)
+		}
+		seen[k] = name
+	}
+}

@@ -164,4 +164,9 @@ type Ledger struct {
 	// Hints are what earlier runs learned of the repository that this issue's next run
 	// may take without asking GitHub (hints.go).
 	Hints Hints `json:"hints,omitzero"`
+	// Saved is when the app saved this revision, by the writer's clock: the app's save is
+	// the only edit it makes of its status comment, so a comment GitHub shows updated well
+	// after it holds a body put back by someone else (ledger.SaveSkew). Zero in a ledger
+	// written before the field, or by `bot ledger import`.
+	Saved time.Time `json:"saved,omitzero"`
 }

@@ -166,17 +166,18 @@ func TestTheCostOfAReplyThatDoesNotFit(t *testing.T) {
 	}
 }
 
-// TestTheWakeUpCarriesTheValueWhereGitHubHasRoom: a settled wake-up carries the answer's
-// value too, except where answer, decision, context and value would pass GitHub's 10
-// top-level keys (the in-memory GitHub refuses such a dispatch, as github.com does): there
-// the value is left out and the rest is sent.
-func TestTheWakeUpCarriesTheValueWhereGitHubHasRoom(t *testing.T) {
+// TestTheWakeUpCarriesWhatGitHubHasRoomFor: a wake-up always carries its key, and beside it
+// two of the context, the decision, the answer and the value, in that order, where more
+// would pass GitHub's 10 top-level keys (the in-memory GitHub refuses such a dispatch, as
+// github.com does); the answered one of a typed question carries its value.
+func TestTheWakeUpCarriesWhatGitHubHasRoomFor(t *testing.T) {
 	cases := map[string]struct {
-		ref       string
-		wantValue string
+		ref               string
+		answered, settled string // the value each wake-up carries
+		answerInSettled   bool
 	}{
-		"withoutContext": {"", "true"},
-		"withContext":    {"\nRef: run-981/step-3", ""},
+		"withoutContext": {ref: "", answered: "true", settled: "", answerInSettled: true},
+		"withContext":    {ref: "\nRef: run-981/step-3", answered: "", settled: "", answerInSettled: false},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -186,12 +187,17 @@ func TestTheWakeUpCarriesTheValueWhereGitHubHasRoom(t *testing.T) {
 			w.comment("maria", "Yes, ship it.")
 			w.comment("coder-agent", "/clarify resolve CLR-42-001 Ship on Monday, behind a flag.")
 			sent := w.h.Fake.Dispatches(repo)
-			var p wire.WakePayload
-			if len(sent) != 2 || sent[1].EventType != wire.WakeResolved || json.Unmarshal(sent[1].ClientPayload, &p) != nil {
+			var answered, settled wire.WakePayload
+			if len(sent) != 2 || sent[1].EventType != wire.WakeResolved || json.Unmarshal(sent[0].ClientPayload, &answered) != nil ||
+				json.Unmarshal(sent[1].ClientPayload, &settled) != nil {
 				t.Fatalf("wake-ups %+v, want clarify-answered then clarify-resolved", sent)
 			}
-			if string(p.Value) != tc.wantValue || p.Answer != "Yes, ship it." || p.Decision != "Ship on Monday, behind a flag." {
-				t.Errorf("clarify-resolved payload %s, want value %q beside the answer and the decision", sent[1].ClientPayload, tc.wantValue)
+			if string(answered.Value) != tc.answered || answered.Answer != "Yes, ship it." || answered.Key != "CLR-42-001/1/answered/1" {
+				t.Errorf("clarify-answered payload %s, want value %q beside the answer and the key", sent[0].ClientPayload, tc.answered)
+			}
+			if string(settled.Value) != tc.settled || (settled.Answer != "") != tc.answerInSettled ||
+				settled.Decision != "Ship on Monday, behind a flag." || settled.Key != "CLR-42-001/1/resolved" {
+				t.Errorf("clarify-resolved payload %s, want the decision and the key, the answer %v", sent[1].ClientPayload, tc.answerInSettled)
 			}
 		})
 	}

@@ -15,11 +15,13 @@ import (
 func (b *Base) heldToIssue(ctx context.Context, ref clarify.IssueRef, snap *snapshot, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
 	logger := zerolog.Ctx(ctx).With().Int64(LogKeyComment, c.GetID()).Logger()
 	cursor := l.Cursor
-	no, moved := b.reader().Trust(ref, l, snap.comments, snap.revFloor)
+	no, moved := b.reader().Trust(ref, l, c, snap.comments, snap.revFloor)
 	switch {
 	case no != nil && no.Older:
-		logger.Warn().Int64("rev", l.Rev).Int64("newest_rev", snap.revFloor).
-			Msg("Status comment holds an older ledger than the app wrote; rebuilding the ledger from the comments")
+		logger.Warn().Int64("rev", l.Rev).Int64("newest_rev", snap.revFloor).Str("reason", no.Why).
+			Msg("Status comment holds an older ledger than the app wrote; rebuilding the ledger from the comments, waking nobody")
+		// The app saved a newer revision after this one: the rebuild saves above both.
+		snap.revFloor = max(snap.revFloor, l.Rev+1)
 	case no != nil:
 		logger.Warn().Str("reason", no.Why).
 			Msg("Status comment verifies but contradicts the issue (a pasted import?); rebuilding the ledger from the comments")

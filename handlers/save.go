@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 
@@ -18,8 +19,8 @@ const cursorLag = 20
 
 // toSave is the ledger to save and its revision: the loaded one when nothing changed and
 // only a few comments were applied (moving the cursor alone costs a write), and a new
-// revision whenever what is saved differs from what was loaded.
-func toSave(snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
+// revision, stamped at now, whenever what is saved differs from what was loaded.
+func toSave(snap *snapshot, l clarify.Ledger, applied int, now time.Time) (clarify.Ledger, error) {
 	l.Head = render.HeadSum(snap.head)
 	changed, err := ledgerChanged(snap.ledger, l)
 	if err != nil {
@@ -29,11 +30,19 @@ func toSave(snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, erro
 		l = snap.ledger
 	}
 	if changed || snap.damaged || (snap.status != nil && l.Cursor != snap.ledger.Cursor) {
-		// Above every revision known, not only the loaded one: a rebuilt ledger starts
-		// afresh, and must not read as older than the one it replaces.
-		l.Rev = max(snap.ledger.Rev, snap.revFloor) + 1
+		l = newRevision(snap, l, now)
 	}
 	return l, nil
+}
+
+// newRevision is l as a new revision saved at now. Above every revision known, not only
+// the loaded one: a rebuilt ledger starts afresh, and must not read as older than the one
+// it replaces. The time tells a later reader that the body is the app's own save, not one
+// put back from the comment's edit history (ledger/trust.go).
+func newRevision(snap *snapshot, l clarify.Ledger, now time.Time) clarify.Ledger {
+	l.Rev = max(snap.ledger.Rev, snap.revFloor) + 1
+	l.Saved = now.UTC()
+	return l
 }
 
 // save writes the ledger into the status comment when it changed (or its cursor lags too
@@ -42,7 +51,7 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref clarify.Issu
 	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
 		return l, nil
 	}
-	l, err := toSave(snap, l, applied)
+	l, err := toSave(snap, l, applied, b.Now())
 	if err != nil {
 		return l, err
 	}
@@ -55,6 +64,13 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref clarify.Issu
 	}
 	if snap.status.GetBody() == body {
 		return l, nil
+	}
+	if l.Rev == snap.ledger.Rev {
+		// The body changes while the ledger does not (signed anew after an upgrade, its head
+		// put back): every edit of the app's is a save of its own, stamped.
+		if l, body, err = b.statusBody(ctx, client, ref, snap, newRevision(snap, l, b.Now())); err != nil {
+			return l, err
+		}
 	}
 	if err := b.checkUnmoved(ctx, client, ref, snap); err != nil {
 		return l, err
@@ -105,10 +121,11 @@ func (b *Base) createStatus(ctx context.Context, client *github.Client, ref clar
 	return nil
 }
 
-// ledgerChanged compares two ledgers on everything but the cursor, the revision and the
-// hints: a hint alone is not worth a write (it rides along with the next save).
+// ledgerChanged compares two ledgers on everything but the cursor, the revision, its time
+// and the hints: a hint alone is not worth a write (it rides along with the next save).
 func ledgerChanged(a, b clarify.Ledger) (bool, error) {
 	a.Cursor, a.Rev, b.Cursor, b.Rev = 0, 0, 0, 0
+	a.Saved, b.Saved = time.Time{}, time.Time{}
 	a.Hints, b.Hints = clarify.Hints{}, clarify.Hints{}
 	ja, err := json.Marshal(a)
 	if err != nil {

@@ -29,7 +29,10 @@ import (
 // a second run loads the ledger with the state already in it and sends nothing. A run that
 // rebuilt a damaged ledger sends nothing, since it cannot tell what was sent before. GitHub
 // offers no way to look a dispatch up, so one that fails (or whose answer is lost) is not
-// sent again: at most once, and the failure is returned, so that it shows.
+// sent again: at most once, and the failure is returned, so that it shows. A status comment
+// put back to an older body is not taken for the app's (ledger/trust.go), so its next run
+// rebuilds and wakes nobody; each wake-up still carries the key of its change of state
+// (clarify.WakeKey), so that a receiver drops a repeat whatever sent it.
 
 // wake sends the dispatches for what the run's save settled.
 func (b *Base) wake(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, saved clarify.Ledger, n repoconfig.Notify) error {
@@ -54,7 +57,7 @@ func (b *Base) wake(ctx context.Context, client *github.Client, ref clarify.Issu
 			errs = append(errs, fmt.Errorf("wake-up %s for %s on %s%s: %w", w.event, w.payload.ID, ref.String(), hint, err))
 			continue
 		}
-		zerolog.Ctx(ctx).Info().Str("event_type", w.event).Str("clarification", w.payload.ID).Msg("Sent a wake-up dispatch")
+		zerolog.Ctx(ctx).Info().Str("event_type", w.event).Str("clarification", w.payload.ID).Str("wake_key", w.payload.Key).Msg("Sent a wake-up dispatch")
 	}
 	return errors.Join(errs...)
 }
@@ -80,7 +83,7 @@ func wakeUps(before, after clarify.Ledger) []wakeUp {
 			continue
 		}
 		p := wire.WakePayload{V: 1, Issue: after.Issue, ID: c.ID, Status: string(c.Status),
-			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Answer: clarify.LastAnswer(c), Decision: c.Resolution,
+			Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Key: clarify.WakeKey(c), Answer: clarify.LastAnswer(c), Decision: c.Resolution,
 			Value: clarify.LastValue(c)}
 		if c.Ref != "" || c.State != "" {
 			p.Context = &wire.AskContext{Ref: c.Ref, State: c.State}

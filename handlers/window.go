@@ -53,7 +53,7 @@ func (b *Base) loadWindow(ctx context.Context, client *github.Client, ref clarif
 	if !ok || err != nil {
 		return nil, false, err
 	}
-	if no, _ := b.reader().Trust(ref, &snap.ledger, snap.comments, floor); no != nil {
+	if no, _ := b.reader().Trust(ref, &snap.ledger, status, snap.comments, floor); no != nil {
 		return nil, false, nil
 	}
 	return snap, true, nil

@@ -136,7 +136,7 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 		return got, err
 	}
 	cursor := got.Ledger.Cursor
-	if no, moved := r.Trust(ref, &got.Ledger, comments, 0); no != nil {
+	if no, moved := r.Trust(ref, &got.Ledger, got.Status, comments, 0); no != nil {
 		return got, fmt.Errorf("status comment %d of %s verifies but is not trusted: %s; the app rebuilds the ledger from the issue's comments instead", got.Status.GetID(), ref.String(), no.Why)
 	} else if moved {
 		got.CursorFrom = cursor

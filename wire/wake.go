@@ -27,7 +27,11 @@ type WakePayload struct {
 	Round  int    `json:"round"`
 	Asker  string `json:"asker"`
 	Target string `json:"target"`
-	// Answer is the last answer, for clarify-answered and when a resolution kept it.
+	// Key names the change of state (clarify.WakeKey): a wake-up told again carries the same
+	// key, so a receiver drops a repeat (docs/agents.md).
+	Key string `json:"key"`
+	// Answer is the last answer: for clarify-answered, and for a settled one when a
+	// resolution kept it and FitWake has room for it.
 	Answer string `json:"answer,omitempty"`
 	// Decision is a settled clarification's decision.
 	Decision string `json:"decision,omitempty"`
@@ -42,16 +46,29 @@ type WakePayload struct {
 // maxWakePayload keeps a wake-up's client_payload under GitHub's 64 KB, with room to spare.
 const maxWakePayload = 60_000
 
-// FitWake is the payload's JSON within GitHub's limits. Within 10 top-level keys: seven are
-// always there, and the answer, the decision, the context and the value come all four only
-// on a settled wake-up of a typed question that carried a context; there the value is left
-// out (the words and the asker's own data stay, and `bot status --json` has the value).
-// Within maxWakePayload: the answer, then the decision, is shortened to the longest start
-// that fits (marked "…"; the whole is in the issue). The asker's context is never cut: at 8
-// KiB it fits, whatever JSON makes of it.
+// maxWakeOptional is how many of the optional keys (context, decision, answer, value) a
+// payload carries: GitHub's 10 top-level keys less the eight always there.
+const maxWakeOptional = 2
+
+// FitWake is the payload's JSON within GitHub's limits. Within 10 top-level keys: eight are
+// always there, so of the context, the decision, the answer and the value, in that order,
+// the first two present stay (the asker's own data, then the words the event is about;
+// `bot status --json` has the rest). Within maxWakePayload: the answer, then the decision,
+// is shortened to the longest start that fits (marked "…"; the whole is in the issue). The
+// asker's context is never cut: at 8 KiB it fits, whatever JSON makes of it.
 func FitWake(p WakePayload) ([]byte, error) {
-	if p.Answer != "" && p.Decision != "" && p.Context != nil {
-		p.Value = ""
+	kept := 0
+	if p.Context != nil {
+		kept++
+	}
+	for _, opt := range []*string{&p.Decision, &p.Answer, (*string)(&p.Value)} {
+		switch {
+		case *opt == "":
+		case kept < maxWakeOptional:
+			kept++
+		default:
+			*opt = ""
+		}
 	}
 	raw, err := json.Marshal(p)
 	if err != nil || len(raw) <= maxWakePayload {

@@ -53,7 +53,7 @@ func TestWakeUpOncePerSettlingTransition(t *testing.T) {
 	var p wire.WakePayload
 	if err := json.Unmarshal(b.fake.Dispatches(repo)[0].ClientPayload, &p); err != nil ||
 		p != (wire.WakePayload{V: 1, Issue: 42, ID: "CLR-42-001", Status: "answered", Round: 1, Asker: "coder-agent",
-			Target: "maria", Answer: "Per API key."}) {
+			Target: "maria", Key: "CLR-42-001/1/answered/1", Answer: "Per API key."}) {
 		t.Errorf("client_payload = %+v, %v", p, err)
 	}
 	b.comment("coder-agent", "/clarify followup CLR-42-001 Per key: 100 or 1000 a minute?")

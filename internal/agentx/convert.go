@@ -22,6 +22,7 @@ func FromLedger(l clarify.Ledger, repo string) File {
 	x := LedgerExtra{
 		Repository: repo, Cursor: l.Cursor, Rev: l.Rev, Closed: l.Closed,
 		Archives: clone(l.Archives), Labels: clone(l.Labels), Head: l.Head, Hints: l.Hints,
+		Saved: l.Saved,
 	}
 	if l.Seq != highestSeq(l.Clarifications) {
 		x.Seq = l.Seq
@@ -103,7 +104,7 @@ func ToLedger(f File) (clarify.Ledger, error) {
 			}
 			l.Seq = x.Seq
 		}
-		l.Cursor, l.Rev, l.Closed, l.Head, l.Hints = x.Cursor, x.Rev, x.Closed, x.Head, x.Hints
+		l.Cursor, l.Rev, l.Closed, l.Head, l.Hints, l.Saved = x.Cursor, x.Rev, x.Closed, x.Head, x.Hints, x.Saved
 		l.Archives, l.Labels = clone(x.Archives), clone(x.Labels)
 		for _, a := range x.Assumptions {
 			l.Assumptions = append(l.Assumptions, clarify.Assumption{

@@ -72,8 +72,10 @@ type LedgerExtra struct {
 	// Head is the digest of the round the status comment was created with.
 	Head string `json:"head,omitempty"`
 	// Hints are what the app's runs noted of the repository for the issue's next run.
-	Hints       clarify.Hints `json:"hints,omitzero"`
-	Assumptions []Assumption  `json:"assumptions,omitempty"`
+	Hints clarify.Hints `json:"hints,omitzero"`
+	// Saved is when the app saved this revision (clarify.Ledger.Saved).
+	Saved       time.Time    `json:"saved,omitzero"`
+	Assumptions []Assumption `json:"assumptions,omitempty"`
 }
 
 // ClarificationExtra is what Clarify keeps of a clarification that the AgentX format has
