@@ -1,4 +1,4 @@
-// Command gh-clarify is the GitHub CLI extension `gh clarify ask|wait|status|resolve|followup|abandon|ledger|stats`:
+// Command gh-clarify is the GitHub CLI extension `gh clarify ask|wait|status|resolve|followup|abandon|inbox|ledger|stats`:
 // the asker's commands (internal/asker) and the read commands (internal/readcmd), the same
 // as bot's, with gh's own login and host.
 package main
