@@ -4,39 +4,40 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/clarify-app/clarify/internal/fakegithub"
 )
 
-// arrivalGitHub counts an installation's writes as GitHub's secondary limit does: when
-// they arrive, on its own clock, in a sliding minute and hour. The way there and the way
-// back each take no time or transit (a connection free, or stalled behind a busy
-// transport), drawn at random: the worst for a window, since writes let go together
-// arrive up to transit apart.
-// A write past a limit is refused with Retry-After, and not counted. It runs in a
-// synctest bubble, whose clock its sleeps move.
+// arrivalGitHub counts an installation's writes as GitHub's secondary limit does, when
+// they arrive, on its own clock (fakegithub.ContentWindow). The way there and the way back
+// each take no time or transit (a connection free, or stalled behind a busy transport),
+// drawn at random: the worst for a window, since writes let go together arrive up to
+// transit apart. A write past a limit is refused with Retry-After. It runs in a synctest
+// bubble, whose clock its sleeps move.
 type arrivalGitHub struct {
-	perMinute, perHour int
-	transit            time.Duration
+	transit time.Duration
 	// clock is GitHub's clock, which is not the pacer's.
 	clock func() time.Time
 
 	mu      sync.Mutex
 	rng     *rand.Rand
-	arrived []time.Time
-	writes  int
-	refused int
+	content fakegithub.ContentWindow
+}
+
+func newArrivalGitHub(perMinute int, transit time.Duration, seed uint64) *arrivalGitHub {
+	return &arrivalGitHub{transit: transit, clock: time.Now, rng: rand.New(rand.NewPCG(seed, 42)),
+		content: fakegithub.ContentWindow{Limit: fakegithub.ContentLimit{PerMinute: perMinute, PerHour: DefaultWritesPerHour, Minute: time.Minute}}}
 }
 
 func (g *arrivalGitHub) delay() time.Duration {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.transit <= 0 {
-		return 0
-	}
-	if g.rng.IntN(2) == 0 {
+	if g.transit <= 0 || g.rng.IntN(2) == 0 {
 		return 0
 	}
 	return g.transit
@@ -44,35 +45,21 @@ func (g *arrivalGitHub) delay() time.Duration {
 
 func (g *arrivalGitHub) RoundTrip(r *http.Request) (*http.Response, error) {
 	time.Sleep(g.delay())
-	status, header := g.arrive(r.Method)
+	g.mu.Lock()
+	secs, ok := g.content.Arrive(1, g.clock())
+	g.mu.Unlock()
 	time.Sleep(g.delay())
-	return &http.Response{StatusCode: status, Header: header, Body: http.NoBody}, nil
+	if !ok {
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {strconv.Itoa(secs)}}, Body: http.NoBody}, nil
+	}
+	return &http.Response{StatusCode: http.StatusCreated, Header: http.Header{}, Body: http.NoBody}, nil
 }
 
-// arrive is GitHub's decision on a request at the moment it arrives.
-func (g *arrivalGitHub) arrive(method string) (int, http.Header) {
+// refused counts the writes GitHub refused.
+func (g *arrivalGitHub) refused() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if method == http.MethodGet {
-		return http.StatusOK, http.Header{}
-	}
-	now := g.clock()
-	for len(g.arrived) > 0 && !g.arrived[0].After(now.Add(-time.Hour)) {
-		g.arrived = g.arrived[1:]
-	}
-	inMinute := 0
-	for _, a := range g.arrived {
-		if a.After(now.Add(-time.Minute)) {
-			inMinute++
-		}
-	}
-	if inMinute >= g.perMinute || len(g.arrived) >= g.perHour {
-		g.refused++
-		return http.StatusTooManyRequests, http.Header{"Retry-After": {"60"}}
-	}
-	g.arrived = append(g.arrived, now)
-	g.writes++
-	return http.StatusCreated, http.Header{}
+	return g.content.Refused
 }
 
 // burst sends senders×writes writes through mw at once: senders at once, each sending its
@@ -106,14 +93,13 @@ func TestPacerLeavesRoomForTransitUnderTheContentLimit(t *testing.T) {
 	}{{0, 0}, {time.Second, -3 * time.Second}, {10 * time.Second, 7 * time.Second}, {10 * time.Second, -90 * time.Second}}
 	for i, tc := range cases {
 		synctest.Test(t, func(t *testing.T) {
-			gh := &arrivalGitHub{perMinute: DefaultWritesPerMinute, perHour: DefaultWritesPerHour, transit: tc.transit,
-				clock: time.Now, rng: rand.New(rand.NewPCG(uint64(i), 42))}
+			gh := newArrivalGitHub(DefaultWritesPerMinute, tc.transit, uint64(i))
 			p := &Pacer{Now: func() time.Time { return time.Now().Add(tc.skew) }}
 			took := burst(t, p.Middleware()(gh), 100, 6)
-			t.Logf("each way up to %v, the pacer's clock %v off GitHub's: 600 writes in %v, %d taken, %d refused",
-				tc.transit, tc.skew, took.Round(time.Second), gh.writes, gh.refused)
-			if gh.refused != 0 {
-				t.Errorf("each way up to %v, clock %v off: %d of 600 writes refused", tc.transit, tc.skew, gh.refused)
+			t.Logf("each way at once or after %v, the pacer's clock %v off GitHub's: 600 writes in %v, %d refused",
+				tc.transit, tc.skew, took.Round(time.Second), gh.refused())
+			if n := gh.refused(); n != 0 {
+				t.Errorf("each way up to %v, clock %v off: %d of 600 writes refused", tc.transit, tc.skew, n)
 			}
 		})
 	}
@@ -125,13 +111,12 @@ func TestPacerLeavesRoomForTransitUnderTheContentLimit(t *testing.T) {
 // only writes refused are the 30 of the first 80, already on their way when it came.
 func TestARefusalSlowsTheInstallationDown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		gh := &arrivalGitHub{perMinute: 50, perHour: DefaultWritesPerHour, transit: time.Second,
-			clock: time.Now, rng: rand.New(rand.NewPCG(7, 42))}
+		gh := newArrivalGitHub(50, time.Second, 7)
 		p := &Pacer{}
 		took := burst(t, p.Middleware()(gh), 100, 3)
-		t.Logf("300 writes to a GitHub that takes 50 a minute: %v, %d refused", took.Round(time.Second), gh.refused)
-		if gh.refused != 30 {
-			t.Errorf("GitHub refused %d writes, want only the 30 past its limit sent before its first refusal came", gh.refused)
+		t.Logf("300 writes to a GitHub that takes 50 a minute: %v, %d refused", took.Round(time.Second), gh.refused())
+		if n := gh.refused(); n != 30 {
+			t.Errorf("GitHub refused %d writes, want only the 30 past its limit sent before its first refusal came", n)
 		}
 	})
 }
