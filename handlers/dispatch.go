@@ -229,9 +229,12 @@ func parseDispatch(raw json.RawMessage, number int, guid string, sender *github.
 		return req
 	}
 	if p.Context != nil {
-		// Only an ask carries a ref and a state (wire refuses them elsewhere); every action
-		// may carry a nonce, which its mirror names for the asker to find it by.
-		req.Ref, req.State, req.Nonce = strings.TrimSpace(p.Context.Ref), p.Context.State, p.Context.Nonce
+		// Every action may carry a nonce, which its mirror names for the asker to find it
+		// by; only an ask a ref and a state.
+		req.Nonce = p.Context.Nonce
+		if strings.EqualFold(strings.TrimSpace(p.Action), "ask") {
+			req.Ref, req.State = strings.TrimSpace(p.Context.Ref), p.Context.State
+		}
 	}
 	cmd, problem := p.Command()
 	switch {
