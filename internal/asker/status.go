@@ -90,12 +90,12 @@ func (c *Client) absent(ctx context.Context, issue clarify.IssueRef, snap snapsh
 		last = clarify.FormatID(issue.Number, snap.ledger.Seq)
 	}
 	n := asksNotTaken(snap, issue, comments)
+	waiting := fmt.Sprintf("asks in it that Clarify has not taken yet: %d", n)
 	if past := seqOf(id) - snap.ledger.Seq; past > 0 && past <= n {
-		return rec, &notTakenYet{fmt.Sprintf("%s: Clarify has not taken it yet: the issue's last clarification is %s, and %d ask(s) "+
-			"in it wait for Clarify to take them", id, last, n)}
+		return rec, &notTakenYet{fmt.Sprintf("%s: Clarify has not taken it yet: the issue's last clarification is %s; %s", id, last, waiting)}
 	}
-	return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s: its last is %s, and %d ask(s) in it "+
-		"wait for Clarify to take them, so none can become %s", issue, id, snap.reader.Bot, last, n, id)}
+	return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s, nor can an ask become it: "+
+		"its last is %s; %s", issue, id, snap.reader.Bot, last, waiting)}
 }
 
 // asksNotTaken counts the asks among comments (the issue's, since a time before the
