@@ -70,8 +70,9 @@ type sent struct {
 }
 
 // Ask asks and waits until Clarify has taken the ask: the clarification's record, an
-// *Error with the refusal's code and reason, or ErrNotTaken with the posted record (status
-// StatusPosted, the ref). An ask whose ref is that of an open clarification of the same
+// *Error with the refusal's code and reason (or cannot-verify, as soon as Clarify's blocks
+// are there but cannot be verified: unverifiable), or ErrNotTaken with the posted record
+// (status StatusPosted, the ref). An ask whose ref is that of an open clarification of the same
 // asker is that clarification (Clarify asks nothing twice); an ask without a ref is given
 // one (newRef), so that asking again with the ref it came back with is the same ask.
 func (c *Client) Ask(ctx context.Context, a Ask) (clarify.AskRecord, error) {

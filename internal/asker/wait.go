@@ -100,8 +100,7 @@ const (
 )
 
 // ExitCannotVerify is the exit code of every asker's command (ask, wait, status, resolve,
-// followup, abandon, mcp --check) that finds blocks claiming to be Clarify's it cannot
-// verify (a cannot-verify *Error: unverifiable, ErrNoVerifyKey): distinct from ExitPosted,
+// followup, abandon) that finds blocks claiming to be Clarify's it cannot verify (a cannot-verify *Error: unverifiable, ErrNoVerifyKey): distinct from ExitPosted,
 // since waiting longer changes nothing until the account or the keys believed are fixed.
 const ExitCannotVerify = 6
 
