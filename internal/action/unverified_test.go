@@ -60,6 +60,17 @@ func TestAWorkflowsClarifyTheClientCannotVerifySaysSoAtOnce(t *testing.T) {
 			if cl := b.clar("CLR-42-001"); cl.ID == "" {
 				t.Errorf("Clarify's ledger holds no CLR-42-001: the workflow did not take the ask")
 			}
+			// The job's own token asks by dispatch: the same at once.
+			var out, errs bytes.Buffer
+			start := b.fake.Now()
+			code := b.askerDoor(b.token, &out, &errs).Ask([]string{"octo/widgets#42", "@maria", "Per client IP?", "--ref", "step-5"})
+			if code != asker.ExitCannotVerify || !strings.Contains(errs.String(), tc.want[0]) || !strings.Contains(errs.String(), "step-5") ||
+				b.fake.Now().Sub(start) >= asker.DefaultTakeTimeout {
+				t.Errorf("bot ask by dispatch: exit %d after %s, stderr %q; want 6 at once, %q and the ref", code, b.fake.Now().Sub(start), errs.String(), tc.want[0])
+			}
+			if d := b.fake.Dispatches(repo); len(d) != 1 {
+				t.Errorf("%d dispatches sent; want the ask's one", len(d))
+			}
 		})
 	}
 }

@@ -69,7 +69,11 @@ func TestAnAskNotTakenYetIsAPostedRecord(t *testing.T) {
 			t.Errorf("bot %s's stderr %q; want it to say Clarify has not taken it yet", cmd.name, errs)
 		}
 	}
-	code, _, errs := w.run(asker.Door.Status, "octo/widgets#42", "CLR-42-003")
+	code, out, errs := w.run(asker.Door.Status, "octo/widgets#42", "CLR-42-002")
+	if first, _, _ := strings.Cut(out, "\n"); code != asker.ExitPosted || first != "CLR-42-002  posted" {
+		t.Errorf("bot status CLR-42-002 for people: exit %d, %q; want 5 and the line CLR-42-002  posted", code, out)
+	}
+	code, _, errs = w.run(asker.Door.Status, "octo/widgets#42", "CLR-42-003")
 	if code != asker.ExitError || !strings.Contains(errs, string(clarify.CodeUnknownID)) {
 		t.Errorf("bot status CLR-42-003 with one ask not taken: exit %d, stderr %q; want 1 and unknown-clarification", code, errs)
 	}
@@ -77,7 +81,7 @@ func TestAnAskNotTakenYetIsAPostedRecord(t *testing.T) {
 	// Clarify takes the ask in, and refuses it: nothing can become CLR-42-002 any more,
 	// and a wait says so at once instead of waiting out its time.
 	w.deliver(held)
-	code, out, errs := w.run(asker.Door.Wait, "octo/widgets#42", "CLR-42-002", "--timeout", "30s")
+	code, out, errs = w.run(asker.Door.Wait, "octo/widgets#42", "CLR-42-002", "--timeout", "30s")
 	if code != asker.ExitError || out != "" || !strings.Contains(errs, string(clarify.CodeUnknownID)) {
 		t.Errorf("bot wait CLR-42-002 once its only candidate was refused: exit %d, stdout %q, stderr %q; want 1 and unknown-clarification",
 			code, out, errs)

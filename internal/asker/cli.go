@@ -127,7 +127,9 @@ func recordText(r clarify.AskRecord) string {
 	if r.Outcome != "" && r.Outcome != r.Status {
 		fmt.Fprintf(&b, " (%s)", r.Outcome)
 	}
-	fmt.Fprintf(&b, "  round %d  %s → %s", r.Round, r.Asker, r.Target)
+	if r.Status != clarify.StatusPosted { // a posted record has no round, asker or target yet
+		fmt.Fprintf(&b, "  round %d  %s → %s", r.Round, r.Asker, r.Target)
+	}
 	if r.Ref != "" {
 		fmt.Fprintf(&b, "  ref %s", r.Ref)
 	}
