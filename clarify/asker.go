@@ -129,16 +129,19 @@ const AskRecordVersion = 1
 // AskRecord is one clarification as its asker reads it: what `bot wait --json` and `bot
 // status --json` print and the MCP tools return. It is read from the ledger.
 type AskRecord struct {
-	V     int    `json:"v"`
-	Issue int    `json:"issue"`
-	ID    string `json:"id"`
-	// Status is where it stands: pending, answered, stale, escalated, resolved or abandoned.
+	V     int `json:"v"`
+	Issue int `json:"issue"`
+	// ID, Round, Asker, Target and CreatedAt are absent only from a record of an ask
+	// Clarify has not taken yet (StatusPosted), which holds the id or the ref asked about.
+	ID string `json:"id,omitempty"`
+	// Status is where it stands: pending, answered, stale, escalated, resolved or abandoned;
+	// StatusPosted while Clarify has not taken its ask.
 	Status string `json:"status"`
 	// Outcome tells the ways it ended apart (Outcome); absent while it waits.
 	Outcome  string `json:"outcome,omitempty"`
-	Round    int    `json:"round"`
-	Asker    string `json:"asker"`
-	Target   string `json:"target"`
+	Round    int    `json:"round,omitzero"`
+	Asker    string `json:"asker,omitempty"`
+	Target   string `json:"target,omitempty"`
 	Topic    string `json:"topic,omitempty"`
 	Question string `json:"question,omitempty"`
 	// Answer is the last answer given, if any.
@@ -155,7 +158,7 @@ type AskRecord struct {
 	// it is settled.
 	URL        string    `json:"url,omitempty"`
 	Next       string    `json:"next,omitempty"`
-	CreatedAt  time.Time `json:"created_at"`
+	CreatedAt  time.Time `json:"created_at,omitzero"`
 	UpdatedAt  time.Time `json:"updated_at,omitzero"`
 	ResolvedAt time.Time `json:"resolved_at,omitzero"`
 	// Value is the typed value when the question expected one (LastValue): the last
@@ -176,7 +179,8 @@ type RecordAnswer struct {
 }
 
 // StatusPosted is the status of an ask's record when the ask was sent but Clarify has
-// not taken it yet: there is no id, only the ask's ref to find it by later.
+// not taken it yet: the record holds the ask's ref to find it by later, or the id a wait
+// or a read asked about, which an ask not taken yet may become.
 const StatusPosted = "posted"
 
 // The next steps a record names (NextStep).

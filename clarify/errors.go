@@ -51,10 +51,14 @@ const (
 	CodeNeedsTooMany ErrorCode = "needs-too-many"
 	// CodeDoesNotFit: a reply that does not fit the answer its question expects.
 	CodeDoesNotFit ErrorCode = "does-not-fit"
+	// CodeCannotVerify: the asker's client sees blocks that claim to be Clarify's but
+	// cannot verify them (the account or the keys it believes are not Clarify's here). The
+	// client's own code: Clarify never refuses with it.
+	CodeCannotVerify ErrorCode = "cannot-verify"
 )
 
 // ErrorCodes lists every code, in the order docs/agents.md documents them.
 var ErrorCodes = []ErrorCode{CodeBadCommand, CodeIssueClosed, CodeNotPermitted, CodeQuota, CodeSelfAddressed,
 	CodeMissingFields, CodeOutOfScope, CodeNotAwaiting, CodeStillAwaiting, CodeRoundLimit, CodeAmbiguous,
 	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong, CodeCalledTwice, CodeBadExpect, CodeExpectNoOptions, CodeDoesNotFit,
-	CodeBadNeeds, CodeNeedsTooMany}
+	CodeBadNeeds, CodeNeedsTooMany, CodeCannotVerify}

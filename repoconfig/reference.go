@@ -48,7 +48,7 @@ var reference = []keyDoc{
 	{"dashboard", "false",
 		"`true` keeps one issue of the app's listing the repository's escalated, stale and open clarifications and its decisions in force; closed by a person, it stays closed until reopened."},
 	{"verify_keys", "none",
-		"Where Clarify runs as a workflow: the public keys (`ed25519:BASE64`, the line `bot key public` prints) its comments are signed under; an asker believes github-actions[bot]'s comments only with a signature under one of them, and finds from them that Clarify writes as github-actions[bot] here. List the new key beside the old while rotating ([the workflow](workflow.md#the-ledger-key))."},
+		"Where Clarify runs as a workflow: the public keys (`ed25519:BASE64`, the line `bot key public` prints) its comments are signed under; an asker believes github-actions[bot]'s comments only with a signature under one of them, and finds from them that Clarify writes as github-actions[bot] here. List the new key beside the old while rotating ([the workflow](workflow.md#the-ledger-key)). Without it, or with another key than the workflow signs with, the asker's client stops at once with `cannot-verify` (exit 6) and the line to add ([agents](agents.md#asking-from-anywhere-bot-ask-bot-wait-bot-status-bot-mcp))."},
 }
 
 // Reference renders every key of the config file as a Markdown table (key | default |

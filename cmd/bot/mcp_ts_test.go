@@ -13,8 +13,8 @@ import (
 
 // tsClient is the official TypeScript MCP SDK's client (internal/askmcp/testdata/tsclient)
 // driving the built bot mcp: node and the package's node_modules (npm ci) are needed; a
-// machine without them skips, CI fails.
-func tsClient(t *testing.T, w *mcpWorld, mode string) *bufio.Scanner {
+// machine without them skips, CI fails. env adds to (and over) the world's environment.
+func tsClient(t *testing.T, w *mcpWorld, mode string, env ...string) *bufio.Scanner {
 	t.Helper()
 	dir, _ := filepath.Abs("../../internal/askmcp/testdata/tsclient")
 	_, nodeErr := exec.LookPath("node")
@@ -26,7 +26,7 @@ func tsClient(t *testing.T, w *mcpWorld, mode string) *bufio.Scanner {
 		t.Skipf("the TypeScript SDK's client is not installed (npm ci --prefix %s)", dir)
 	}
 	cmd := exec.Command("node", filepath.Join(dir, "client.mjs"), builtBot(t), mode)
-	cmd.Env, cmd.Stderr = w.env(), os.Stderr
+	cmd.Env, cmd.Stderr = append(w.env(), env...), os.Stderr
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -66,7 +66,25 @@ func TestGhClarifyAsksAndReadsWithGhsLogin(t *testing.T) {
 			t.Errorf("the ask was posted by %s; want gh's login, coder-agent", c.User)
 		}
 	}
+	whatItCannotRead(t)
 	readAndSettle(t)
+}
+
+// whatItCannotRead (issue 40) runs gh clarify on what the ledger does not hold, as bot
+// does: an id no ask can become is unknown-clarification (exit 1) at once, not a wait's
+// record of zero values; believing another app than Clarify's is cannot-verify (exit 6)
+// with the fix.
+func whatItCannotRead(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"wait", "--json", "octo/widgets#42", "CLR-42-099", "--timeout", "20s"}, &out, &errs); code != 1 || out.Len() != 0 ||
+		!strings.Contains(errs.String(), "unknown-clarification") {
+		t.Errorf("gh clarify wait CLR-42-099: exit %d, stdout %q, stderr %q; want 1 and unknown-clarification", code, out.String(), errs.String())
+	}
+	errs.Reset()
+	if code := run([]string{"status", "--app", "other", "octo/widgets#42"}, &out, &errs); code != 6 ||
+		!strings.Contains(errs.String(), "cannot-verify") || !strings.Contains(errs.String(), "give --app clarify") {
+		t.Errorf("gh clarify status --app other: exit %d, stderr %q; want 6, cannot-verify and --app clarify", code, errs.String())
+	}
 }
 
 // readAndSettle runs gh clarify status, abandon and ledger on the clarification asked.

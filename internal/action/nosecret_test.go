@@ -83,20 +83,20 @@ func TestAForgedDecisionIsNotOffered(t *testing.T) {
 
 // TestTheAccountClarifyWritesAsIsNamed: where the config lists no verify key the client
 // waits on the App; finding Clarify's status comment by github-actions[bot] instead, its
-// error says so and what to add. Told --app github-actions, it refuses to believe a
-// workflow it has no key to verify, and says how to add one.
+// error says so and what to add (cannot-verify, exit 6). Told --app github-actions, it
+// refuses to believe a workflow it has no key to verify, and says how to add one.
 func TestTheAccountClarifyWritesAsIsNamed(t *testing.T) {
 	b := newBench(t)
 	b.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
 	var out, errs bytes.Buffer
 	code := b.askerDoor(b.token, &out, &errs).Status([]string{"octo/widgets#42", "CLR-42-001"})
-	if code != 1 || !strings.Contains(errs.String(), "here Clarify writes as github-actions[bot], not clarify[bot]") ||
+	if code != asker.ExitCannotVerify || !strings.Contains(errs.String(), "here Clarify writes as github-actions[bot], not clarify[bot]") ||
 		!strings.Contains(errs.String(), "bot key public") {
-		t.Errorf("bot status where the config lists no key: exit %d, stderr %q; want 1 naming github-actions[bot] and bot key public", code, errs.String())
+		t.Errorf("bot status where the config lists no key: exit %d, stderr %q; want 6 naming github-actions[bot] and bot key public", code, errs.String())
 	}
 	errs.Reset()
 	code = b.askerDoor(b.token, &out, &errs).Status([]string{"octo/widgets#42", "--app", wire.ActionsSlug})
-	if code != 1 || !strings.Contains(errs.String(), "bot key public") || !strings.Contains(errs.String(), "verify_keys") {
-		t.Errorf("bot status --app github-actions with no key listed: exit %d, stderr %q; want 1 and how to add the key", code, errs.String())
+	if code != asker.ExitCannotVerify || !strings.Contains(errs.String(), "bot key public") || !strings.Contains(errs.String(), "verify_keys") {
+		t.Errorf("bot status --app github-actions with no key listed: exit %d, stderr %q; want 6 and how to add the key", code, errs.String())
 	}
 }

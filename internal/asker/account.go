@@ -2,7 +2,6 @@ package asker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -27,11 +26,15 @@ import (
 // configPath is the repository's Clarify config, read from its default branch.
 const configPath = ".github/clarify.yml"
 
-// ErrNoVerifyKey refuses to believe a workflow that lists no public key to verify it by.
-var ErrNoVerifyKey = errors.New("here Clarify writes as github-actions[bot], which every workflow of the repository " +
+// ErrNoVerifyKey refuses to believe a workflow that lists no public key to verify it by
+// (--app github-actions): a cannot-verify error, which exits ExitCannotVerify.
+var ErrNoVerifyKey = &Error{Code: clarify.CodeCannotVerify, Msg: "here Clarify writes as github-actions[bot], which every workflow of the repository " +
 	"(and any agent in one) writes as too, so its comments are believed only when signed under a key that " +
-	".github/clarify.yml lists, and it lists none: someone holding CLARIFY_LEDGER_KEY runs " +
-	"`bot key public` and adds the line it prints (verify_keys) to .github/clarify.yml on the default branch")
+	".github/clarify.yml lists, and it lists none: " + addKeyFix}
+
+// addKeyFix is how a repository lists the key its Clarify workflow signs with.
+const addKeyFix = "someone holding CLARIFY_LEDGER_KEY runs `bot key public` and adds the line it prints (verify_keys) " +
+	"to .github/clarify.yml on the default branch"
 
 // CheckSlug refuses a slug written with its account's "[bot]": the flag takes the App's
 // slug, as in github.com/apps/SLUG.
@@ -109,10 +112,10 @@ func (c *Client) repoConfig(ctx context.Context, owner, repo string) (repoconfig
 	return cfg, nil
 }
 
-// otherOf is, for a wait that ends (more false) with no status comment by the account
-// believed, the account Clarify writes as there instead (otherAccount), or nil. It lists
-// the issue's comments, which no read does, but only once, for the error.
-func (c *Client) otherOf(ctx context.Context, issue clarify.IssueRef, snap snapshot, more bool) error {
+// otherOf is, for a read that ends (more false) with no status comment by the account
+// believed, what unverifiable finds among the issue's comments, or nil. It lists the
+// issue's comments, which no read does, but only once, for the answer.
+func (c *Client) otherOf(ctx context.Context, issue clarify.IssueRef, snap snapshot, more bool) *Error {
 	if more || snap.ok {
 		return nil
 	}
@@ -120,23 +123,40 @@ func (c *Client) otherOf(ctx context.Context, issue clarify.IssueRef, snap snaps
 	if err != nil {
 		return nil // the error this would add to is the one the caller reports
 	}
-	return otherAccount(snap.reader.Bot, comments)
+	return unverifiable(snap.reader, issue, comments)
 }
 
-// otherAccount names the account of a status comment of Clarify's that is not by the
-// account believed, for the error of a read that found none: Clarify writes as that one
-// there, and the flag or config that says so.
-func otherAccount(bot string, comments []*github.IssueComment) error {
+// unverifiable is the one diagnosis of blocks that claim to be Clarify's but that the
+// client cannot verify, every door's, with the fix (nil: none among comments):
+//   - Clarify's status comment, or a record of Clarify's, by another bot account than the
+//     one believed: Clarify writes as that one here (the fix: --app, or verify_keys where
+//     it is github-actions[bot]);
+//   - a status comment of the believed shared account (github-actions[bot]) signed, but
+//     under no key .github/clarify.yml lists: Clarify's workflow signs with another key
+//     (the fix: the line `bot key public` prints).
+//
+// A person's comment never counts (anyone can type a block), nor an unsigned one of the
+// shared account (Clarify signs all it writes there: one without is another workflow's).
+// Only an App or a workflow of the repository writes as a bot, and a workflow can write
+// a look-alike: the diagnosis never makes it believed, it only ends the wait with the fix.
+func unverifiable(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment) *Error {
 	for _, cm := range comments {
-		login := cm.GetUser().GetLogin()
-		if !render.IsStatus(cm.GetBody()) || strings.EqualFold(login, bot) || !strings.HasSuffix(login, "[bot]") {
-			continue
+		login, body := cm.GetUser().GetLogin(), cm.GetBody()
+		_, record := render.ReadRecord(body)
+		switch {
+		case !strings.HasSuffix(strings.ToLower(login), "[bot]") || r.Owns(issue, cm):
+		case !ledger.IsLogin(cm.GetUser(), r.Bot) && (render.IsStatus(body) || record):
+			fix := "give --app " + strings.TrimSuffix(login, "[bot]") + " (or CLARIFY_APP_SLUG)"
+			if strings.EqualFold(login, ledger.ActionsLogin) {
+				fix = addKeyFix + ", and give no --app or CLARIFY_APP_SLUG"
+			}
+			return &Error{Code: clarify.CodeCannotVerify, Msg: fmt.Sprintf("here Clarify writes as %s, not %s: its comment %d in %s is by %s; %s",
+				login, r.Bot, cm.GetID(), issue, login, fix)}
+		case len(r.Public) > 0 && render.IsStatus(body) && render.Unsigned(body) != body:
+			return &Error{Code: clarify.CodeCannotVerify, Msg: fmt.Sprintf("the status comment %d of %s in %s is signed, but under no key "+
+				".github/clarify.yml lists (verify_keys): if Clarify's workflow wrote it, it signs with another CLARIFY_LEDGER_KEY than "+
+				"the one listed; %s (beside the old one while rotating)", cm.GetID(), r.Bot, issue, addKeyFix)}
 		}
-		fix := "--app " + strings.TrimSuffix(login, "[bot]") + " (or CLARIFY_APP_SLUG)"
-		if strings.EqualFold(login, ledger.ActionsLogin) {
-			fix = "verify_keys in .github/clarify.yml (`bot key public` prints the line), and no --app or CLARIFY_APP_SLUG"
-		}
-		return fmt.Errorf("here Clarify writes as %s, not %s: its status comment %d is by %s; give %s", login, bot, cm.GetID(), login, fix)
 	}
 	return nil
 }

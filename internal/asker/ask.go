@@ -70,8 +70,9 @@ type sent struct {
 }
 
 // Ask asks and waits until Clarify has taken the ask: the clarification's record, an
-// *Error with the refusal's code and reason, or ErrNotTaken with the posted record (status
-// StatusPosted, the ref). An ask whose ref is that of an open clarification of the same
+// *Error with the refusal's code and reason (or cannot-verify, as soon as Clarify's blocks
+// are there but cannot be verified: unverifiable), or ErrNotTaken with the posted record
+// (status StatusPosted, the ref). An ask whose ref is that of an open clarification of the same
 // asker is that clarification (Clarify asks nothing twice); an ask without a ref is given
 // one (newRef), so that asking again with the ref it came back with is the same ask.
 func (c *Client) Ask(ctx context.Context, a Ask) (clarify.AskRecord, error) {
@@ -211,7 +212,7 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 	for d, first := askPoll.First, true; ; d, first = askPoll.next(d), false {
 		recent, snap, err := c.look(ctx, a.Issue, s, first, enough)
 		if err != nil {
-			return clarify.AskRecord{}, err
+			return clarify.AskRecord{}, sentWith(err, a.Ref)
 		}
 		if cl, ok := s.find(snap.ledger, a.Ref); snap.ok && ok {
 			return c.record(a.Issue, cl), nil
@@ -224,13 +225,23 @@ func (c *Client) taken(ctx context.Context, a Ask, s sent, deadline time.Time) (
 			return clarify.AskRecord{}, err
 		}
 		if other := c.otherOf(ctx, a.Issue, snap, more); other != nil {
-			return clarify.AskRecord{}, fmt.Errorf("%w: %w", ErrNotTaken, other)
+			return clarify.AskRecord{}, sentWith(other, a.Ref)
 		}
 		if !more {
 			return c.posted(a), fmt.Errorf("%w: Clarify did not take the ask in %s within %s (is the app installed there, "+
 				"or the workflow run on this event?); it was sent with ref %s", ErrNotTaken, a.Issue, orDefault(a.Timeout, DefaultTakeTimeout), a.Ref)
 		}
 	}
+}
+
+// sentWith is err, a cannot-verify *Error, saying the ask was sent with ref: once the
+// client believes the right account or keys, the ref finds it. Any other err is as it is.
+func sentWith(err error, ref string) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != clarify.CodeCannotVerify {
+		return err
+	}
+	return &Error{Code: e.Code, Msg: e.Msg + "; the ask was sent, with ref " + ref + ", which finds it then"}
 }
 
 // posted is the record of an ask sent but not taken yet: no id, the ref to find it by.

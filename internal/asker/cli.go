@@ -80,9 +80,14 @@ func (d Door) client(c common) (*Client, bool, error) {
 }
 
 // exit reports err and returns the exit code, as every bot command does (internal/cli),
-// under the door's name ("gh clarify ask: …").
+// under the door's name ("gh clarify ask: …"), but ExitCannotVerify for blocks the client
+// cannot verify (failed).
 func (d Door) exit(name string, err error) int {
-	return cli.ExitAs(d.Stderr, d.Prog, name, err)
+	code := cli.ExitAs(d.Stderr, d.Prog, name, err)
+	if code == ExitError {
+		return failed(err)
+	}
+	return code
 }
 
 // parseIssue reads OWNER/REPO#N, the argument of c.
@@ -122,7 +127,9 @@ func recordText(r clarify.AskRecord) string {
 	if r.Outcome != "" && r.Outcome != r.Status {
 		fmt.Fprintf(&b, " (%s)", r.Outcome)
 	}
-	fmt.Fprintf(&b, "  round %d  %s → %s", r.Round, r.Asker, r.Target)
+	if r.Status != clarify.StatusPosted { // a posted record has no round, asker or target yet
+		fmt.Fprintf(&b, "  round %d  %s → %s", r.Round, r.Asker, r.Target)
+	}
 	if r.Ref != "" {
 		fmt.Fprintf(&b, "  ref %s", r.Ref)
 	}

@@ -121,8 +121,6 @@ func (c *Client) pause(ctx context.Context, d time.Duration, deadline time.Time)
 type Error struct {
 	Code clarify.ErrorCode
 	Msg  string
-	// later says the clarification asked for may still come: a wait waits for it.
-	later bool
 }
 
 // Error returns the code and what it means.

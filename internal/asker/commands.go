@@ -2,6 +2,7 @@ package asker
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -25,10 +26,12 @@ GH_TOKEN). Waits until Clarify has taken it and prints its id (--json: its recor
 A refusal exits 1 and prints its error code (Clarify's reason on stderr). An ask not
 taken in time exits 5: it was sent, with a ref (--ref, else one made up: ask-…) that
 stderr and --json's record give; bot status --ref finds it once taken, and asking again
-with the same --ref is the same ask. An ask with the --ref of an open clarification of
-yours is that one: nothing is asked twice.`
+with the same --ref is the same ask. Blocks that claim to be Clarify's but cannot be
+verified (no verify_keys, another key, another app) exit 6 at once, with the fix on stderr.
+An ask with the --ref of an open clarification of yours is that one: nothing is asked twice.`
 
-// Ask runs `ask`: 0 with the id printed, 1 refused or failed, 2 usage, 5 not taken in time.
+// Ask runs `ask`: 0 with the id printed, 1 refused or failed, 2 usage, 5 not taken in time,
+// 6 cannot verify Clarify's blocks.
 func (d Door) Ask(args []string) int {
 	c := d.flags("ask", askSummary, "ask [flags] OWNER/REPO#N TARGET QUESTION", askDetails).withJSON()
 	var a Ask
@@ -74,7 +77,7 @@ func (d Door) refused(c common, name string, e *Error) int {
 		fmt.Fprintln(d.Stdout, e.Code)
 	}
 	fmt.Fprintf(d.Stderr, "%s %s: %v\n", d.Prog, name, e)
-	return ExitError
+	return failed(e)
 }
 
 const waitSummary = "Wait until a clarification is answered or settled, and print its record."
@@ -82,10 +85,14 @@ const waitSummary = "Wait until a clarification is answered or settled, and prin
 const waitDetails = `Blocks until the clarification is answered or settled, and prints its record. Reads are
 conditional (a 304 while nothing changed costs no rate limit), further apart the longer
 nothing happens, up to a minute. An escalation does not end the wait: it is told on stderr.
---ref finds the clarification by its ask's ref instead of its id. Exit codes: 0 answered
-or resolved, 3 resolved by its fallback after a timeout, 4 abandoned, 124 the timeout
-passed with it still open (the record as it stands is printed), 1 an error, 2 a usage
-error.`
+--ref finds the clarification by its ask's ref instead of its id. Nor does an ask Clarify
+has not taken yet that may become it (a ref, or an id past the issue's last while enough
+asks in the issue wait to be taken): told on stderr once, it is waited for. Exit codes: 0
+answered or resolved, 3 resolved by its fallback after a timeout, 4 abandoned, 124 the
+timeout passed with it still open (the record as it stands is printed), 5 the timeout
+passed before Clarify took it (the record, status posted, is printed), 6 blocks that claim
+to be Clarify's cannot be verified (stderr says what to fix), 1 an error (an id no ask can
+become: unknown-clarification), 2 a usage error.`
 
 // Wait runs `wait`, with an exit code per outcome (ExitCode).
 func (d Door) Wait(args []string) int {
@@ -109,11 +116,13 @@ func (d Door) Wait(args []string) int {
 	defer stop()
 	rec, err := cl.Wait(ctx, issue, id, *timeout)
 	code := ExitCode(rec, err)
-	if code == ExitError {
+	switch code {
+	case ExitError, ExitCannotVerify:
 		return d.exit("wait", err)
-	}
-	if code == ExitStillOpen {
+	case ExitStillOpen:
 		fmt.Fprintf(d.Stderr, "%s wait: %s is still %s after %s\n", d.Prog, rec.ID, rec.Status, *timeout)
+	case ExitPosted:
+		fmt.Fprintf(d.Stderr, "%s wait: %v\n", d.Prog, err)
 	}
 	if err := d.printRecords(*c.json, true, rec); err != nil {
 		return d.exit("wait", err)
@@ -125,7 +134,9 @@ const statusSummary = "Print the records of an issue's clarifications, or of one
 
 const statusDetails = `Prints the records of the issue's clarifications, or of one (by its id, or with --ref by
 its ask's ref), read from the app's own signed ledger: what a wake-up says can be checked
-here.`
+here. Exit codes: 0 read, 5 not taken by Clarify yet (its record, status posted, is
+printed), 6 blocks that claim to be Clarify's cannot be verified (stderr says what to fix),
+1 an error (unknown-clarification: an id no ask can become), 2 a usage error.`
 
 // Status runs `status`.
 func (d Door) Status(args []string) int {
@@ -147,8 +158,16 @@ func (d Door) Status(args []string) int {
 	ctx, stop := signalContext()
 	defer stop()
 	recs, err := cl.Status(ctx, issue, id)
-	if err != nil {
+	code := ExitAnswered
+	switch {
+	case errors.Is(err, ErrNotTaken):
+		fmt.Fprintf(d.Stderr, "%s status: %v\n", d.Prog, err)
+		code = ExitPosted
+	case err != nil:
 		return d.exit("status", err)
 	}
-	return d.exit("status", d.printRecords(*c.json, id != "", recs...))
+	if err := d.printRecords(*c.json, id != "", recs...); err != nil {
+		return d.exit("status", err)
+	}
+	return code
 }

@@ -20,4 +20,10 @@
 // as), a comment counts only with the app's MAC, so the client needs the ledger key and
 // refuses to start without it. A refusal is read only from the app's account's comments:
 // the app's reply to the ask's comment, or a refusal record naming the ask's nonce.
+//
+// Two rules answer for every door what the ledger does not show: absent (status.go) tells
+// an id or a ref that an ask Clarify has not taken yet may become (a posted record,
+// ErrNotTaken) from one that nothing can become (unknown-clarification); unverifiable
+// (account.go) names the blocks claiming to be Clarify's that the client cannot verify,
+// with the fix (cannot-verify, ExitCannotVerify).
 package asker

@@ -272,7 +272,9 @@ func (c *Client) since(ctx context.Context, issue clarify.IssueRef, t time.Time)
 // look is one read of a wait for Clarify to take what was sent (an ask, a settle): the
 // comments since it was sent, where the app's reply to it is, and the ledger. The first
 // read after a comment finds the status comment instead (a dispatch's did, in mark); the
-// reads after it find a new one among the comments since.
+// reads after it find a new one among the comments since. While no status comment is
+// believed, blocks among them that claim to be Clarify's but cannot be verified end the
+// wait at once (unverifiable's cannot-verify *Error): it would wait in vain.
 func (c *Client) look(ctx context.Context, issue clarify.IssueRef, s sent, first bool, enough func(clarify.Ledger) bool) (
 	[]*github.IssueComment, snapshot, error) {
 	listed := !first || s.comment == 0
@@ -284,5 +286,10 @@ func (c *Client) look(ctx context.Context, issue clarify.IssueRef, s sent, first
 		}
 	}
 	snap, err := c.read(ctx, issue, readOpts{enough: enough, recent: recent, listed: listed})
+	if err == nil && !snap.ok {
+		if e := unverifiable(snap.reader, issue, recent); e != nil {
+			return recent, snap, e
+		}
+	}
 	return recent, snap, err
 }

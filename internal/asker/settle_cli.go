@@ -26,7 +26,8 @@ with --dispatch or where a comment would start no run, as a repository_dispatch 
 clarify; then waits until Clarify has taken it and prints the clarification's record
 (--json: as JSON). Exit codes: 0 taken, 1 refused (its error code on stdout, Clarify's
 reason on stderr) or failed, 2 a usage mistake (a malformed id, or one of another issue,
-is refused before any request), 5 sent but not taken in time.`
+is refused before any request), 5 sent but not taken in time, 6 blocks that claim to be
+Clarify's cannot be verified (stderr says what to fix).`
 
 // Resolve runs `resolve OWNER/REPO#N CLR-… [DECISION]`.
 func (d Door) Resolve(args []string) int { return d.settle(clarify.CmdResolve, args) }

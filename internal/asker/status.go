@@ -7,13 +7,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/go-github/v60/github"
+
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
+	"github.com/clarify-app/clarify/render"
 )
 
 // Status reads the records of the issue's clarifications, or of the one that id names: a
 // CLR- id (checked with CheckID before any request), or else an ask's ref (the newest
-// clarification asked with it). None is an *Error unknown-clarification. An issue where
-// nothing was asked has none.
+// clarification asked with it). One the ledger does not hold is answered as absent says:
+// the record of an ask not taken yet with an error that is ErrNotTaken, a cannot-verify
+// or an unknown-clarification *Error. An issue where nothing was asked has none.
 func (c *Client) Status(ctx context.Context, issue clarify.IssueRef, id string) ([]clarify.AskRecord, error) {
 	return c.status(ctx, issue, id, time.Time{})
 }
@@ -37,9 +42,12 @@ func (c *Client) status(ctx context.Context, issue clarify.IssueRef, id string, 
 			cl, ok = c.newestByRef(issue, snap.ledger, id)
 		}
 		if !ok {
-			return nil, c.unknown(ctx, issue, snap, id, byRef)
+			return c.absent(ctx, issue, snap, id, byRef)
 		}
 		return []clarify.AskRecord{c.record(issue, cl)}, nil
+	}
+	if e := c.otherOf(ctx, issue, snap, false); e != nil {
+		return nil, e
 	}
 	recs := []clarify.AskRecord{}
 	for _, cl := range snap.ledger.Clarifications {
@@ -48,21 +56,94 @@ func (c *Client) status(ctx context.Context, issue clarify.IssueRef, id string, 
 	return recs, nil
 }
 
-// unknown is the error of a read that found no clarification id (a ref when byRef).
-func (c *Client) unknown(ctx context.Context, issue clarify.IssueRef, snap snapshot, id string, byRef bool) error {
-	what := id
+// absent is the one rule of every door (bot, gh clarify, bot mcp; a read, a wait) for a
+// clarification id (a ref when byRef) that the ledger just read does not hold:
+//   - blocks claiming to be Clarify's that the client cannot verify (unverifiable), when
+//     no status comment is believed: that cannot-verify *Error, with the fix;
+//   - else, while an ask Clarify has not taken yet may become it, its record as posted
+//     (notTakenRecord) with an error that is ErrNotTaken: a ref always may (a dispatch is
+//     seen in the issue only once Clarify takes it); an id only while it is past the last
+//     the issue handed out and no further past it than the asks Clarify has not taken yet
+//     in the issue (asksNotTaken), since ids are handed out in the order asks are taken;
+//   - else an unknown-clarification *Error.
+func (c *Client) absent(ctx context.Context, issue clarify.IssueRef, snap snapshot, id string, byRef bool) ([]clarify.AskRecord, error) {
+	since := time.Time{} // no status comment: every comment may be an ask not taken yet
+	if snap.ok && !snap.ledger.Saved.IsZero() {
+		since = snap.ledger.Saved.Add(-ledger.SaveSkew)
+	}
+	comments, err := ledger.ListCommentsSince(ctx, c.gh, issue, since, 0)
+	if err != nil {
+		return nil, err
+	}
+	if !snap.ok {
+		if e := unverifiable(snap.reader, issue, comments); e != nil {
+			return nil, e
+		}
+	}
+	rec := []clarify.AskRecord{c.notTakenRecord(issue, id)}
 	if byRef {
-		what = "asked with ref " + id
+		return rec, &notTakenYet{fmt.Sprintf("no clarification of %s was asked with ref %s yet: Clarify has not taken it yet "+
+			"(an ask by dispatch shows in the issue only once it is taken)", issue, id)}
 	}
-	msg := fmt.Sprintf("%s has no clarification %s by %s", issue, what, snap.reader.Bot)
-	other := c.otherOf(ctx, issue, snap, false)
-	if other != nil {
-		msg += ": " + other.Error()
+	last := "none yet"
+	if snap.ledger.Seq > 0 {
+		last = clarify.FormatID(issue.Number, snap.ledger.Seq)
 	}
-	// Not there yet, unless another account writes as Clarify here or the id is one the
-	// issue has already handed out.
-	later := other == nil && (byRef || !snap.ok || seqOf(id) > snap.ledger.Seq)
-	return &Error{Code: clarify.CodeUnknownID, Msg: msg, later: later}
+	n := asksNotTaken(snap, issue, comments)
+	waiting := fmt.Sprintf("asks in it that Clarify has not taken yet: %d", n)
+	if past := seqOf(id) - snap.ledger.Seq; past > 0 && past <= n {
+		return rec, &notTakenYet{fmt.Sprintf("%s: Clarify has not taken it yet: the issue's last clarification is %s; %s", id, last, waiting)}
+	}
+	return nil, &Error{Code: clarify.CodeUnknownID, Msg: fmt.Sprintf("%s has no clarification %s by %s, nor can an ask become it: "+
+		"its last is %s; %s", issue, id, snap.reader.Bot, last, waiting)}
+}
+
+// asksNotTaken counts the asks among comments (the issue's, since a time before the
+// ledger's last save) that Clarify has not taken yet: past the ledger's cursor, no comment
+// of Clarify's own, asks as Clarify parses them, and with no reply of Clarify's (a refusal
+// moves no cursor when nothing else changed).
+func asksNotTaken(snap snapshot, issue clarify.IssueRef, comments []*github.IssueComment) int {
+	n := 0
+	for _, cm := range comments {
+		if cm.GetID() <= snap.ledger.Cursor || snap.reader.Owns(issue, cm) {
+			continue
+		}
+		if cmd, err := clarify.Parse(cm.GetBody()); err != nil || cmd.Kind != clarify.CmdAsk || replied(snap.reader, issue, comments, cm.GetID()) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// replied reports whether one of Clarify's own comments among comments replies to the
+// comment of that id.
+func replied(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, id int64) bool {
+	for _, cm := range comments {
+		if cm.GetID() > id && r.Owns(issue, cm) && render.HasMarker(cm.GetBody(), clarify.ReplyKey(id)) {
+			return true
+		}
+	}
+	return false
+}
+
+// notTakenYet says what a read or a wait asked about is not in the ledger yet, but an ask
+// Clarify has not taken yet may become it: it is ErrNotTaken, in its own words.
+type notTakenYet struct{ msg string }
+
+func (e *notTakenYet) Error() string        { return e.msg }
+func (e *notTakenYet) Is(target error) bool { return target == ErrNotTaken }
+
+// notTakenRecord is the record of id (or of the ask with that ref) while Clarify has not
+// taken the ask that may become it: status posted, with the id or the ref asked about;
+// its next step is to wait for an id, to find it by its ref for a ref.
+func (c *Client) notTakenRecord(issue clarify.IssueRef, id string) clarify.AskRecord {
+	r := clarify.AskRecord{V: clarify.AskRecordVersion, Issue: issue.Number, Status: clarify.StatusPosted, URL: c.issueURL(issue), Ref: id,
+		Next: clarify.NextStep(clarify.StatusPosted, "")}
+	if isID(id) {
+		r.ID, r.Ref, r.Next = id, "", clarify.NextWait
+	}
+	return r
 }
 
 // enoughFor is a read's enough for the record of id (a ref when byRef): the status

@@ -118,10 +118,14 @@ func TestACopiedSealMakesNoRefusal(t *testing.T) {
 	refusal := render.SignComment(sk, "octo", "widgets", issue, ring.Issue("octo", "widgets", issue).Seal(render.Reply(clarify.Reply{
 		Kind: clarify.ReplyRefusal, Code: clarify.CodeIssueClosed, To: agent, Ref: "step-0", Problem: "the issue is closed."},
 		clarify.Ledger{}, mark), render.Marker(mark)))
-	w.say(fakegithub.ActionsBotLogin, refusal)()
+	// Posted, not delivered: the world's App is no Clarify here (the repository lists
+	// verify_keys), and what it wrote would be Clarify's blocks of another account.
+	w.h.Fake.Comment(repo, issue, fakegithub.ActionsBotLogin, refusal)
 	seal := refusal[strings.Index(refusal, "<!-- clarify:msg "):]
-	w.after(3*time.Second, w.say(fakegithub.ActionsBotLogin,
-		`<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed","ref":"step-1"} -->`+"\n"+seal))
+	w.after(3*time.Second, func() {
+		w.h.Fake.Comment(repo, issue, fakegithub.ActionsBotLogin,
+			`<!-- clarify:record {"v":1,"kind":"refusal","code":"issue-closed","ref":"step-1"} -->`+"\n"+seal)
+	})
 	code, out, errs := w.run(asker.Door.Ask, "octo/widgets#42", "@maria", "Per API key?", "--ref", "step-1", "--dispatch",
 		"--timeout", "30s")
 	if code != asker.ExitPosted || strings.Contains(out, "issue-closed") || !strings.Contains(errs, "not taken in time") {

@@ -139,7 +139,8 @@ func TestAnIdleWaitCostsNoRateLimit(t *testing.T) {
 
 // TestAWaitStartedBeforeTheAskIsTakenWaitsForIt starts bot wait before Clarify has taken
 // the ask it waits for (an agent that waits right after asking, Clarify still queued):
-// the wait says so once and waits, where it used to exit 1 at once.
+// the wait says so once and waits, where it used to exit 1 at once. The ask is in the
+// issue; GitHub delivers it to Clarify three minutes later.
 func TestAWaitStartedBeforeTheAskIsTakenWaitsForIt(t *testing.T) {
 	cases := map[string]struct {
 		before []string // asked before the wait starts
@@ -154,7 +155,8 @@ func TestAWaitStartedBeforeTheAskIsTakenWaitsForIt(t *testing.T) {
 			for _, q := range tc.before {
 				w.askAbout(q)
 			}
-			w.after(3*time.Minute, w.say(agent, "/clarify @maria Per API key or per client IP?"))
+			asked, _ := w.h.Fake.Comment(repo, issue, agent, "/clarify @maria Per API key or per client IP?")
+			w.after(3*time.Minute, func() { w.deliver(asked) })
 			w.after(6*time.Minute, w.say(person, "re CLR-42-"+tc.wait[len(tc.wait)-1:]+": Per API key."))
 			code, out, errs := w.run(asker.Door.Wait, "octo/widgets#42", tc.wait, "--timeout", "1h")
 			if code != asker.ExitAnswered || !strings.Contains(out, "Per API key.") {

@@ -1,6 +1,7 @@
 package askmcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,7 +30,7 @@ func (cfg Config) waitWithProgress(ctx context.Context, req *mcp.CallToolRequest
 	for {
 		left := timeout - time.Since(start)
 		rec, err := c.Wait(ctx, issue, key, min(every, left))
-		if !errors.Is(err, asker.ErrStillOpen) || left <= every {
+		if !errors.Is(err, asker.ErrStillOpen) && !errors.Is(err, asker.ErrNotTaken) || left <= every {
 			return rec, err
 		}
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
@@ -40,6 +41,9 @@ func (cfg Config) waitWithProgress(ctx context.Context, req *mcp.CallToolRequest
 // progressMessage says how an open clarification stands, for a person watching the client:
 // "CLR-42-001 pending: waiting on maria since 14:02 UTC (3 min)".
 func progressMessage(r clarify.AskRecord) string {
+	if r.Status == clarify.StatusPosted {
+		return cmp.Or(r.ID, "ref "+r.Ref) + ": Clarify has not taken the ask yet"
+	}
 	since := r.UpdatedAt
 	if since.IsZero() {
 		since = r.CreatedAt

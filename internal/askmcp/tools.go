@@ -32,7 +32,8 @@ func (cfg Config) addTools(s *mcp.Server) {
 		hints{idempotent: true}, schemaOf[AskInput]()), cfg.ask)
 	addTool(s, tool("clarify_wait", "Wait for an answer", "Wait up to timeout_seconds (at most 25) for a clarification "+
 		"to be answered or settled, and return its record. Still open then (no outcome): call again. People answer in "+
-		"minutes to days.", hints{readOnly: true, idempotent: true}, schemaOf[WaitInput]()), cfg.wait)
+		"minutes to days. Status \"posted\": Clarify has not taken the ask yet (call again); an id no ask can become is "+
+		"an unknown-clarification error, and Clarify's comments the server cannot verify a cannot-verify error with the fix.", hints{readOnly: true, idempotent: true}, schemaOf[WaitInput]()), cfg.wait)
 	addTool(s, tool("clarify_status", "Read clarifications", "The records of an issue's clarifications, or of one (by "+
 		"id or by the ask's ref), read from Clarify's own signed ledger.", hints{readOnly: true, idempotent: true},
 		schemaOf[StatusInput]()), cfg.status)
@@ -84,10 +85,20 @@ func (cfg Config) wait(ctx context.Context, req *mcp.CallToolRequest, in WaitInp
 		secs = DefaultWaitSeconds
 	}
 	rec, err := cfg.waitWithProgress(ctx, req, c, issue, key, time.Duration(secs)*time.Second)
-	if errors.Is(err, asker.ErrStillOpen) {
+	switch {
+	case errors.Is(err, asker.ErrStillOpen):
 		err = nil // the open record, as it stands: the agent calls again
+	case errors.Is(err, asker.ErrNotTaken):
+		return notTakenYet(err, "call clarify_wait again"), rec, nil
 	}
 	return nil, rec, err
+}
+
+// notTakenYet is the result of a wait or a read for a clarification whose ask Clarify has
+// not taken yet: no error (it may come), the record with status posted, and words that
+// say why and what to do.
+func notTakenYet(err error, then string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Not taken by Clarify yet (status posted): " + err.Error() + "; " + then + "."}}}
 }
 
 // oneOf is the key a wait or a status reads one clarification by: its id (checked), or
@@ -116,6 +127,9 @@ func (cfg Config) status(ctx context.Context, _ *mcp.CallToolRequest, in StatusI
 		}
 	}
 	recs, err := c.Status(ctx, issue, key)
+	if errors.Is(err, asker.ErrNotTaken) {
+		return notTakenYet(err, "clarify_wait waits for it"), Records{Records: recs}, nil
+	}
 	return nil, Records{Records: recs}, err
 }
 

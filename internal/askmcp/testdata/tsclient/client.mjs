@@ -1,8 +1,10 @@
 // Drives `bot mcp` with the official TypeScript MCP SDK's client, as an agent's client
 // does, for cmd/bot's TestMCPWithTheTypeScriptSDKsClient. Usage: node client.mjs BOT MODE,
-// MODE "loop" (ask, wait while a person answers, resolve, then bad calls and tools/list)
-// or "posted" (ask while Clarify takes nothing). Each step prints one line of JSON; the
-// test reads them, and answers as the person when it sees the ask's line.
+// MODE "loop" (ask, wait while a person answers, resolve, then bad calls and tools/list),
+// "posted" (ask while Clarify takes nothing), "absent" (wait for an id no ask can become,
+// then wait for and read one an ask Clarify has not taken yet may become) or "unverified"
+// (ask where the server believes another account than Clarify's). Each step prints one
+// line of JSON; the test reads them, and answers as the person when it sees the ask's line.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -25,6 +27,12 @@ async function call(name, args, extra = {}) {
 
 if (mode === "posted") {
   say("ask", await call("clarify_ask", { issue: 42, target: "@maria", question: "Per API key?", ref: "step-9" }));
+} else if (mode === "absent") {
+  say("unknown", await call("clarify_wait", { issue: 42, id: "CLR-42-099", timeout_seconds: 20 }));
+  say("wait", await call("clarify_wait", { issue: 42, id: "CLR-42-002", timeout_seconds: 1 }));
+  say("status", await call("clarify_status", { issue: 42, id: "CLR-42-002" }));
+} else if (mode === "unverified") {
+  say("ask", await call("clarify_ask", { issue: 42, target: "@maria", question: "Per API key?", ref: "step-5" }));
 } else {
   const asked = await call("clarify_ask", { issue: 42, target: "@maria", question: "Per API key or per client IP?",
     options: ["per API key", "per client IP"] });
