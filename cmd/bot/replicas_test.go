@@ -96,7 +96,9 @@ type replicaWorld struct {
 	dir    string
 	redis  string
 	api    string
-	client *http.Client
+	// sweepEvery is the replicas' clarify.sweep_interval.
+	sweepEvery string
+	client     *http.Client
 	// ledgerKey is the key the replicas draw from the app's private key.
 	ledgerKey []byte
 	mu        sync.Mutex
@@ -119,6 +121,21 @@ type replicaProc struct {
 
 func newReplicaWorld(t *testing.T, redisURL string) *replicaWorld {
 	t.Helper()
+	return buildReplicaWorld(t, redisURL, "2s", func(fake *fakegithub.Server) {
+		fake.AddInstallation(1, "octo", replicaRepo)
+		fake.AddUser("maria", "User")
+		fake.SetPermission(replicaRepo, "maria", "write")
+		fake.AddUser("coder-agent", "Bot")
+		for n := 1; n <= 30; n++ {
+			fake.OpenIssue(replicaRepo, n, fmt.Sprintf("Rate-limit endpoint %d", n), "maria")
+		}
+	})
+}
+
+// buildReplicaWorld serves the in-memory GitHub that populate fills, builds the bot, and
+// readies the replicas' settings (a sweep every sweepEvery).
+func buildReplicaWorld(t *testing.T, redisURL, sweepEvery string, populate func(*fakegithub.Server)) *replicaWorld {
+	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -128,15 +145,9 @@ func newReplicaWorld(t *testing.T, redisURL string) *replicaWorld {
 		AppPublicKey: &key.PublicKey, Now: time.Now}) // the replicas' clock is the real one
 	gh := httptest.NewServer(fake)
 	t.Cleanup(gh.Close)
-	fake.AddInstallation(1, "octo", replicaRepo)
-	fake.AddUser("maria", "User")
-	fake.SetPermission(replicaRepo, "maria", "write")
-	fake.AddUser("coder-agent", "Bot")
-	for n := 1; n <= 30; n++ {
-		fake.OpenIssue(replicaRepo, n, fmt.Sprintf("Rate-limit endpoint %d", n), "maria")
-	}
+	populate(fake)
 	dir := t.TempDir()
-	w := &replicaWorld{t: t, fake: fake, secret: secret, dir: dir, redis: redisURL, api: gh.URL,
+	w := &replicaWorld{t: t, fake: fake, secret: secret, dir: dir, redis: redisURL, api: gh.URL, sweepEvery: sweepEvery,
 		client: &http.Client{Timeout: 10 * time.Second}}
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
 	if err := os.WriteFile(filepath.Join(dir, "app.pem"), keyPEM, 0o600); err != nil {
@@ -192,11 +203,11 @@ github:
 clarify:
   app_slug: clarify
   redis_url: %s
-  sweep_interval: 2s
+  sweep_interval: %s
   writes_per_minute: 1000
   writes_per_hour: 20000
   handler_timeout: 30s
-`, port, w.api, w.api, replicaAppID, w.secret, filepath.Join(w.dir, "app.pem"), w.redis)
+`, port, w.api, w.api, replicaAppID, w.secret, filepath.Join(w.dir, "app.pem"), w.redis, w.sweepEvery)
 	path := filepath.Join(w.dir, fmt.Sprintf("replica-%d.yml", i))
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
