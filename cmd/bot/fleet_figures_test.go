@@ -239,20 +239,46 @@ type sweepLine struct {
 
 // firstSweep reads a replica's log for its first finished sweep.
 func firstSweep(path string) (sweepLine, bool) {
-	file, err := os.Open(path)
-	if err != nil {
+	sweeps := sweepsIn(path)
+	if len(sweeps) == 0 {
 		return sweepLine{}, false
 	}
+	return sweeps[0], true
+}
+
+// sweepsIn reads a replica's log for its finished sweeps, in order.
+func sweepsIn(path string) []sweepLine {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
 	defer file.Close()
+	var out []sweepLine
 	sc := bufio.NewScanner(file)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
 		var s sweepLine
 		if json.Unmarshal(sc.Bytes(), &s) == nil && s.Message == "Sweep finished" {
-			return s, true
+			out = append(out, s)
 		}
 	}
-	return sweepLine{}, false
+	return out
+}
+
+// sweeps says how the replicas' sweeps shared the deadlines: how many ran, how many had
+// due issues, the most due issues and requests in one.
+func (f *fleet) sweeps() string {
+	runs, busy, most, requests := 0, 0, 0, 0
+	for _, p := range f.w.procs {
+		for _, s := range sweepsIn(p.log) {
+			runs++
+			if s.Due > 0 {
+				busy++
+			}
+			most, requests = max(most, s.Due), max(requests, s.Requests)
+		}
+	}
+	return fmt.Sprintf("%d sweeps, %d with due issues, at most %d due issues and %d requests in one", runs, busy, most, requests)
 }
 
 func redisClient(t *testing.T, url string) *redis.Client {
@@ -267,19 +293,25 @@ func redisClient(t *testing.T, url string) *redis.Client {
 
 // redisCommands reads how many commands Redis has processed since it started.
 func redisCommands(t *testing.T, rdb *redis.Client) int64 {
-	info, err := rdb.Info(context.Background(), "stats").Result()
+	v := redisInfo(t, rdb, "stats", "total_commands_processed")
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		t.Fatalf("redis INFO: total_commands_processed %q", v)
+	}
+	return n
+}
+
+// redisInfo reads one field of a section of Redis's INFO.
+func redisInfo(t *testing.T, rdb *redis.Client, section, field string) string {
+	info, err := rdb.Info(context.Background(), section).Result()
 	if err != nil {
 		t.Fatalf("redis INFO: %v", err)
 	}
 	for _, line := range strings.Split(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "total_commands_processed:"); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				t.Fatalf("redis INFO: %q", line)
-			}
-			return n
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), field+":"); ok {
+			return v
 		}
 	}
-	t.Fatal("redis INFO stats has no total_commands_processed")
-	return 0
+	t.Fatalf("redis INFO %s has no %s", section, field)
+	return ""
 }

@@ -54,12 +54,17 @@ func TestFleet(t *testing.T) {
 	early, late := f.lateness()
 	t.Logf("fleet %s: %d installations, %d clarifications (%d answered, %d left to a fallback, %d to escalate), sla 1m, sweep every %v",
 		size.name, size.installations, size.total(), size.count(kindAnswered), size.count(kindFallback), size.count(kindEscalate), size.sweepEvery)
-	t.Logf("deliveries: %d sent (%d refused by the killed replica), %d of the app's own writes, %d redeliveries the app asked for; all settled %v after the start, %v after the last comment",
-		w.sent.Load(), w.refused.Load(), w.own.Load(), w.redelivered.Load(), settled.Round(time.Second), time.Since(playedAt).Round(time.Second))
+	t.Logf("deliveries: %d sent (%d refused by the killed replica), %d of the app's own writes, %d redeliveries the app asked for; "+
+		"%d runs the kill cut off taken over by a replica holding the second copy; all settled %v after the start, %v after the last comment",
+		w.sent.Load(), w.refused.Load(), w.own.Load(), w.redelivered.Load(), w.count("The other run of the delivery failed or vanished"),
+		settled.Round(time.Second), time.Since(playedAt).Round(time.Second))
 	t.Logf("lateness of the stale ping (one SLA after the ask): %s", early)
 	t.Logf("lateness of the fallback or escalation (two SLAs after the ask): %s", late)
 	t.Logf("duplicates: %d; lost transitions: %d", dups, lost)
-	t.Logf("Redis: %d commands over %v, %.0f a second", cmds1-cmds0, settled.Round(time.Second), float64(cmds1-cmds0)/settled.Seconds())
+	t.Logf("sweeps: %s", f.sweeps())
+	t.Logf("Redis: %d commands over %v, %.0f a second; memory %s (peak %s), keyspace %s",
+		cmds1-cmds0, settled.Round(time.Second), float64(cmds1-cmds0)/settled.Seconds(),
+		redisInfo(t, rdb, "memory", "used_memory_human"), redisInfo(t, rdb, "memory", "used_memory_peak_human"), redisInfo(t, rdb, "keyspace", "db0"))
 	t.Logf("memory: %s", mem)
 
 	f.idle()
