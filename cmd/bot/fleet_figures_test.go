@@ -26,7 +26,7 @@ func (f *fleet) check() (lost, dups int) {
 	t.Helper()
 	for k := range f.size.total() {
 		repo, n := f.size.issue(k)
-		c, _ := fleetClarification(f.w, repo, n)
+		c, _ := f.w.clarificationIn(repo, n)
 		if want, got := fleetThread(f.size.kind(k)), threadKinds(c); !f.ended(k) || got != want {
 			lost++
 			if lost <= 5 {
@@ -99,7 +99,7 @@ func (f *fleet) lateness() (stale, end string) {
 			continue
 		}
 		repo, n := f.size.issue(k)
-		c, ok := fleetClarification(f.w, repo, n)
+		c, ok := f.w.clarificationIn(repo, n)
 		due := staleDeadline(c)
 		var msgs []time.Time
 		for _, cm := range f.w.fake.Comments(repo, n) {

@@ -16,8 +16,6 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/fakegithub"
 	"github.com/clarify-app/clarify/internal/redisstate/redistest"
-	"github.com/clarify-app/clarify/ledger"
-	"github.com/clarify-app/clarify/render"
 )
 
 // TestFleet runs what a fleet costs: three `bot serve` replicas on one Redis against the
@@ -221,11 +219,7 @@ func (f *fleet) play() {
 	queue := make(chan fleetEvent, len(events))
 	var asks atomic.Int64
 	var killOnce sync.Once
-	stopPump, pumped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(pumped)
-		w.pump(stopPump)
-	}()
+	stopPump := w.pumping()
 	var wg sync.WaitGroup
 	for s := range 8 {
 		wg.Go(func() {
@@ -256,23 +250,13 @@ func (f *fleet) play() {
 	}
 	close(queue)
 	wg.Wait()
-	close(stopPump)
-	<-pumped
+	stopPump()
 }
 
 // settle waits, pumping GitHub's own deliveries, until every clarification has come to
 // its end, or until well past its last deadline.
 func (f *fleet) settle() {
-	w := f.w
-	stopPump, pumped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(pumped)
-		w.pump(stopPump)
-	}()
-	defer func() {
-		close(stopPump)
-		<-pumped
-	}()
+	defer f.w.pumping()()
 	deadline := f.begin.Add(f.size.spread + 2*fleetSLA + 6*f.size.sweepEvery + time.Minute)
 	done := map[int]bool{}
 	for time.Now().Before(deadline) {
@@ -292,7 +276,7 @@ func (f *fleet) settle() {
 // with its labels as they should be then.
 func (f *fleet) ended(k int) bool {
 	repo, n := f.size.issue(k)
-	c, ok := fleetClarification(f.w, repo, n)
+	c, ok := f.w.clarificationIn(repo, n)
 	if !ok {
 		return false
 	}
@@ -301,20 +285,4 @@ func (f *fleet) ended(k int) bool {
 		return c.Status == clarify.Escalated && slices.Contains(labels, "clarification:escalated")
 	}
 	return c.Status == clarify.Resolved && len(labels) == 0
-}
-
-// fleetClarification reads the clarification of issue n from the app's status comment.
-func fleetClarification(w *replicaWorld, repo string, n int) (clarify.Clarification, bool) {
-	owner, name, _ := strings.Cut(repo, "/")
-	key := ledger.IssueLedgerKey(w.ledgerKey, owner, name, n)
-	for _, c := range w.fake.Comments(repo, n) {
-		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
-			l, err := render.DecodeLedger(c.Body, key)
-			if err != nil {
-				return clarify.Clarification{}, false
-			}
-			return l.Find(clarify.FormatID(n, 1))
-		}
-	}
-	return clarify.Clarification{}, false
 }

@@ -329,12 +329,7 @@ func (w *replicaWorld) play(from, to, killAt int) {
 	var wg sync.WaitGroup
 	var comments atomic.Int64
 	var killOnce sync.Once
-	stopPump := make(chan struct{})
-	pumped := make(chan struct{})
-	go func() {
-		defer close(pumped)
-		w.pump(stopPump)
-	}()
+	stopPump := w.pumping()
 	for s := range 4 {
 		wg.Go(func() {
 			rng := mrand.New(mrand.NewPCG(uint64(from), uint64(s)))
@@ -371,8 +366,21 @@ func (w *replicaWorld) play(from, to, killAt int) {
 		})
 	}
 	wg.Wait()
-	close(stopPump)
-	<-pumped
+	stopPump()
+}
+
+// pumping pumps (pump) until the function it returns is called.
+func (w *replicaWorld) pumping() (stop func()) {
+	stopPump := make(chan struct{})
+	pumped := make(chan struct{})
+	go func() {
+		defer close(pumped)
+		w.pump(stopPump)
+	}()
+	return func() {
+		close(stopPump)
+		<-pumped
+	}
 }
 
 // pump sends, until stop, what GitHub would send besides the scenario: the deliveries of
@@ -403,16 +411,7 @@ func (w *replicaWorld) pump(stop <-chan struct{}) {
 // GitHub's own deliveries meanwhile; then checks them.
 func (w *replicaWorld) settle(from, to int, within time.Duration) {
 	w.t.Helper()
-	stopPump := make(chan struct{})
-	pumped := make(chan struct{})
-	go func() {
-		defer close(pumped)
-		w.pump(stopPump)
-	}()
-	defer func() {
-		close(stopPump)
-		<-pumped
-	}()
+	defer w.pumping()()
 	deadline := time.Now().Add(within)
 	for {
 		pending := w.unsettled(from, to)
@@ -442,8 +441,15 @@ func (w *replicaWorld) unsettled(from, to int) []int {
 // clarification reads issue n's clarification from the app's status comment, as the
 // app does.
 func (w *replicaWorld) clarification(n int) (clarify.Clarification, bool) {
-	key := ledger.IssueLedgerKey(w.ledgerKey, "octo", "widgets", n)
-	for _, c := range w.fake.Comments(replicaRepo, n) {
+	return w.clarificationIn(replicaRepo, n)
+}
+
+// clarificationIn reads the first clarification of issue n of repo from the app's status
+// comment.
+func (w *replicaWorld) clarificationIn(repo string, n int) (clarify.Clarification, bool) {
+	owner, name, _ := strings.Cut(repo, "/")
+	key := ledger.IssueLedgerKey(w.ledgerKey, owner, name, n)
+	for _, c := range w.fake.Comments(repo, n) {
 		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
 			l, err := render.DecodeLedger(c.Body, key)
 			if err != nil {
