@@ -53,7 +53,7 @@ func TestFleet(t *testing.T) {
 	t.Logf("fleet %s: %d installations, %d clarifications (%d answered, %d left to a fallback, %d to escalate), sla 1m, sweep every %v",
 		size.name, size.installations, size.total(), size.count(kindAnswered), size.count(kindFallback), size.count(kindEscalate), size.sweepEvery)
 	t.Logf("deliveries: %d sent (%d refused by the killed replica), %d of the app's own writes, %d redeliveries the app asked for; "+
-		"%d runs the kill cut off taken over by a replica holding the second copy; all settled %v after the start, %v after the last comment",
+		"%d deliveries whose first run vanished or failed run by the replica holding the second copy; all settled %v after the start, %v after the last comment",
 		w.sent.Load(), w.refused.Load(), w.own.Load(), w.redelivered.Load(), w.count("The other run of the delivery failed or vanished"),
 		settled.Round(time.Second), time.Since(playedAt).Round(time.Second))
 	t.Logf("lateness of the stale ping (one SLA after the ask): %s", early)
