@@ -20,7 +20,9 @@ type IndexEntry struct {
 	Installation int64
 	Owner, Repo  string
 	Number       int
-	// Due is the issue's next deadline (a stale or time-out time).
+	// Due is the issue's next deadline (a stale or time-out time); zero when what is open
+	// has none (escalated: it waits on people), so that the sweep's due pass never visits
+	// it and its walk still knows the issue unchanged.
 	Due time.Time
 	// Waits are the issue's wait-for edges, so a repository's deadlocks can be looked for
 	// without reading its ledgers.
@@ -86,7 +88,7 @@ func (m *MemoryIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error
 	defer m.mu.Unlock()
 	var out []IndexEntry
 	for _, e := range m.entries {
-		if !e.Due.After(now) {
+		if !e.Due.IsZero() && !e.Due.After(now) {
 			out = append(out, e)
 		}
 	}
@@ -116,10 +118,11 @@ func SortEntries(es []IndexEntry) {
 }
 
 // indexSaved records in the deadline index what the sweep needs of an issue whose ledger was
-// just saved under policy p: its next deadline and its wait-for edges, or nothing once no
-// deadline is left (what is open then is escalated, with a human, and time does nothing to
-// it). The index is a cache of the ledgers, so a failure to write it is logged and the run
-// goes on: the sweep's reconciliation finds the issue again.
+// just saved under policy p: its next deadline and its wait-for edges, an entry without a
+// deadline while what is open has none (escalated, with a human: time does nothing to it,
+// and the entry lets a restarted process's walk leave the issue unread), and nothing once
+// nothing is open. The index is a cache of the ledgers, so a failure to write it is logged
+// and the run goes on: the sweep's reconciliation finds the issue again.
 func (b *Base) indexSaved(ctx context.Context, ref clarify.IssueRef, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
 	if b.Index == nil {
 		return
@@ -132,10 +135,11 @@ func (b *Base) indexSaved(ctx context.Context, ref clarify.IssueRef, saved clari
 	}
 	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
 		Due: b.nextDue(ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen}
-	b.savedAt.put(ref.String(), savedMark{At: b.Now(), Put: !e.Due.IsZero()})
+	keep := !e.Due.IsZero() || len(saved.Open()) > 0
+	b.savedAt.put(ref.String(), savedMark{At: b.Now(), Put: keep})
 	b.runFailures.clear(ref.String())
 	var err error
-	if e.Due.IsZero() {
+	if !keep {
 		err = b.Index.Remove(ctx, e)
 	} else {
 		err = b.Index.Put(ctx, e)

@@ -27,7 +27,8 @@ type DeadlineIndex interface {
 	Put(ctx context.Context, e IndexEntry) error
 	// Remove forgets the issue (nothing is open in it any more).
 	Remove(ctx context.Context, e IndexEntry) error
-	// Due returns the entries whose deadline is at or before now, earliest first.
+	// Due returns the entries whose deadline is at or before now, earliest first; never
+	// one without a deadline.
 	Due(ctx context.Context, now time.Time) ([]IndexEntry, error)
 	// Repo returns every entry of one repository of an installation.
 	Repo(ctx context.Context, installation int64, owner, repo string) ([]IndexEntry, error)

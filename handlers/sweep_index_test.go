@@ -67,7 +67,8 @@ func TestARunKeepsTheIssuesIndexEntry(t *testing.T) {
 }
 
 // Issue 9: a one-minute SLA holds between walks: the issue goes stale on the first sweep
-// after its deadline, from the index, and times out on the first sweep after the second.
+// after its deadline, from the index, and times out on the first sweep after the second;
+// escalated, it is never due again.
 func TestAOneMinuteSLAHoldsBetweenWalks(t *testing.T) {
 	w := &world{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "sla: 1m\n")
@@ -96,8 +97,13 @@ func TestAOneMinuteSLAHoldsBetweenWalks(t *testing.T) {
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Escalated {
 		t.Errorf("a minute after going stale: %s, want escalated", c.Status)
 	}
-	if _, ok := w.entry(42); ok {
-		t.Error("an escalated clarification has no deadline, yet the index keeps the issue")
+	// Escalated, it waits on people: its entry has no deadline, and no sweep visits it.
+	if e, ok := w.entry(42); !ok || !e.Due.IsZero() {
+		t.Errorf("escalated: entry %+v (kept %v), want one without a deadline", e, ok)
+	}
+	w.h.Fake.Advance(time.Minute)
+	if st := w.sweep(); st.Reconciled || st.Due != 0 || st.Requests != 0 {
+		t.Errorf("the sweep after the escalation: %+v, want no visit and no request", st)
 	}
 }
 

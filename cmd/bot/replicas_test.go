@@ -96,7 +96,9 @@ type replicaWorld struct {
 	dir    string
 	redis  string
 	api    string
-	client *http.Client
+	// sweepEvery is the replicas' clarify.sweep_interval.
+	sweepEvery string
+	client     *http.Client
 	// ledgerKey is the key the replicas draw from the app's private key.
 	ledgerKey []byte
 	mu        sync.Mutex
@@ -119,6 +121,21 @@ type replicaProc struct {
 
 func newReplicaWorld(t *testing.T, redisURL string) *replicaWorld {
 	t.Helper()
+	return buildReplicaWorld(t, redisURL, "2s", func(fake *fakegithub.Server) {
+		fake.AddInstallation(1, "octo", replicaRepo)
+		fake.AddUser("maria", "User")
+		fake.SetPermission(replicaRepo, "maria", "write")
+		fake.AddUser("coder-agent", "Bot")
+		for n := 1; n <= 30; n++ {
+			fake.OpenIssue(replicaRepo, n, fmt.Sprintf("Rate-limit endpoint %d", n), "maria")
+		}
+	})
+}
+
+// buildReplicaWorld serves the in-memory GitHub that populate fills, builds the bot, and
+// readies the replicas' settings (a sweep every sweepEvery).
+func buildReplicaWorld(t *testing.T, redisURL, sweepEvery string, populate func(*fakegithub.Server)) *replicaWorld {
+	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -128,15 +145,9 @@ func newReplicaWorld(t *testing.T, redisURL string) *replicaWorld {
 		AppPublicKey: &key.PublicKey, Now: time.Now}) // the replicas' clock is the real one
 	gh := httptest.NewServer(fake)
 	t.Cleanup(gh.Close)
-	fake.AddInstallation(1, "octo", replicaRepo)
-	fake.AddUser("maria", "User")
-	fake.SetPermission(replicaRepo, "maria", "write")
-	fake.AddUser("coder-agent", "Bot")
-	for n := 1; n <= 30; n++ {
-		fake.OpenIssue(replicaRepo, n, fmt.Sprintf("Rate-limit endpoint %d", n), "maria")
-	}
+	populate(fake)
 	dir := t.TempDir()
-	w := &replicaWorld{t: t, fake: fake, secret: secret, dir: dir, redis: redisURL, api: gh.URL,
+	w := &replicaWorld{t: t, fake: fake, secret: secret, dir: dir, redis: redisURL, api: gh.URL, sweepEvery: sweepEvery,
 		client: &http.Client{Timeout: 10 * time.Second}}
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
 	if err := os.WriteFile(filepath.Join(dir, "app.pem"), keyPEM, 0o600); err != nil {
@@ -192,11 +203,11 @@ github:
 clarify:
   app_slug: clarify
   redis_url: %s
-  sweep_interval: 2s
+  sweep_interval: %s
   writes_per_minute: 1000
   writes_per_hour: 20000
   handler_timeout: 30s
-`, port, w.api, w.api, replicaAppID, w.secret, filepath.Join(w.dir, "app.pem"), w.redis)
+`, port, w.api, w.api, replicaAppID, w.secret, filepath.Join(w.dir, "app.pem"), w.redis, w.sweepEvery)
 	path := filepath.Join(w.dir, fmt.Sprintf("replica-%d.yml", i))
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -318,12 +329,7 @@ func (w *replicaWorld) play(from, to, killAt int) {
 	var wg sync.WaitGroup
 	var comments atomic.Int64
 	var killOnce sync.Once
-	stopPump := make(chan struct{})
-	pumped := make(chan struct{})
-	go func() {
-		defer close(pumped)
-		w.pump(stopPump)
-	}()
+	stopPump := w.pumping()
 	for s := range 4 {
 		wg.Go(func() {
 			rng := mrand.New(mrand.NewPCG(uint64(from), uint64(s)))
@@ -360,8 +366,21 @@ func (w *replicaWorld) play(from, to, killAt int) {
 		})
 	}
 	wg.Wait()
-	close(stopPump)
-	<-pumped
+	stopPump()
+}
+
+// pumping pumps (pump) until the function it returns is called.
+func (w *replicaWorld) pumping() (stop func()) {
+	stopPump := make(chan struct{})
+	pumped := make(chan struct{})
+	go func() {
+		defer close(pumped)
+		w.pump(stopPump)
+	}()
+	return func() {
+		close(stopPump)
+		<-pumped
+	}
 }
 
 // pump sends, until stop, what GitHub would send besides the scenario: the deliveries of
@@ -392,16 +411,7 @@ func (w *replicaWorld) pump(stop <-chan struct{}) {
 // GitHub's own deliveries meanwhile; then checks them.
 func (w *replicaWorld) settle(from, to int, within time.Duration) {
 	w.t.Helper()
-	stopPump := make(chan struct{})
-	pumped := make(chan struct{})
-	go func() {
-		defer close(pumped)
-		w.pump(stopPump)
-	}()
-	defer func() {
-		close(stopPump)
-		<-pumped
-	}()
+	defer w.pumping()()
 	deadline := time.Now().Add(within)
 	for {
 		pending := w.unsettled(from, to)
@@ -431,8 +441,15 @@ func (w *replicaWorld) unsettled(from, to int) []int {
 // clarification reads issue n's clarification from the app's status comment, as the
 // app does.
 func (w *replicaWorld) clarification(n int) (clarify.Clarification, bool) {
-	key := ledger.IssueLedgerKey(w.ledgerKey, "octo", "widgets", n)
-	for _, c := range w.fake.Comments(replicaRepo, n) {
+	return w.clarificationIn(replicaRepo, n)
+}
+
+// clarificationIn reads the first clarification of issue n of repo from the app's status
+// comment.
+func (w *replicaWorld) clarificationIn(repo string, n int) (clarify.Clarification, bool) {
+	owner, name, _ := strings.Cut(repo, "/")
+	key := ledger.IssueLedgerKey(w.ledgerKey, owner, name, n)
+	for _, c := range w.fake.Comments(repo, n) {
 		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
 			l, err := render.DecodeLedger(c.Body, key)
 			if err != nil {

@@ -375,10 +375,10 @@ func listRepos(ctx context.Context, client *github.Client) ([]*github.Repository
 
 // walkRepo lists one repository's issues carrying the active label (the list API, not
 // search, with conditional requests) and visits, from issue number from on, those the index
-// cannot vouch for: closed ones (settled here), ones this process never saved (a restart,
-// a label put on by hand, an ask run by another replica), ones updated since this process
-// last saved them (an event whose run failed), ones whose index entry is lost; and all of
-// them when the repository's config changed since the last walk. An issue the index knows
+// cannot vouch for: closed ones (settled here), ones whose index entry did not see them as
+// listed and this process never saved (a label put on by hand, a restart without Redis),
+// ones updated since they were last saved (an event whose run failed), ones whose index
+// entry is lost; and all of them when the repository's config changed since the last walk. An issue the index knows
 // and nothing touched since is left to its deadline. The labels the listing shows as GitHub
 // made them on an issue's first use get Clarify's colour (ColourLabels). It returns where
 // it stopped when the budget ran out.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-app/clarify/internal/app"
 	"github.com/clarify-app/clarify/internal/replay"
 )
 
@@ -18,7 +19,16 @@ const repo = "octo/widgets"
 // newHarness starts the app against the in-memory GitHub, with issue #42 and a bot that asks.
 func newHarness(t *testing.T) *replay.Harness {
 	t.Helper()
-	h, err := replay.NewHarness(io.Discard)
+	h := newHarnessWith(t, nil)
+	h.Fake.OpenIssue(repo, 42, "Rate-limit the public API", "maria")
+	return h
+}
+
+// newHarnessWith starts the app, its settings changed by tune (nil: none), against the
+// in-memory GitHub with the repository, maria who may answer, and a bot that asks.
+func newHarnessWith(t *testing.T, tune func(*app.Config)) *replay.Harness {
+	t.Helper()
+	h, err := replay.NewHarnessWith(io.Discard, tune)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +37,6 @@ func newHarness(t *testing.T) *replay.Harness {
 	h.Fake.AddUser("maria", "User")
 	h.Fake.SetPermission(repo, "maria", "write")
 	h.Fake.AddUser("coder-agent", "Bot")
-	h.Fake.OpenIssue(repo, 42, "Rate-limit the public API", "maria")
 	return h
 }
 

@@ -36,7 +36,8 @@ func (x *Index) repoKey(installation int64, owner, repo string) string {
 	return x.s.key("index", "repo", strconv.FormatInt(installation, 10), owner+"/"+repo)
 }
 
-// Put records or replaces the entry.
+// Put records or replaces the entry; one without a deadline is kept out of the
+// sorted set, so that Due never returns it.
 func (x *Index) Put(ctx context.Context, e handlers.IndexEntry) error {
 	_ = x.fallback.Put(ctx, e)
 	b, err := json.Marshal(e)
@@ -47,7 +48,11 @@ func (x *Index) Put(ctx context.Context, e handlers.IndexEntry) error {
 	_, err = x.s.try(ctx, "index put", func(ctx context.Context) error {
 		_, err := x.s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.HSet(ctx, x.entriesKey(), key, b)
-			p.ZAdd(ctx, x.dueKey(), redis.Z{Score: float64(e.Due.UnixMilli()), Member: key})
+			if e.Due.IsZero() {
+				p.ZRem(ctx, x.dueKey(), key)
+			} else {
+				p.ZAdd(ctx, x.dueKey(), redis.Z{Score: float64(e.Due.UnixMilli()), Member: key})
+			}
 			p.SAdd(ctx, x.repoKey(e.Installation, e.Owner, e.Repo), key)
 			return nil
 		})

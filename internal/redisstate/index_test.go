@@ -12,7 +12,8 @@ import (
 )
 
 // TestIndexAnswersAsTheMemoryOne writes the same entries to both indexes, from two
-// replicas for the Redis one, and expects the same answers, in the same order.
+// replicas for the Redis one, and expects the same answers, in the same order; an entry
+// without a deadline (an escalated issue) is listed with its repository and never due.
 func TestIndexAnswersAsTheMemoryOne(t *testing.T) {
 	srv := redistest.Start(t)
 	a, _ := replica(t, srv.URL, nil)
@@ -30,6 +31,9 @@ func TestIndexAnswersAsTheMemoryOne(t *testing.T) {
 		entry(1, "gadgets", 3, time.Minute), // same deadline: the key orders them
 		entry(2, "widgets", 4, 2*time.Hour),
 		entry(1, "widgets", 1, 30*time.Second), // replaces #1's entry
+		entry(1, "widgets", 5, time.Minute),
+		// #5 escalated: kept, without a deadline, so never due.
+		{Installation: 1, Owner: "octo", Repo: "widgets", Number: 5, Seen: t0},
 	}
 	replicas := []handlers.DeadlineIndex{a.Index(), b.Index()}
 	for i, e := range puts {
@@ -52,6 +56,11 @@ func TestIndexAnswersAsTheMemoryOne(t *testing.T) {
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("Due(t0+%v):\n got %v\nwant %v", at, got, want)
+		}
+		for _, e := range got {
+			if e.Number == 5 {
+				t.Errorf("Due(t0+%v) returned #5, whose entry has no deadline", at)
+			}
 		}
 	}
 	for _, r := range []struct {
