@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/clarify-app/clarify/internal/cli"
+	"github.com/clarify-app/clarify/internal/ghclarify"
+	"github.com/clarify-app/clarify/internal/manual"
+)
+
+var updateManual = flag.Bool("update", false, "rewrite docs/cli.md from the command tables")
+
+// regenCLI is how docs/cli.md is made again.
+const regenCLI = "go test ./cmd/bot -run TestCLIManual -update"
+
+// TestCLIManualIsTheCommandTables: docs/cli.md is what bot's and gh clarify's command
+// tables and each command's own -h say (synopsis, summary, usage, flags with defaults,
+// exit codes); a command changed without the page regenerated fails here.
+func TestCLIManualIsTheCommandTables(t *testing.T) {
+	// A default the environment sets (CLARIFY_APP_SLUG, GITHUB_V3_API_URL) is the
+	// code's in the manual, whatever this machine's environment says.
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "" {
+			t.Setenv(k, "")
+		}
+	}
+	page, err := cliManual(bot, ghclarify.Program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := manual.Check("../../docs/cli.md", page, *updateManual, regenCLI); err != nil {
+		t.Error(err)
+	}
+}
+
+// cliManual is docs/cli.md: each program's reference under a heading of its own.
+func cliManual(progs ...cli.Program) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(manual.Generated(regenCLI))
+	b.WriteString(cliIntro)
+	for _, p := range progs {
+		if err := p.Manual(&b, 2); err != nil {
+			return nil, err
+		}
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+const cliIntro = `
+# Command reference: bot and gh clarify
+
+Every command of ` + "`bot`" + ` and of the GitHub CLI extension ` + "`gh clarify`" + `, as its ` + "`-h`" + ` says
+it: what it is for, its usage, its flags with their defaults, and its exit codes. Flags go
+before or after the arguments; ` + "`-flag`" + ` and ` + "`--flag`" + ` are the same. The agents' contract
+(records, error codes, dispatch, wake-ups) and the loop are in [agents.md](agents.md); the
+MCP tools of ` + "`bot mcp`" + ` are in [mcp.md](mcp.md).
+
+`
