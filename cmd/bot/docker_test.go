@@ -29,7 +29,7 @@ func TestTheImageRunsEverySubcommand(t *testing.T) {
 		t.Errorf(`CMD %q: want ["serve"], so that docker run IMAGE with no arguments serves`, cmd)
 	}
 	subcommands := [][]string{{"serve"}, {"sweep"}, {"replay"}, {"ledger"}, {"config", "check"}, {"key", "new"}, {"key", "public"}, {"stats"}, {"setup"}, {"action"},
-		{"ask"}, {"wait"}, {"status"}, {"resolve"}, {"followup"}, {"abandon"}, {"mcp"}}
+		{"ask"}, {"wait"}, {"status"}, {"resolve"}, {"followup"}, {"abandon"}, {"inbox"}, {"mcp"}}
 	for _, sub := range subcommands {
 		if code := run(append(sub, "-h"), io.Discard, io.Discard); code != 0 {
 			t.Errorf("docker run IMAGE %s -h would exit %d", strings.Join(sub, " "), code)

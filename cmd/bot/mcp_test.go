@@ -174,7 +174,7 @@ func (w *mcpWorld) call(name string, args map[string]any) map[string]any {
 	return out
 }
 
-func TestMCPListsTheSevenToolsWithTheirSchemas(t *testing.T) {
+func TestMCPListsTheEightToolsWithTheirSchemas(t *testing.T) {
 	w := newMCPWorld(t)
 	tools, err := w.session.ListTools(context.Background(), nil)
 	if err != nil {
@@ -182,7 +182,7 @@ func TestMCPListsTheSevenToolsWithTheirSchemas(t *testing.T) {
 	}
 	want := map[string][]string{"clarify_ask": {"issue", "target", "question"}, "clarify_wait": {"issue"},
 		"clarify_status": {"issue"}, "clarify_decisions": nil, "clarify_resolve": {"issue", "id"},
-		"clarify_followup": {"issue", "id", "question"}, "clarify_abandon": {"issue", "id"}}
+		"clarify_followup": {"issue", "id", "question"}, "clarify_abandon": {"issue", "id"}, "clarify_inbox": nil}
 	var names []string
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
@@ -196,8 +196,8 @@ func TestMCPListsTheSevenToolsWithTheirSchemas(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"clarify_abandon", "clarify_ask", "clarify_decisions", "clarify_followup", "clarify_resolve",
-		"clarify_status", "clarify_wait"}) {
+	if !slices.Equal(names, []string{"clarify_abandon", "clarify_ask", "clarify_decisions", "clarify_followup", "clarify_inbox",
+		"clarify_resolve", "clarify_status", "clarify_wait"}) {
 		t.Errorf("tools/list: %v", names)
 	}
 	t.Logf("bot mcp: %s from the process's start to its first answer (tools/list)", time.Since(w.started).Round(time.Millisecond))

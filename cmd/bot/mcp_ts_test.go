@@ -84,8 +84,8 @@ func TestMCPWithTheTypeScriptSDKsClient(t *testing.T) {
 			t.Errorf("%s with a bad argument: %+v; want an error", e.Name, e)
 		}
 	}
-	if list := nextStep(t, sc, "list"); len(list.Tools) != 7 {
-		t.Errorf("tools/list after the bad calls: %v; want the seven tools", list.Tools)
+	if list := nextStep(t, sc, "list"); len(list.Tools) != 8 {
+		t.Errorf("tools/list after the bad calls: %v; want the eight tools", list.Tools)
 	}
 	if n := len(w.h.Fake.Comments("octo/widgets", 42)); n > 6 {
 		t.Errorf("%d comments in the issue; want only the loop's (the bad calls post nothing)", n)

@@ -1,4 +1,4 @@
-// Command gh-clarify is the GitHub CLI extension `gh clarify ask|wait|status|resolve|followup|abandon|ledger|stats`:
+// Command gh-clarify is the GitHub CLI extension `gh clarify ask|wait|status|resolve|followup|abandon|inbox|ledger|stats`:
 // its command table is internal/ghclarify's.
 package main
 

@@ -53,10 +53,11 @@ func (c *Client) readerOf(ctx context.Context, owner, repo string) (ledger.Ledge
 	if ok {
 		return r, nil
 	}
-	keys, err := c.verifyKeys(ctx, owner, repo)
+	cfg, err := c.repoConfig(ctx, owner, repo)
 	if err != nil {
 		return r, err
 	}
+	keys := cfg.VerifyKeys
 	slug := c.slug
 	switch {
 	case slug == "" && len(keys) > 0:
@@ -77,28 +78,35 @@ func (c *Client) readerOf(ctx context.Context, owner, repo string) (ledger.Ledge
 	return r, nil
 }
 
-// verifyKeys reads the verify_keys of owner/repo's config on its default branch; none when
-// there is no config.
-func (c *Client) verifyKeys(ctx context.Context, owner, repo string) (render.VerifyKeys, error) {
+// repoConfig reads owner/repo's config on its default branch, once per repository (its
+// verify_keys say whom to believe there, its roles and labels whom a question waits on and
+// how its issues are labelled); the defaults when there is no config.
+func (c *Client) repoConfig(ctx context.Context, owner, repo string) (repoconfig.Config, error) {
+	key := strings.ToLower(owner + "/" + repo)
+	if cfg, ok := c.configs.Load(key); ok {
+		return cfg.(repoconfig.Config), nil
+	}
 	file, _, _, err := c.gh.Repositories.GetContents(ctx, owner, repo, configPath, nil)
 	switch {
 	case ghtransport.IsStatus(err, http.StatusNotFound):
-		return nil, nil
+		c.configs.Store(key, repoconfig.Default())
+		return repoconfig.Default(), nil
 	case err != nil:
-		return nil, fmt.Errorf("read %s of %s/%s (whom Clarify writes as there): %w", configPath, owner, repo, err)
+		return repoconfig.Config{}, fmt.Errorf("read %s of %s/%s (whom Clarify writes as there): %w", configPath, owner, repo, err)
 	case file == nil:
-		return nil, fmt.Errorf("%s of %s/%s is a directory, not Clarify's config", configPath, owner, repo)
+		return repoconfig.Config{}, fmt.Errorf("%s of %s/%s is a directory, not Clarify's config", configPath, owner, repo)
 	}
 	text, err := file.GetContent()
 	if err != nil {
-		return nil, fmt.Errorf("read %s of %s/%s: %w", configPath, owner, repo, err)
+		return repoconfig.Config{}, fmt.Errorf("read %s of %s/%s: %w", configPath, owner, repo, err)
 	}
 	cfg, err := repoconfig.Parse([]byte(text))
 	if err != nil {
-		return nil, fmt.Errorf("%s of %s/%s has mistakes (bot config check shows them), so whom Clarify writes as there is not known: %w",
+		return repoconfig.Config{}, fmt.Errorf("%s of %s/%s has mistakes (bot config check shows them), so whom Clarify writes as there is not known: %w",
 			configPath, owner, repo, err)
 	}
-	return cfg.VerifyKeys, nil
+	c.configs.Store(key, cfg)
+	return cfg, nil
 }
 
 // otherOf is, for a wait that ends (more false) with no status comment by the account

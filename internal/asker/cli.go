@@ -155,6 +155,7 @@ func Commands(d Door) []cli.Entry {
 		row("resolve", "OWNER/REPO#N CLR-… [DECISION]", "settle your clarification (without a decision, the last answer stands)", Door.Resolve, takenExits),
 		row("followup", "OWNER/REPO#N CLR-… QUESTION", "ask its next round, once the last one is answered", Door.Followup, takenExits),
 		row("abandon", "OWNER/REPO#N CLR-…", "withdraw your clarification", Door.Abandon, takenExits),
+		row("inbox", "[--for @WHO] [--org ORG | --repo R ...]", "every open question awaiting you, a login or a team, oldest first", Door.Inbox, nil),
 	}
 }
 

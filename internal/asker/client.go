@@ -68,6 +68,10 @@ type Client struct {
 	token []byte
 	// statuses keeps each issue's status comment between reads (read.go).
 	statuses sync.Map
+	// configs keeps each repository's config once read (repoConfig), by "owner/repo".
+	configs sync.Map
+	// search keeps search's rate limit as GitHub last told it (inbox_search.go).
+	search searchPace
 }
 
 // New returns a client; a slug written with "[bot]" is refused (CheckSlug).

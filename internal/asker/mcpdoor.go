@@ -12,8 +12,8 @@ import (
 const mcpSummary = "Serve the asker's tools to an agent over MCP on stdin and stdout."
 
 const mcpDetails = `Serves the asker's tools over MCP on stdin and stdout (clarify_ask, clarify_wait,
-clarify_status, clarify_decisions, clarify_resolve, clarify_followup, clarify_abandon), for
-an agent's MCP client: Claude Code, Codex, VS Code, Cursor. The token, the app and the keys
+clarify_status, clarify_decisions, clarify_resolve, clarify_followup, clarify_abandon,
+clarify_inbox), for an agent's MCP client: Claude Code, Codex, VS Code, Cursor. The token, the app and the keys
 are found as for bot ask; a call that names no repo means CLARIFY_REPO, else the working
 directory's git remote. Without a token the server still starts, and each call says what
 is missing. --check prints what the server would use and exits: 0 ready, 1 not.`

@@ -91,6 +91,8 @@ const (
 	maxTextRunes = asker.MaxQuestionRunes
 	maxTopic     = 200
 	maxOptions   = 26
+	// maxRepos bounds an inbox's repositories named in one call.
+	maxRepos = 100
 )
 
 // limits are the bounds of each argument that has them, by its JSON name.
@@ -111,6 +113,9 @@ var limits = map[string]func(*jsonschema.Schema){
 	"options": func(s *jsonschema.Schema) {
 		s.MaxItems = ptr(maxOptions)
 	},
+	"for":   pattern(`^@?[A-Za-z0-9][A-Za-z0-9-]*(/[A-Za-z0-9._-]+)?$`),
+	"org":   pattern(`^[A-Za-z0-9][A-Za-z0-9-]*$`),
+	"repos": func(s *jsonschema.Schema) { s.Items.Pattern, s.MaxItems = repoPattern, ptr(maxRepos) },
 }
 
 // schemaOf is T's input schema with the limits set on the arguments it has.

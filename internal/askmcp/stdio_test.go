@@ -60,7 +60,7 @@ func TestEveryToolHasATitleAndTheReadersAreReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readOnly := map[string]bool{"clarify_wait": true, "clarify_status": true, "clarify_decisions": true}
+	readOnly := map[string]bool{"clarify_wait": true, "clarify_status": true, "clarify_decisions": true, "clarify_inbox": true}
 	for _, tool := range list.Tools {
 		a := tool.Annotations
 		if tool.Title == "" || a == nil || a.ReadOnlyHint != readOnly[tool.Name] || a.OpenWorldHint == nil || !*a.OpenWorldHint ||

@@ -23,7 +23,7 @@ func tool(name, title, description string, h hints, schema any) *mcp.Tool {
 			DestructiveHint: &h.destructive, OpenWorldHint: &world}}
 }
 
-// addTools adds the seven tools: four that read or ask, three that settle.
+// addTools adds the eight tools: four that read or ask, three that settle, and the inbox.
 func (cfg Config) addTools(s *mcp.Server) {
 	addTool(s, tool("clarify_ask", "Ask a person in a GitHub issue", "Ask a person, a team or a role a question in a "+
 		"GitHub issue through Clarify. Returns the clarification's record with its id once Clarify has taken the ask, or, "+
@@ -46,6 +46,7 @@ func (cfg Config) addTools(s *mcp.Server) {
 		"clarification: a new round. Then wait again.", hints{}, schemaOf[FollowupInput]()), settleTool(cfg, followupOf))
 	addTool(s, tool("clarify_abandon", "Withdraw a clarification", "Withdraw a clarification you no longer need: "+
 		"nobody is asked any more.", hints{idempotent: true, destructive: true}, schemaOf[AbandonInput]()), settleTool(cfg, abandonOf))
+	cfg.addInboxTool(s)
 }
 
 func (cfg Config) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, clarify.AskRecord, error) {

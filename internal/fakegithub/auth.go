@@ -241,6 +241,10 @@ func (s *Server) findAccountInstallation(c *call) reply {
 
 // listInstallationRepos: GET /installation/repositories.
 func (s *Server) listInstallationRepos(c *call) reply {
+	if c.actor != "" && c.actor != ActionsBotLogin {
+		// A person's token is no installation's: GitHub refuses it here.
+		return errorReply(http.StatusForbidden, "You must authenticate with an installation access token in order to list repositories for an installation.", c.route.docs)
+	}
 	in := s.installations[c.installation]
 	if in == nil {
 		return c.notFound()

@@ -95,6 +95,8 @@ type Server struct {
 	pulls pullState
 	// dispatches holds the repository_dispatch events created through the API.
 	dispatches []SentDispatch
+	// search holds what the issue search remembers (search.go).
+	search searchState
 }
 
 // New returns an empty Server with its app's bot user registered.
