@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,3 +63,56 @@ before or after the arguments; ` + "`-flag`" + ` and ` + "`--flag`" + ` are the 
 MCP tools of ` + "`bot mcp`" + ` are in [mcp.md](mcp.md).
 
 `
+
+// TestTheLoopsExitCodesAreTheCommands: the exit codes docs/agents.md gives each command of
+// the agent's loop are the ones its row of the command table declares (every command's,
+// and its own), no more and no fewer.
+func TestTheLoopsExitCodesAreTheCommands(t *testing.T) {
+	src, err := os.ReadFile("../../docs/agents.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, loop, _ := strings.Cut(string(src), "\n## The agent's loop\n")
+	loop, _, _ = strings.Cut(loop, "\n## ")
+	code := regexp.MustCompile(`(?:^|, )(\d+)\b`)
+	rows := 0
+	for _, line := range strings.Split(loop, "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if !strings.HasPrefix(line, "| `bot ") || len(cells) != 2 {
+			continue
+		}
+		var documented []int
+		for _, m := range code.FindAllStringSubmatch(cells[1], -1) {
+			n, _ := strconv.Atoi(m[1])
+			documented = append(documented, n)
+		}
+		slices.Sort(documented)
+		for _, name := range regexp.MustCompile("`bot ([a-z]+)`").FindAllStringSubmatch(cells[0], -1) {
+			rows++
+			if declared := declaredExits(t, name[1]); !slices.Equal(documented, declared) {
+				t.Errorf("docs/agents.md: bot %s exits %v; its row of the command table declares %v", name[1], documented, declared)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Fatal("docs/agents.md's agent's loop has no table of exit codes")
+	}
+}
+
+// declaredExits are the exit codes bot's command table declares for name, in order.
+func declaredExits(t *testing.T, name string) []int {
+	for _, e := range bot.Commands {
+		if e.Name == name {
+			var codes []int
+			for _, x := range slices.Concat(cli.ExitCodes, e.Exits) {
+				if !slices.Contains(codes, x.Code) {
+					codes = append(codes, x.Code)
+				}
+			}
+			slices.Sort(codes)
+			return codes
+		}
+	}
+	t.Errorf("bot has no command %s", name)
+	return nil
+}
