@@ -70,7 +70,7 @@ var mcpIntro = strings.ReplaceAll(`
 The tools `+"`bot mcp`"+` serves to an agent's MCP client, as the server lists them
 (`+"`tools/list`"+`): each tool's title, description, annotations, and the fields of its input and
 of its result, from its schemas. How to set a client up is in
-[agents.md](agents.md#bot-mcp-for-agents-that-speak-mcp); what each field of a record means is
+[asking.md](asking.md#bot-mcp-for-agents-that-speak-mcp); what each field of a record means is
 in [agents.md](agents.md#outcomes-as-data-records). The server's instructions to the model:
 
 `, "\t", "")
