@@ -169,4 +169,9 @@ type Ledger struct {
 	// after it holds a body put back by someone else (ledger.SaveSkew). Zero in a ledger
 	// written before the field, or by `bot ledger import`.
 	Saved time.Time `json:"saved,omitzero"`
+	// Read is when the run that saved this revision began reading the issue, by the same
+	// clock as Saved: comments made after it are past the cursor, and a later run that reads
+	// only the comments of the last minutes must reach back that far (handlers/window.go).
+	// Zero in a ledger written before the field, or by `bot ledger import`.
+	Read time.Time `json:"read,omitzero"`
 }

@@ -192,8 +192,9 @@ type dispatchRequest struct {
 	Problem *dispatchProblem
 	// Sent is the client_payload, compact, for a refusal to quote.
 	Sent string
-	// Ref, State and Nonce are an ask's context (Ref also in Command, as its `Ref:` line);
-	// State and Nonce go into the mirror's signed copy only, never its quote.
+	// Ref, State and Nonce are the payload's context (Ref also in Command, as its `Ref:`
+	// line), Ref and State an ask's only. State and Nonce go into the mirror's signed copy,
+	// never its quote; Nonce into its record too.
 	Ref, State, Nonce string
 }
 
@@ -227,8 +228,13 @@ func parseDispatch(raw json.RawMessage, number int, guid string, sender *github.
 		req.Problem = problem
 		return req
 	}
-	if p.Context != nil && strings.EqualFold(strings.TrimSpace(p.Action), "ask") {
-		req.Ref, req.State, req.Nonce = strings.TrimSpace(p.Context.Ref), p.Context.State, p.Context.Nonce
+	if p.Context != nil {
+		// Every action may carry a nonce, which its mirror names for the asker to find it
+		// by; only an ask a ref and a state.
+		req.Nonce = p.Context.Nonce
+		if strings.EqualFold(strings.TrimSpace(p.Action), "ask") {
+			req.Ref, req.State = strings.TrimSpace(p.Context.Ref), p.Context.State
+		}
 	}
 	cmd, problem := p.Command()
 	switch {
@@ -371,7 +377,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarif
 		return trig, err
 	}
 	mention := clarify.MirrorMentions(d.Command, d.Sender.GetLogin())
-	c, err := b.postOnce(ctx, client, ref, snap, mark, render.Mirror(d.Sender.GetLogin(), d.Command, mention, block, dispatchKey(d.GUID)))
+	c, err := b.postOnce(ctx, client, ref, snap, mark, render.Mirror(d.Sender.GetLogin(), d.Command, d.Nonce, mention, block, dispatchKey(d.GUID)))
 	if err != nil {
 		return trig, fmt.Errorf("mirror of a dispatch: %w", err)
 	}

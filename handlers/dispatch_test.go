@@ -18,7 +18,7 @@ func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := render.Mirror("coder-agent", "/clarify @maria Per key?", []string{"maria"}, block, dispatchKey("g1"))
+	body := render.Mirror("coder-agent", "/clarify @maria Per key?", "", []string{"maria"}, block, dispatchKey("g1"))
 	mirror := comment(1001, "clarify[bot]", foldT0, body)
 
 	in, ok := b.mirrorInput(ref, mirror)

@@ -133,6 +133,8 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 		"followupWithoutId": {wire.DispatchPayload{Issue: 42, Action: "followup", Question: "And bursts?"}, "a `followup` dispatch needs `id`"},
 		"unknownField":      {map[string]any{"issue": 42, "action": "ask", "target": "@maria", "questoin": "Per key?"}, "`questoin` is not a field"},
 		"wrongType":         {map[string]any{"issue": 42, "action": "ask", "target": "@maria", "question": "Per key?", "options": "a, b"}, "`options` must be a JSON array"},
+		"settleWithARef": {map[string]any{"issue": 42, "action": "resolve", "id": "CLR-42-001", "context": map[string]any{"ref": "step-3", "nonce": "n1"}},
+			"`context.ref` and `context.state` belong to an `ask` dispatch"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -41,7 +41,7 @@ func toSave(snap *snapshot, l clarify.Ledger, applied int, now time.Time) (clari
 // put back from the comment's edit history (ledger/trust.go).
 func newRevision(snap *snapshot, l clarify.Ledger, now time.Time) clarify.Ledger {
 	l.Rev = max(snap.ledger.Rev, snap.revFloor) + 1
-	l.Saved = now.UTC()
+	l.Saved, l.Read = now.UTC(), snap.readAt.UTC()
 	return l
 }
 
@@ -121,11 +121,11 @@ func (b *Base) createStatus(ctx context.Context, client *github.Client, ref clar
 	return nil
 }
 
-// ledgerChanged compares two ledgers on everything but the cursor, the revision, its time
+// ledgerChanged compares two ledgers on everything but the cursor, the revision, its times
 // and the hints: a hint alone is not worth a write (it rides along with the next save).
 func ledgerChanged(a, b clarify.Ledger) (bool, error) {
 	a.Cursor, a.Rev, b.Cursor, b.Rev = 0, 0, 0, 0
-	a.Saved, b.Saved = time.Time{}, time.Time{}
+	a.Saved, b.Saved, a.Read, b.Read = time.Time{}, time.Time{}, time.Time{}, time.Time{}
 	a.Hints, b.Hints = clarify.Hints{}, clarify.Hints{}
 	ja, err := json.Marshal(a)
 	if err != nil {

@@ -64,6 +64,9 @@ type issueRead struct {
 	// tells a comment made after the read (guard.go).
 	readTo   time.Time
 	lastRead int64
+	// readAt is when the run began reading the issue, by its clock: its save stamps it as
+	// the ledger's Read (window.go).
+	readAt time.Time
 }
 
 // runState is what a run adds to what it read.
@@ -127,6 +130,7 @@ func (s *snapshot) hasRoundComment(b *Base, ref clarify.IssueRef) bool {
 // revision is below floor is not trusted: it verifies, but the app has written a newer one
 // since (the status comment was put back to a body from its edit history).
 func (b *Base) load(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64, long bool) (*snapshot, error) {
+	readAt := b.Now()
 	snap, ok, err := b.loadRecent(ctx, client, ref, floor)
 	if err == nil && !ok && long {
 		snap, ok, err = b.loadWindow(ctx, client, ref, floor)
@@ -137,8 +141,8 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref clarify.Issu
 	if err != nil {
 		return nil, err
 	}
-	snap.ref = ref
-	snap.refresh = long && staleStatus(snap.status, b.Now())
+	snap.ref, snap.readAt = ref, readAt
+	snap.refresh = long && (staleStatus(snap.status, b.Now()) || !windowHolds(snap.ledger))
 	for _, c := range snap.comments {
 		if t := c.GetUpdatedAt().Time; t.After(snap.readTo) {
 			snap.readTo = t

@@ -34,7 +34,8 @@ import (
 //     of its status comment, so a comment GitHub shows updated more than SaveSkew after it
 //     holds a body put back (or changed by hand), unless the floor vouches for the ledger
 //     as the newest. A ledger with no time of its save (written before Clarify stamped it,
-//     or by `bot ledger import`) is held to the floor alone.
+//     or by `bot ledger import`) is held to the floor alone, and so a run of a long issue
+//     reads the whole issue for it (handlers/window.go).
 
 // Distrust is why a verified ledger is not trusted, and so rebuilt from the comments.
 type Distrust struct {

@@ -13,7 +13,8 @@ import (
 // comment would have said it, and the people such a comment would have notified (a round
 // leaves them out, taking them as told). block is the signed copy of the command that the
 // app reads back; the quote is for people, so nothing in it can act as markup of the app's.
-func Mirror(sender, command string, mention []string, block, key string) string {
+// Its record names the dispatch's nonce, if it carried one (IsMirrorOf).
+func Mirror(sender, command, nonce string, mention []string, block, key string) string {
 	var b strings.Builder
 	if to := strings.TrimPrefix(strings.TrimSpace(sender), "@"); validHandle(to) && !strings.Contains(to, "/") {
 		b.WriteString("@" + to)
@@ -26,14 +27,18 @@ func Mirror(sender, command string, mention []string, block, key string) string 
 		b.WriteString("\ncc " + m + "\n")
 	}
 	b.WriteString("\n" + block + "\n")
-	return finish(b.String(), key, Record{V: RecordVersion, Kind: "dispatch"})
+	return finish(b.String(), key, Record{V: RecordVersion, Kind: "dispatch", Nonce: nonce})
 }
 
-// IsMirrorOf reports whether body is a mirror (Mirror) of command: an asker that sent it
-// as a dispatch finds by it the comment that stands for its command.
-func IsMirrorOf(body, command string) bool {
+// IsMirrorOf reports whether body is a mirror (Mirror) of command whose record names nonce:
+// an asker that sent the command as a dispatch with that nonce finds by it the comment that
+// stands for its command. Another sender may dispatch the same command a moment before, so
+// the quote alone does not tell whose a mirror is; the nonce does, and a mirror without one
+// (a dispatch of a client that sends none) is never that of a dispatch that carried one.
+func IsMirrorOf(body, command, nonce string) bool {
 	rec, ok := ReadRecord(body)
-	return ok && rec.Kind == "dispatch" && strings.Contains(body, " taken as their comment:\n\n"+quote(command, capEntry)+"\n")
+	return ok && rec.Kind == "dispatch" && rec.Nonce == nonce &&
+		strings.Contains(body, " taken as their comment:\n\n"+quote(command, capEntry)+"\n")
 }
 
 // DispatchCopy is the signed copy of a dispatched command that its mirror hides: from it,

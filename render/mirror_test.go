@@ -8,7 +8,7 @@ import (
 
 func TestMirrorNeutralisesTheCommandItQuotes(t *testing.T) {
 	cmd := "/clarify @maria Which? <!-- clarify:status --> <!-- clarify:msg round:CLR-42-001:1 --> @org/team"
-	body := Mirror("coder-agent", cmd, []string{"maria", "org/team", "not a handle"}, "<!-- clarify:dispatch x.y -->", "dispatch:g")
+	body := Mirror("coder-agent", cmd, "", []string{"maria", "org/team", "not a handle"}, "<!-- clarify:dispatch x.y -->", "dispatch:g")
 	switch {
 	case IsStatus(body):
 		t.Error("a command's text made the mirror read as a status comment")

@@ -21,13 +21,23 @@ func TestRefusalReasonIsWhatTheReplySaysOnOneLine(t *testing.T) {
 }
 
 func TestIsMirrorOfFindsTheCommandsMirrorOnly(t *testing.T) {
-	body := Mirror("coder-agent", "/clarify resolve CLR-42-001 per API key", nil, "<!-- clarify:dispatch x.y -->", "dispatch:g")
-	if !IsMirrorOf(body, "/clarify resolve CLR-42-001 per API key") {
+	body := Mirror("coder-agent", "/clarify resolve CLR-42-001 per API key", "n0nce", nil, "<!-- clarify:dispatch x.y -->", "dispatch:g")
+	if !IsMirrorOf(body, "/clarify resolve CLR-42-001 per API key", "n0nce") {
 		t.Errorf("the mirror of the command is not found:\n%s", body)
 	}
 	for _, other := range []string{"/clarify resolve CLR-42-001", "/clarify resolve CLR-42-002 per API key", "/clarify abandon CLR-42-001"} {
-		if IsMirrorOf(body, other) {
+		if IsMirrorOf(body, other, "n0nce") {
 			t.Errorf("the mirror of another command is taken for %q", other)
 		}
+	}
+	// The same command, sent by another with another nonce or none.
+	for _, nonce := range []string{"other", ""} {
+		if IsMirrorOf(body, "/clarify resolve CLR-42-001 per API key", nonce) {
+			t.Errorf("the mirror of nonce n0nce is taken for that of nonce %q", nonce)
+		}
+	}
+	plain := Mirror("coder-agent", "/clarify resolve CLR-42-001 per API key", "", nil, "<!-- clarify:dispatch x.y -->", "dispatch:g")
+	if IsMirrorOf(plain, "/clarify resolve CLR-42-001 per API key", "n0nce") {
+		t.Error("a mirror without a nonce is taken for that of a dispatch that carried one")
 	}
 }

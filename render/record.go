@@ -46,7 +46,8 @@ type Record struct {
 	// Ref is the asker's own id of the ask: of the clarification, or of the ask a refusal
 	// turned away. The asker's state is never in a record: it is in the ledger only.
 	Ref string `json:"ref,omitempty"`
-	// Nonce is the nonce of the dispatched ask a refusal turned away (clarify/asker.go).
+	// Nonce is the nonce of the dispatched ask a refusal turned away (clarify/asker.go), or
+	// of the dispatched command a mirror stands for.
 	Nonce string `json:"nonce,omitempty"`
 }
 

@@ -53,7 +53,8 @@ type DispatchPayload struct {
 
 // AskContext is the asker's own data on an ask (clarify/asker.go), under "context" in a
 // dispatch and in the wake-up: its correlation id, the opaque state it wants back, and its
-// nonce (a dispatch's only), which tells askers apart where the account does not.
+// nonce (a dispatch's only), which tells askers apart where the account does not. Any other
+// action's context holds its nonce alone: the asker finds its command's mirror by it.
 type AskContext struct {
 	Ref   string `json:"ref,omitempty"`
 	State string `json:"state,omitempty"`
@@ -179,11 +180,11 @@ func (p DispatchPayload) fields() (clarify.Command, *Problem) {
 }
 
 // contextProblem checks an ask's context against its limits (clarify/asker.go); another
-// action takes none.
+// action's may hold a nonce and nothing else.
 func (p DispatchPayload) contextProblem(action string) *Problem {
-	if action != "ask" {
-		return &Problem{Problem: "`context` belongs to an `ask` dispatch: a `" + action + "` keeps the context of the ask it is about.",
-			Try: "leave `context` out."}
+	if action != "ask" && (p.Context.Ref != "" || p.Context.State != "") {
+		return &Problem{Problem: "`context.ref` and `context.state` belong to an `ask` dispatch: a `" + action + "` keeps those of the ask it is about.",
+			Try: "send `context` with its `nonce` alone, or leave it out."}
 	}
 	if problem, code := clarify.RefProblem(strings.TrimSpace(p.Context.Ref)); problem != "" {
 		return &Problem{Problem: "`context.ref` will not do: " + problem, Code: code,

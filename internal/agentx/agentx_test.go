@@ -248,6 +248,7 @@ func fullLedger() clarify.Ledger {
 		Version: clarify.LedgerVersion, Issue: 42, Seq: 4, Cursor: 1010, Rev: 17, Closed: true,
 		Archives: []int64{990}, Labels: []string{"needs-decision"}, Head: "0123456789abcdef01234567",
 		Saved: time.Date(2026, 1, 5, 9, 45, 0, 0, time.UTC),
+		Read:  time.Date(2026, 1, 5, 9, 44, 58, 0, time.UTC),
 		Hints: clarify.Hints{NoConfig: clarify.NoConfig{At: time.Date(2026, 2, 26, 8, 0, 0, 0, time.UTC), Branch: "main", Seen: 1009},
 			Memory: clarify.MemoryHint{Issue: 7, Mark: "00112233445566778899aabb"}},
 		Clarifications: []clarify.Clarification{{

@@ -74,7 +74,9 @@ type LedgerExtra struct {
 	// Hints are what the app's runs noted of the repository for the issue's next run.
 	Hints clarify.Hints `json:"hints,omitzero"`
 	// Saved is when the app saved this revision (clarify.Ledger.Saved).
-	Saved       time.Time    `json:"saved,omitzero"`
+	Saved time.Time `json:"saved,omitzero"`
+	// Read is when the run that saved it read the issue (clarify.Ledger.Read).
+	Read        time.Time    `json:"read,omitzero"`
 	Assumptions []Assumption `json:"assumptions,omitempty"`
 }
 

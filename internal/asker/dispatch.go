@@ -3,6 +3,7 @@ package asker
 import (
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -48,6 +49,14 @@ func (c *Client) sendDispatch(ctx context.Context, issue clarify.IssueRef, paylo
 		return fmt.Errorf("send %s to %s as a repository_dispatch: %w", what, issue.FullName(), err)
 	}
 	return nil
+}
+
+// newNonce is the nonce of a dispatched settle: random, since a settle has no ref to be
+// asked again by, and nobody can know it before its mirror names it.
+func newNonce() string {
+	b := make([]byte, 18)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // nonceOf is the nonce of a dispatched ask in issue with ref: an HMAC of them under the

@@ -73,10 +73,11 @@ func (s Settle) command() string {
 	return clarify.FormatCommand(clarify.Command{Kind: s.Kind, ID: id, Text: s.Text})
 }
 
-// payload is the settle as a clarify dispatch's client_payload (handlers/dispatch.go).
-func (s Settle) payload() json.RawMessage {
+// payload is the settle as a clarify dispatch's client_payload (handlers/dispatch.go), with
+// the nonce its mirror is found by.
+func (s Settle) payload(nonce string) json.RawMessage {
 	id, _ := clarify.NormalizeID(s.ID)
-	p := wire.DispatchPayload{Issue: s.Issue.Number, Action: string(s.Kind), ID: id}
+	p := wire.DispatchPayload{Issue: s.Issue.Number, Action: string(s.Kind), ID: id, Context: &wire.AskContext{Nonce: nonce}}
 	switch s.Kind {
 	case clarify.CmdResolve:
 		p.Decision = s.Text
@@ -106,15 +107,16 @@ func (c *Client) Settle(ctx context.Context, s Settle) (clarify.AskRecord, error
 }
 
 // sendSettle gives the command and returns what it left to be found by: the comment that
-// stands for it (0 for a dispatch: its mirror is found later), the newest comment before
-// it, and a time before it.
+// stands for it (0 for a dispatch: its mirror is found later, by the nonce it carries), the
+// newest comment before it, and a time before it.
 func (c *Client) sendSettle(ctx context.Context, s Settle) (sent, error) {
 	if s.Dispatch {
 		sn, err := c.mark(ctx, s.Issue)
 		if err != nil {
 			return sent{}, err
 		}
-		return sn, c.sendDispatch(ctx, s.Issue, s.payload(), "/clarify "+string(s.Kind))
+		sn.nonce = newNonce()
+		return sn, c.sendDispatch(ctx, s.Issue, s.payload(sn.nonce), "/clarify "+string(s.Kind))
 	}
 	body := s.command()
 	cm, _, err := c.gh.Issues.CreateComment(ctx, s.Issue.Owner, s.Issue.Repo, s.Issue.Number, &github.IssueComment{Body: &body})
@@ -125,8 +127,8 @@ func (c *Client) sendSettle(ctx context.Context, s Settle) (sent, error) {
 }
 
 // settled reads the issue until the command's comment (or its dispatch's mirror, found by
-// its quote of the command) is in the clarification's thread or has the app's refusal, or
-// deadline passes.
+// its quote of the command and its nonce) is in the clarification's thread or has the app's
+// refusal, or deadline passes.
 func (c *Client) settled(ctx context.Context, s Settle, sn sent, deadline time.Time) (clarify.AskRecord, error) {
 	id, _ := clarify.NormalizeID(s.ID)
 	comment := sn.comment
@@ -136,13 +138,14 @@ func (c *Client) settled(ctx context.Context, s Settle, sn sent, deadline time.T
 			return clarify.AskRecord{}, err
 		}
 		if comment == 0 {
-			comment = mirrorOf(snap.reader, s.Issue, recent, s.command(), sn.after)
+			comment = mirrorOf(snap.reader, s.Issue, recent, s.command(), sn.nonce, sn.after)
 		}
 		cl, found := byID(snap.ledger, id)
 		if found && comment != 0 && inThread(cl, comment) {
 			return c.record(s.Issue, cl), nil
 		}
-		if rec, reason, ok := refusal(snap.reader, s.Issue, recent, sent{comment: comment, after: sn.after}); comment != 0 && ok {
+		// The refusal of the mirror's command, or, before any mirror, of the dispatch's payload.
+		if rec, reason, ok := refusal(snap.reader, s.Issue, recent, sent{comment: comment, nonce: sn.nonce, after: sn.after}); ok {
 			return clarify.AskRecord{}, refused(rec, reason, "/clarify "+string(s.Kind), s.Issue)
 		}
 		more, err := c.pause(ctx, d, deadline)
@@ -170,11 +173,12 @@ func inThread(cl clarify.Clarification, comment int64) bool {
 	return false
 }
 
-// mirrorOf is the app's mirror of a dispatched command, written after the comment after;
-// 0 while there is none.
-func mirrorOf(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, command string, after int64) int64 {
+// mirrorOf is the app's mirror of a command dispatched with nonce, written after the
+// comment after; 0 while there is none. Another sender's mirror of the same command, with
+// another nonce or none, is never it (render.IsMirrorOf).
+func mirrorOf(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, command, nonce string, after int64) int64 {
 	for _, cm := range comments {
-		if cm.GetID() > after && r.Owns(issue, cm) && render.IsMirrorOf(cm.GetBody(), command) {
+		if cm.GetID() > after && r.Owns(issue, cm) && render.IsMirrorOf(cm.GetBody(), command, nonce) {
 			return cm.GetID()
 		}
 	}
