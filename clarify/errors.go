@@ -57,7 +57,8 @@ const (
 	CodeCannotVerify ErrorCode = "cannot-verify"
 )
 
-// ErrorCodes lists every code, in the order docs/agents.md documents them.
+// ErrorCodes lists every code; docs/agents.md's table of error codes names each one, and
+// no other (internal/doccheck checks it).
 var ErrorCodes = []ErrorCode{CodeBadCommand, CodeIssueClosed, CodeNotPermitted, CodeQuota, CodeSelfAddressed,
 	CodeMissingFields, CodeOutOfScope, CodeNotAwaiting, CodeStillAwaiting, CodeRoundLimit, CodeAmbiguous,
 	CodeRepeated, CodeSettled, CodeUnknownID, CodeNoRoom, CodeTooLong, CodeCalledTwice, CodeBadExpect, CodeExpectNoOptions, CodeDoesNotFit,

@@ -10,6 +10,14 @@ import (
 	"github.com/clarify-app/clarify/internal/cli"
 )
 
+// actionExits are bot action's exit codes: a run's (internal/action), which says why it
+// failed as an annotation and in the step's summary.
+var actionExits = []cli.ExitCode{
+	{Code: action.ExitOK, Means: "the event was handled"},
+	{Code: action.ExitFailed, Means: "the run failed (an ::error:: annotation and the step's summary say why)"},
+	{Code: action.ExitRefused, Means: "the run could not start: a setting missing or wrong, or a usage mistake"},
+}
+
 // actionCmd runs `bot action`: one event of a GitHub Actions workflow, from the step's
 // environment (internal/action). A run's exit code comes as a cli.Status: a failed run has
 // already said why, as an annotation and in the step's summary.

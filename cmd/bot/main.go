@@ -40,14 +40,15 @@ var bot = cli.Program{Name: "bot", Head: head, Foot: foot, Commands: slices.Conc
 	readcmd.Commands(readcmd.Keyed()),
 	[]cli.Entry{
 		{Name: "key", Synopsis: "new|public [-config FILE]", Summary: "make the workflow's ledger key, and its public key's verify_keys line", Run: keyCmd},
-		{Name: "config", Synopsis: "check [-repo OWNER/REPO] FILE", Summary: "check a repository's .github/clarify.yml", Run: configCmd},
-		{Name: "action", Summary: "one GitHub Actions workflow event, from the step's environment", Run: actionCmd},
+		{Name: "config", Synopsis: "check [-repo OWNER/REPO] FILE", Summary: "check a repository's .github/clarify.yml", Run: configCmd,
+			Exits: []cli.ExitCode{{Code: cli.ExitError, Means: "the file has a problem (each is printed with its line), or it could not be read"}}},
+		{Name: "action", Summary: "one GitHub Actions workflow event, from the step's environment", Run: actionCmd, Exits: actionExits},
 		{Name: "sweep", Synopsis: "-c FILE", Summary: "run one sweep of every installation's deadlines and exit", Run: sweepCmd},
 		{Name: "setup", Synopsis: "-webhook-url URL", Summary: "register the app on GitHub from app.yml (in a browser) and write config.yml", Run: setupCmd},
 	},
 	asker.Commands(askerDoor),
 	[]cli.Entry{
-		{Name: "mcp", Summary: "the asker's tools for an agent, over MCP on stdin and stdout", Run: mcpCmd},
+		{Name: "mcp", Summary: "the asker's tools for an agent, over MCP on stdin and stdout", Run: mcpCmd, Exits: asker.MCPExits},
 		{Name: "version", Aliases: []string{"--version", "-version"}, Run: func(_ []string, std cli.Std) error {
 			_, err := fmt.Fprintln(std.Out, versionLine())
 			return err

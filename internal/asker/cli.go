@@ -150,20 +150,50 @@ func recordText(r clarify.AskRecord) string {
 // Commands are the asker's commands as a program's table lists them (bot's and gh
 // clarify's), each run through d with the streams it is given.
 func Commands(d Door) []cli.Entry {
-	row := func(name, synopsis, summary string, run func(Door, []string) int) cli.Entry {
-		return cli.Entry{Name: name, Synopsis: synopsis, Summary: summary, Run: func(args []string, std cli.Std) error {
+	row := func(name, synopsis, summary string, run func(Door, []string) int, exits []cli.ExitCode) cli.Entry {
+		return cli.Entry{Name: name, Synopsis: synopsis, Summary: summary, Exits: exits, Run: func(args []string, std cli.Std) error {
 			return cli.Code(run(d.With(std), args))
 		}}
 	}
 	return []cli.Entry{
-		row("ask", "OWNER/REPO#N TARGET QUESTION", "ask a question as an agent, with your own token; prints its id", Door.Ask),
-		row("wait", "OWNER/REPO#N (CLR-… | --ref R)", "wait until it is answered or settled; its exit code says how", Door.Wait),
-		row("status", "OWNER/REPO#N [CLR-… | --ref R]", "the issue's clarifications, from the app's own records", Door.Status),
-		row("resolve", "OWNER/REPO#N CLR-… [DECISION]", "settle your clarification (without a decision, the last answer stands)", Door.Resolve),
-		row("followup", "OWNER/REPO#N CLR-… QUESTION", "ask its next round, once the last one is answered", Door.Followup),
-		row("abandon", "OWNER/REPO#N CLR-…", "withdraw your clarification", Door.Abandon),
-		row("inbox", "[--for @WHO] [--org ORG | --repo R ...]", "every open question awaiting you, a login or a team, oldest first", Door.Inbox),
+		row("ask", "OWNER/REPO#N TARGET QUESTION", "ask a question as an agent, with your own token; prints its id", Door.Ask, takenExits),
+		row("wait", "OWNER/REPO#N (CLR-… | --ref R)", "wait until it is answered or settled; its exit code says how", Door.Wait, waitExits),
+		row("status", "OWNER/REPO#N [CLR-… | --ref R]", "the issue's clarifications, from the app's own records", Door.Status, statusExits),
+		row("resolve", "OWNER/REPO#N CLR-… [DECISION]", "settle your clarification (without a decision, the last answer stands)", Door.Resolve, takenExits),
+		row("followup", "OWNER/REPO#N CLR-… QUESTION", "ask its next round, once the last one is answered", Door.Followup, takenExits),
+		row("abandon", "OWNER/REPO#N CLR-…", "withdraw your clarification", Door.Abandon, takenExits),
+		row("inbox", "[--for @WHO] [--org ORG | --repo R ...]", "every open question awaiting you, a login or a team, oldest first", Door.Inbox, nil),
 	}
+}
+
+// takenExits are the exit codes of a command Clarify must take (ask and the settling
+// commands) beyond every command's.
+var takenExits = []cli.ExitCode{
+	{Code: cli.ExitOK, Means: "taken: Clarify took it, and its record (ask: its id) is printed"},
+	{Code: ExitError, Means: "refused (its error code on stdout; --json: {\"code\": …, \"error\": …}; Clarify's reason on stderr), or failed"},
+	{Code: ExitPosted, Means: "sent but not taken in time: it may still be taken, and its ref finds it"},
+	cannotVerify,
+}
+
+// cannotVerify is every asker's command's exit code for Clarify's comments it cannot verify.
+var cannotVerify = cli.ExitCode{Code: ExitCannotVerify, Means: "cannot-verify: Clarify's comments are there but cannot be verified; stderr says what to fix"}
+
+// statusExits are a status read's exit codes beyond every command's.
+var statusExits = []cli.ExitCode{
+	{Code: ExitError, Means: "failed: unknown-clarification for an id no ask can become, among others"},
+	{Code: ExitPosted, Means: "not taken by Clarify yet: the posted record of the id or ref asked about is printed"},
+	cannotVerify,
+}
+
+// waitExits are a wait's exit codes, one per outcome (ExitCode).
+var waitExits = []cli.ExitCode{
+	{Code: ExitAnswered, Means: "answered or resolved"},
+	{Code: ExitFallback, Means: "resolved by its fallback after a timeout"},
+	{Code: ExitAbandoned, Means: "abandoned"},
+	{Code: ExitStillOpen, Means: "the timeout passed with it still open (the record as it stands is printed)"},
+	{Code: ExitPosted, Means: "the timeout passed before Clarify took the ask that may become it (its posted record is printed)"},
+	{Code: ExitError, Means: "failed: unknown-clarification for an id no ask can become, among others"},
+	cannotVerify,
 }
 
 // With is d writing to std's streams.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/cli"
 )
 
 const mcpSummary = "Serve the asker's tools to an agent over MCP on stdin and stdout."
@@ -16,6 +17,12 @@ clarify_inbox), for an agent's MCP client: Claude Code, Codex, VS Code, Cursor. 
 are found as for bot ask; a call that names no repo means CLARIFY_REPO, else the working
 directory's git remote. Without a token the server still starts, and each call says what
 is missing. --check prints what the server would use and exits: 0 ready, 1 not.`
+
+// MCPExits are bot mcp's exit codes beyond every command's: --check's.
+var MCPExits = []cli.ExitCode{
+	{Code: cli.ExitOK, Means: "the client disconnected; with --check: ready"},
+	{Code: cli.ExitError, Means: "failed; with --check: not ready, and what is missing is printed"},
+}
 
 // Serve runs `mcp`: it builds the client as the other commands do and hands it to serve
 // (the MCP server, which cmd wires in) until the client disconnects or Ctrl-C. A client

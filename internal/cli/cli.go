@@ -98,6 +98,7 @@ func (c *Command) Parse(args []string, stdout io.Writer) ([]string, error) {
 
 // Help writes the command's help: summary, usage, details, flags.
 func (c *Command) Help(w io.Writer) {
+	take(w, c, nil)
 	fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(c.Summary))
 	for i, line := range strings.Split(strings.TrimSpace(c.Usage), "\n") {
 		prefix := "usage: "
@@ -200,6 +201,7 @@ func (c *Command) Run(args []string, stdout io.Writer, subs map[string]func(args
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		c.Help(stdout)
+		take(stdout, nil, names)
 		return flag.ErrHelp
 	}
 	return c.Usagef("unknown command %q; the commands: %s", args[0], strings.Join(names, ", "))

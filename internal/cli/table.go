@@ -28,6 +28,12 @@ type Entry struct {
 	// Run runs it with the arguments after its name. Its error sets the exit code (ExitAs):
 	// nil 0, a usage mistake 2, a Status its own code, anything else 1.
 	Run func(args []string, std Std) error
+	// Exits are its exit codes beyond ExitCodes (a Status it returns), or what one of those
+	// means for it: the manual lists them (Program.Manual).
+	Exits []ExitCode
+	// Subcommands are the commands typed after its name that it runs itself, not through
+	// Command.Run (which the manual finds on its own): each has help of its own.
+	Subcommands []string
 }
 
 // Program is a command made of commands (bot, gh clarify): its table and the help around

@@ -3,7 +3,9 @@ package readcmd
 import (
 	"context"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/google/go-github/v60/github"
@@ -116,6 +118,7 @@ func Commands(reach Reach) []cli.Entry {
 	if reach.Files != nil {
 		ledgerRow.Synopsis = "(OWNER/REPO#N | FILE) [--json] | export | import"
 		ledgerRow.Summary = "print an issue's ledger, or move it to or from an AgentX ledger file"
+		ledgerRow.Subcommands = slices.Sorted(maps.Keys(reach.Files))
 	}
 	ledgerRow.Run = func(args []string, std cli.Std) error { return Ledger(args, reach, std) }
 	return []cli.Entry{ledgerRow, {Name: "stats", Synopsis: "OWNER/REPO [--since 720h]",
