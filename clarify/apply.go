@@ -400,7 +400,7 @@ func (a *applier) canAnswer(c Clarification) bool {
 	if !c.Status.Awaiting() || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) {
 		return false
 	}
-	if a.p.AnswerFrom == AnswerTargets {
+	if a.p.onlyTargetsAnswer(c) {
 		return a.p.addressedTo(c, a.ev.Actor)
 	}
 	return a.p.addressedTo(c, a.ev.Actor) || a.ev.Actor.CanWrite()
@@ -411,6 +411,8 @@ func (a *applier) whoAnswers(c Clarification) string {
 	switch {
 	case strings.EqualFold(c.Asker.Login, a.ev.Actor.Login):
 		return fmt.Sprintf("%s is your own question; its answer comes from %s.", c.ID, c.Target.Name)
+	case NeedsOf(c) > 1:
+		return fmt.Sprintf("%s needs the answers of %d of %s; only they can answer it.", c.ID, NeedsOf(c), c.Target.Name)
 	case a.p.AnswerFrom == AnswerTargets:
 		return fmt.Sprintf("%s is addressed to %s; only they can answer it (answer_from: targets).", c.ID, c.Target.Name)
 	default:
