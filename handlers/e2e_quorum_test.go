@@ -147,3 +147,32 @@ func TestAWriterOutsideTheTargetIsNotOneOfTheN(t *testing.T) {
 		t.Errorf("%d refusals telling wendy who answers, want 1", n)
 	}
 }
+
+// TestACommentThroughAnAppIsTheAppsNotThePersons: ana's answer made through another App on
+// her behalf is that App's: refused, and not one of the two, whether its delivery comes or
+// the comment is read from the list by the next run.
+func TestACommentThroughAnAppIsTheAppsNotThePersons(t *testing.T) {
+	for _, delivered := range []bool{true, false} {
+		w := &world{t: t, h: newHarness(t)}
+		releaseRole(w)
+		w.comment("coder-agent", "/clarify release Freeze the release?\nExpect: yes/no\nNeeds: 2")
+		w.comment("maria", "Yes.")
+		d, _ := w.h.Fake.CommentThroughApp(repo, 42, "ana", "helper-app", "/respond CLR-42-001 yes")
+		if delivered {
+			w.send(d)
+		} else {
+			w.comment("drive-by", "any news?")
+		}
+		c, _ := w.ledger().Find("CLR-42-001")
+		if c.Status != clarify.Pending || len(clarify.RoundAnswers(c)) != 1 {
+			t.Fatalf("delivered %v: after maria's answer and ana's through an App: %s, %d answers", delivered, c.Status, len(clarify.RoundAnswers(c)))
+		}
+		if n := w.botComments("made through the app helper-app counts as the app's"); n != 1 {
+			t.Errorf("delivered %v: %d refusals saying the App's comment does not count, want 1", delivered, n)
+		}
+		w.comment("ana", "/respond CLR-42-001 yes")
+		if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered {
+			t.Errorf("delivered %v: after ana's own answer: %s", delivered, c.Status)
+		}
+	}
+}
