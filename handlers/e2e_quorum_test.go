@@ -17,13 +17,21 @@ import (
 // after 2h, so that a sweep past the window settles what precedent may.
 const quorumConfig = "roles:\n  release: [maria, ana, ben]\nanswer_from: targets\nsla: 24h\ndecisions:\n  settle_after: 2h\n"
 
+// quorumWorld is a world with releaseRole's people and, unless empty, that configuration.
+func quorumWorld(t *testing.T, config string) *world {
+	w := &world{t: t, h: newHarness(t)}
+	releaseRole(w)
+	if config != "" {
+		w.h.Fake.SetFile(repo, ".github/clarify.yml", config)
+	}
+	return w
+}
+
 // TestPrecedentNeverSettlesAQuestionThatNeedsTwo: maria alone decided "Release freeze" in
 // #42; the same topic asked of the release role with `Needs: 2` in #60 is offered her
 // decision, and after the window, with no answer at all, it still waits for two people.
 func TestPrecedentNeverSettlesAQuestionThatNeedsTwo(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
-	releaseRole(w)
-	w.h.Fake.SetFile(repo, ".github/clarify.yml", quorumConfig)
+	w := quorumWorld(t, quorumConfig)
 	w.comment("coder-agent", "/clarify @maria Freeze the release for the migration?\nTopic: Release freeze")
 	w.comment("maria", "Yes, freeze it.")
 	w.comment("coder-agent", "/clarify resolve CLR-42-001")
@@ -46,9 +54,7 @@ func TestPrecedentNeverSettlesAQuestionThatNeedsTwo(t *testing.T) {
 // of silence: the question is escalated to the maintainers, not settled by its fallback,
 // and the ping says so.
 func TestAFallbackNeverSettlesAQuestionThatNeedsTwo(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
-	releaseRole(w)
-	w.h.Fake.SetFile(repo, ".github/clarify.yml", quorumConfig)
+	w := quorumWorld(t, quorumConfig)
 	w.comment("coder-agent", "/clarify release Freeze the release?\nOptions:\na) freeze\nb) ship\nFallback: b\nNeeds: 2")
 	w.comment("maria", "a")
 	w.h.Fake.Advance(24*time.Hour + time.Minute)
@@ -71,8 +77,7 @@ func TestAFallbackNeverSettlesAQuestionThatNeedsTwo(t *testing.T) {
 // question that needs two with one answer in: it is settled for the asker, but maria's
 // answer alone is not remembered as the repository's decision.
 func TestOnePersonsAnswerIsNotTheDecisionOfAQuestionThatNeedsTwo(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
-	releaseRole(w)
+	w := quorumWorld(t, "")
 	w.comment("coder-agent", "/clarify release Freeze the release?\nTopic: Release freeze\nNeeds: 2")
 	w.comment("maria", "Yes, freeze it.")
 	w.comment("coder-agent", "/clarify resolve CLR-42-001")
@@ -88,8 +93,7 @@ func TestOnePersonsAnswerIsNotTheDecisionOfAQuestionThatNeedsTwo(t *testing.T) {
 // stays open, the status comment says two agree and ben's dissent holds it, and the record
 // has no answer yet; ben's change of mind answers it.
 func TestOneDissentHoldsAQuestionThatNeedsTwo(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
-	releaseRole(w)
+	w := quorumWorld(t, "")
 	w.comment("coder-agent", "/clarify release Freeze the release?\nExpect: yes/no\nNeeds: 2")
 	w.comment("maria", "Yes.")
 	w.comment("ben", "No, not this week.")
@@ -116,9 +120,7 @@ func TestOneDissentHoldsAQuestionThatNeedsTwo(t *testing.T) {
 // TestNeedsCountsThePeopleWhoCanAnswer: the asker and a bot are no people to answer, so a
 // role of four names holds two, and `Needs: 3` is refused.
 func TestNeedsCountsThePeopleWhoCanAnswer(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
-	releaseRole(w)
-	w.h.Fake.SetFile(repo, ".github/clarify.yml", "roles:\n  release: [maria, ana, coder-agent, \"lint-bot[bot]\"]\n")
+	w := quorumWorld(t, "roles:\n  release: [maria, ana, coder-agent, \"lint-bot[bot]\"]\n")
 	w.comment("coder-agent", "/clarify release Freeze the release?\nNeeds: 3")
 	if n := w.botComments("needs-too-many"); n != 1 || w.botComments("round 1/") != 0 {
 		t.Fatalf("%d refusals with needs-too-many, want 1:\n%s", n, w.h.Fake.Transcript(repo, 42))
@@ -132,11 +134,9 @@ func TestNeedsCountsThePeopleWhoCanAnswer(t *testing.T) {
 // collaborator outside the role may answer a question of one, but is not one of the two
 // a question that needs two waits for: the same people needs-too-many counts.
 func TestAWriterOutsideTheTargetIsNotOneOfTheN(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
-	releaseRole(w)
+	w := quorumWorld(t, "roles:\n  release: [maria, ana, ben]\n")
 	w.h.Fake.AddUser("wendy", "User")
 	w.h.Fake.SetPermission(repo, "wendy", "write")
-	w.h.Fake.SetFile(repo, ".github/clarify.yml", "roles:\n  release: [maria, ana, ben]\n")
 	w.comment("coder-agent", "/clarify release Freeze the release?\nExpect: yes/no\nNeeds: 2")
 	w.comment("maria", "Yes.")
 	w.comment("wendy", "/respond CLR-42-001 yes")

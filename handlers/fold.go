@@ -36,7 +36,9 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		// close or reopen of an issue with nothing open costs no request, so the ledger
 		// alone may lag); for older comments folded in with it, the state is not known.
 		in := snap.input(trigComment)
-		in.app = trig.CommentApp
+		if _, mirror := snap.mirrors[trigComment.GetID()]; !mirror {
+			in.app = trig.CommentApp // a mirror stands for its sender, who made no comment
+		}
 		in.event.IssueClosed = trig.IssueClosed || closedThen(in.event.CommentID)
 		in.event.Edited = false // the payload holds the body as it was posted
 		return in
