@@ -196,6 +196,9 @@ func (a *applier) respond() {
 		case !c.Status.Awaiting():
 			a.refuse(CodeNotAwaiting, a.cmd.Line, fmt.Sprintf("%s is %s, so it is not waiting for an answer.", c.ID, c.Status),
 				"`/clarify` lists the clarifications that are waiting.")
+		case agreedByMany(*c):
+			a.refuse(CodeNotAwaiting, a.cmd.Line, fmt.Sprintf("%s was answered when %d of %s agreed; a later answer does not change it.", c.ID, NeedsOf(*c), c.Target.Name),
+				"leave a plain comment for the asker, who settles it or follows it up.")
 		case !a.canAnswer(*c):
 			a.refuse(CodeNotPermitted, a.cmd.Line, a.whoAnswers(*c), "ask them to answer, or leave a plain comment for the asker.")
 		default:
@@ -397,7 +400,7 @@ func (a *applier) assume() {
 
 // canAnswer: the target's people or anyone with write access, never the asker themself.
 func (a *applier) canAnswer(c Clarification) bool {
-	if !c.Status.Awaiting() || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) {
+	if !c.Status.Awaiting() || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) || agreedByMany(c) {
 		return false
 	}
 	if a.p.onlyTargetsAnswer(c) {

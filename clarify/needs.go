@@ -18,7 +18,8 @@ import (
 //   - the round is answered the moment N of them have answered and no answer among theirs
 //     differs (text answers never differ): one dissent holds it open, as a maintainer's "no"
 //     holds a release freeze, until the dissenter changes their answer or the asker or a
-//     maintainer resolves it; its SLA runs as for any open question;
+//     maintainer resolves it; its SLA runs as for any open question; once answered it takes
+//     no more answers (agreedByMany);
 //   - it is settled by its people only: never from precedent, by its fallback on timeout,
 //     or by one person's answer remembered as the repository's decision (SettlesUnattended).
 
@@ -102,6 +103,10 @@ func TallyOf(c Clarification) Tally {
 
 // RoundAnswered reports whether c's current round has the answers it needs.
 func RoundAnswered(c Clarification) bool { return TallyOf(c).Answered() }
+
+// agreedByMany reports whether c needs several people and its round was answered by them:
+// it takes no more answers, even while it waits on its asker (stale, escalated).
+func agreedByMany(c Clarification) bool { return NeedsOf(c) > 1 && RoundAnswered(c) }
 
 // onlyTargetsAnswer reports whether only the people c is addressed to may answer it: under
 // answer_from: targets, and for a question that needs several people, whatever it says.

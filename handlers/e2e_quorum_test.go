@@ -176,3 +176,24 @@ func TestACommentThroughAnAppIsTheAppsNotThePersons(t *testing.T) {
 		}
 	}
 }
+
+// TestAQuestionTwoAgreedOnTakesNoMoreAnswers: once maria and ana agree, ben's "no" while
+// it waits on its asker (stale) is refused and changes nothing: the record still holds
+// their answer.
+func TestAQuestionTwoAgreedOnTakesNoMoreAnswers(t *testing.T) {
+	w := quorumWorld(t, "roles:\n  release: [maria, ana, ben]\nanswer_from: targets\n")
+	w.comment("coder-agent", "/clarify release Freeze the release?\nExpect: yes/no\nNeeds: 2")
+	w.comment("maria", "Yes.")
+	w.comment("ana", "Yes, freeze it.")
+	w.h.Fake.Advance(31 * time.Minute)
+	w.sweep()
+	w.comment("ben", "/respond CLR-42-001 no")
+	c, _ := w.ledger().Find("CLR-42-001")
+	rec := clarify.AskRecordOf(42, c)
+	if c.Status != clarify.Stale || len(clarify.RoundAnswers(c)) != 2 || rec.Outcome != clarify.OutcomeAnswered || string(rec.Value) != "true" {
+		t.Fatalf("after ben's late no: %s, %d answers, record %+v", c.Status, len(clarify.RoundAnswers(c)), rec)
+	}
+	if n := w.botComments("a later answer does not change it"); n != 1 {
+		t.Errorf("%d refusals of ben's late answer, want 1", n)
+	}
+}

@@ -37,7 +37,7 @@ type issueRead struct {
 	ref clarify.IssueRef
 	// comments are the issue's comments as listed; the run's own posts are runState's.
 	comments []*github.IssueComment
-	// apps names the App each comment made through one was made through (ledger/apps.go).
+	// apps maps each comment made through a GitHub App to that App (ledger/apps.go).
 	apps      ledger.CommentApps
 	ledger    clarify.Ledger
 	hasLedger bool
@@ -278,11 +278,11 @@ type recentComments struct {
 	client   *github.Client
 	ref      clarify.IssueRef
 	comments []*github.IssueComment
-	// apps is what the reads noted of the Apps comments were made through (made by the first).
+	// apps maps each comment read that was made through a GitHub App to that App.
 	apps ledger.CommentApps
 }
 
-// noted is where the reads note the Apps comments were made through.
+// noted is apps, made on the first read that notes in it.
 func (rc *recentComments) noted() ledger.CommentApps {
 	if rc.apps == nil {
 		rc.apps = ledger.CommentApps{}
