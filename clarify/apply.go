@@ -196,6 +196,9 @@ func (a *applier) respond() {
 		case !c.Status.Awaiting():
 			a.refuse(CodeNotAwaiting, a.cmd.Line, fmt.Sprintf("%s is %s, so it is not waiting for an answer.", c.ID, c.Status),
 				"`/clarify` lists the clarifications that are waiting.")
+		case agreedByMany(*c):
+			a.refuse(CodeNotAwaiting, a.cmd.Line, fmt.Sprintf("%s was answered when %d of %s agreed; a later answer does not change it.", c.ID, NeedsOf(*c), c.Target.Name),
+				"leave a plain comment for the asker, who settles it or follows it up.")
 		case !a.canAnswer(*c):
 			a.refuse(CodeNotPermitted, a.cmd.Line, a.whoAnswers(*c), "ask them to answer, or leave a plain comment for the asker.")
 		default:
@@ -397,10 +400,10 @@ func (a *applier) assume() {
 
 // canAnswer: the target's people or anyone with write access, never the asker themself.
 func (a *applier) canAnswer(c Clarification) bool {
-	if !c.Status.Awaiting() || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) {
+	if !c.Status.Awaiting() || strings.EqualFold(c.Asker.Login, a.ev.Actor.Login) || agreedByMany(c) {
 		return false
 	}
-	if a.p.AnswerFrom == AnswerTargets {
+	if a.p.onlyTargetsAnswer(c) {
 		return a.p.addressedTo(c, a.ev.Actor)
 	}
 	return a.p.addressedTo(c, a.ev.Actor) || a.ev.Actor.CanWrite()
@@ -411,6 +414,8 @@ func (a *applier) whoAnswers(c Clarification) string {
 	switch {
 	case strings.EqualFold(c.Asker.Login, a.ev.Actor.Login):
 		return fmt.Sprintf("%s is your own question; its answer comes from %s.", c.ID, c.Target.Name)
+	case NeedsOf(c) > 1:
+		return fmt.Sprintf("%s needs the answers of %d of %s; only they can answer it.", c.ID, NeedsOf(c), c.Target.Name)
 	case a.p.AnswerFrom == AnswerTargets:
 		return fmt.Sprintf("%s is addressed to %s; only they can answer it (answer_from: targets).", c.ID, c.Target.Name)
 	default:

@@ -92,7 +92,7 @@ func Outcome(c Clarification) string {
 		}
 		return OutcomeResolved
 	}
-	if ok, _ := RoundAnswered(c); NeedsOf(c) > 1 && !ok {
+	if NeedsOf(c) > 1 && !RoundAnswered(c) {
 		return "" // answers in a round that needs several say nothing until enough agree
 	}
 	for i := len(c.Thread) - 1; i >= 0; i-- {
@@ -166,7 +166,8 @@ type AskRecord struct {
 	// {"key":"b","text":"…"}; Answer and Decision keep the words.
 	Value Value `json:"value,omitempty"`
 	// Needs is how many people's answers each round needs, when more than one (needs.go);
-	// Answers then lists the current round's, one a person.
+	// Answers then lists the current round's, one a person, and Answer and Value stay
+	// empty while the round is open and they do not agree.
 	Needs   int            `json:"needs,omitempty"`
 	Answers []RecordAnswer `json:"answers,omitempty"`
 }
@@ -196,6 +197,10 @@ func AskRecordOf(issue int, c Clarification) AskRecord {
 		Round: c.Round, Asker: c.Asker.Login, Target: c.Target.Name, Topic: c.Topic, Question: FirstQuestion(c),
 		Answer: LastAnswer(c), Decision: c.Resolution, Options: c.Options, Ref: c.Ref, State: c.State,
 		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ResolvedAt: c.ResolvedAt, Value: LastValue(c)}
+	if NeedsOf(c) > 1 && c.Status.Open() && !RoundAnswered(c) {
+		// No one person's words are the answer of a round that needs several, until they agree.
+		r.Answer, r.Value = "", ""
+	}
 	said := r.Answer
 	if !c.Status.Open() {
 		said = r.Decision

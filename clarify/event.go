@@ -27,6 +27,9 @@ type Actor struct {
 	Bot bool
 	// Self is true for the app's own account: its comments are never input.
 	Self bool
+	// App is the slug of the GitHub App the comment was made through on the login's behalf
+	// (performed_via_github_app), "" when none: for a quorum it is the App's (needs.go).
+	App string
 	// Permission is the repository permission GitHub reports: admin, maintain, write, triage,
 	// read or none.
 	Permission string

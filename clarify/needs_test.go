@@ -1,7 +1,9 @@
 package clarify
 
 import (
+	"strings"
 	"testing"
+	"time"
 )
 
 var ana = Actor{Login: "ana", Permission: "write"}
@@ -82,5 +84,58 @@ func TestAskingForMorePeopleThanTheTargetNamesIsRefused(t *testing.T) {
 				t.Fatalf("asked %d, refused %v; want refused %s", len(l.Clarifications), codes, tc.code)
 			}
 		})
+	}
+}
+
+// TestATallySaysWhoAgreesAndWhoDiffers: the most answers alike agree (of a tie, the value
+// that got there first) and the rest differ; one dissent holds the round however many
+// agree, and text answers never differ.
+func TestATallySaysWhoAgreesAndWhoDiffers(t *testing.T) {
+	p := DefaultPolicy()
+	p.Roles = map[string][]string{"release": {"maria", "ana", "ben", "bob"}}
+	ben, bob := Actor{Login: "ben"}, Actor{Login: "bob"}
+	yesNo := step{agent, "/clarify release Freeze?\nExpect: yes/no\nNeeds: 2", ""}
+	text := step{agent, "/clarify release Freeze?\nNeeds: 2", ""}
+	cases := map[string]struct {
+		steps         []step
+		agree, differ string
+		answered      bool
+	}{
+		"twoAgreeOneDiffers": {[]step{yesNo, {maria, "yes", ""}, {ben, "no", ""}, {ana, "yes", ""}}, "maria ana", "ben", false},
+		"allDiffer":          {[]step{yesNo, {maria, "yes", ""}, {ben, "no", ""}}, "maria", "ben", false},
+		"aTie":               {[]step{yesNo, {ben, "no", ""}, {maria, "yes", ""}, {ana, "yes", ""}, {bob, "no", ""}}, "maria ana", "ben bob", false},
+		"twoAgree":           {[]step{yesNo, {maria, "yes", ""}, {ana, "yes, freeze", ""}}, "maria ana", "", true},
+		"textNeverDiffers":   {[]step{text, {maria, "Freeze.", ""}, {ben, "Ship it.", ""}}, "maria ben", "", true},
+	}
+	names := func(es []Entry) string {
+		var out []string
+		for _, e := range es {
+			out = append(out, e.Author)
+		}
+		return strings.Join(out, " ")
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			l, _ := play(p, tc.steps...)
+			c, _ := l.Find("CLR-42-001")
+			tally := TallyOf(c)
+			if names(tally.Agree) != tc.agree || names(tally.Differ) != tc.differ || tally.Answered() != tc.answered {
+				t.Errorf("agree %q, differ %q, answered %v; want %q, %q, %v", names(tally.Agree), names(tally.Differ), tally.Answered(), tc.agree, tc.differ, tc.answered)
+			}
+		})
+	}
+}
+
+// TestAnOfferStampedBeforeDoesNotSettleAQuestionThatNeedsTwo: a ledger that holds a due
+// precedent for a question that needs two people (written before such offers stopped
+// settling anything) is not settled from it.
+func TestAnOfferStampedBeforeDoesNotSettleAQuestionThatNeedsTwo(t *testing.T) {
+	p := DefaultPolicy()
+	p.Roles = map[string][]string{"release": {"maria", "ana"}}
+	l, _ := play(p, step{agent, "/clarify release Freeze?\nTopic: Release freeze\nNeeds: 2", ""})
+	l.Clarifications[0].Precedent = &Precedent{From: "CLR-7-001", Decision: "Freeze.", Settles: t0.Add(time.Hour)}
+	l, effects := SettleFromPrecedents(l, t0.Add(2*time.Hour))
+	if c := l.Clarifications[0]; c.Status != Pending || len(effects) != 0 {
+		t.Fatalf("%s with %d effects, want pending: it needs two people", c.Status, len(effects))
 	}
 }

@@ -103,8 +103,7 @@ func AnswerWakes(before Clarification, existed bool, after Clarification) bool {
 	probe.Round = after.Round
 	if NeedsOf(after) > 1 {
 		// Several people's answers wake the asker once: when enough of them agree.
-		was, _ := RoundAnswered(probe)
-		return !was
+		return !RoundAnswered(probe)
 	}
 	return wakingAnswers(after) > wakingAnswers(probe)
 }

@@ -46,7 +46,7 @@ func remembered(c Clarification, resolution Entry, p Policy, who func(login stri
 		d.Expect, d.Value = c.Expect, resolution.Value
 		return d, true, nil
 	}
-	answer, ok := lastAnswerEntry(c)
+	answer, ok := decidingAnswer(c)
 	if !ok {
 		return Decision{}, false, nil
 	}

@@ -57,7 +57,7 @@ func SettleFromPrecedents(l Ledger, now time.Time) (Ledger, []Effect) {
 	var effects []Effect
 	for i := range l.Clarifications {
 		c := &l.Clarifications[i]
-		if !c.Status.Open() || !c.Precedent.Pending() || now.Before(c.Precedent.Settles) {
+		if !c.Status.Open() || !c.Precedent.Pending() || now.Before(c.Precedent.Settles) || !SettlesUnattended(*c) {
 			continue
 		}
 		p := *c.Precedent

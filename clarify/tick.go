@@ -98,7 +98,7 @@ func awaited(c Clarification, side string, p Policy) []string {
 // were called in this round already (announce false).
 func timeOut(c *Clarification, l *Ledger, now time.Time) (e Effect, announce bool) {
 	side := staleSide(*c)
-	if side == SideTarget && c.Fallback != "" {
+	if side == SideTarget && c.Fallback != "" && SettlesUnattended(*c) {
 		decision := fallbackDecision(*c)
 		settle(c, Resolved, decision, Entry{Kind: KindResolution, Round: c.Round, At: now, Text: timeoutPrefix + decision,
 			Value: fallbackValue(*c)}, now)
@@ -114,6 +114,9 @@ func timeOut(c *Clarification, l *Ledger, now time.Time) (e Effect, announce boo
 		e, _ = escalateClarification(c, askerSilent, "", 0, now)
 		e.Key += ":" + SideAsker
 		return e, announce
+	}
+	if !SettlesUnattended(*c) {
+		return escalateClarification(c, fmt.Sprintf("no agreement of %d people after two SLA periods", NeedsOf(*c)), "", 0, now)
 	}
 	return escalateClarification(c, "no answer after two SLA periods", "", 0, now)
 }

@@ -244,7 +244,8 @@ type offer struct {
 
 // stampOffers records in the ledger which decision each new question was offered and,
 // with decisions.settle_after and the very same topic, when it settles the question.
-// Only an exact topic settles anything: a near-identical question is advice alone.
+// Only an exact topic settles anything: a near-identical question is advice alone, and so
+// is any offer to a question that needs several people (clarify.SettlesUnattended).
 func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time) clarify.Ledger {
 	for _, o := range snap.offers {
 		for i := range l.Clarifications {
@@ -253,7 +254,7 @@ func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time
 				continue
 			}
 			p := &clarify.Precedent{From: o.decision.ID, Decision: o.decision.Decision, Value: o.decision.ValueFor(*c), Comment: o.comment}
-			if key := clarify.NormalizeTopic(c.Topic); cfg.Decisions.SettleAfter > 0 && key != "" && key == clarify.NormalizeTopic(o.decision.Topic) {
+			if key := clarify.NormalizeTopic(c.Topic); cfg.Decisions.SettleAfter > 0 && clarify.SettlesUnattended(*c) && key != "" && key == clarify.NormalizeTopic(o.decision.Topic) {
 				p.Settles = now.Add(cfg.Decisions.SettleAfter)
 			}
 			c.Precedent = p

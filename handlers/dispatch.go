@@ -323,7 +323,9 @@ func (s *snapshot) input(c *github.IssueComment) input {
 	if in, ok := s.mirrors[c.GetID()]; ok {
 		return in
 	}
-	return commentInput(c)
+	in := commentInput(c)
+	in.app = s.apps[c.GetID()]
+	return in
 }
 
 // dispatched readies a run for dispatched commands. Every run reads the mirrors among

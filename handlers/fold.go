@@ -16,6 +16,8 @@ import (
 type input struct {
 	event clarify.Event
 	user  *github.User
+	// app is the App the comment was made through on user's behalf, "" for none.
+	app string
 	// delivery is the dispatch a mirror stands for (empty: a comment of its own).
 	delivery string
 }
@@ -34,6 +36,9 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 		// close or reopen of an issue with nothing open costs no request, so the ledger
 		// alone may lag); for older comments folded in with it, the state is not known.
 		in := snap.input(trigComment)
+		if _, mirror := snap.mirrors[trigComment.GetID()]; !mirror {
+			in.app = trig.CommentApp // a mirror stands for its sender, who made no comment
+		}
 		in.event.IssueClosed = trig.IssueClosed || closedThen(in.event.CommentID)
 		in.event.Edited = false // the payload holds the body as it was posted
 		return in

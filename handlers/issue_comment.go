@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
 )
 
 // IssueComment handles issue_comment events: a new comment is folded into the issue's
@@ -92,11 +93,12 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 		return err
 	}
 	_, err = h.run(ctx, client, refOf(ev.GetRepo(), ev.GetIssue()), trigger{
-		Kind:    triggerComment,
-		Comment: ev.Comment,
-		Sender:  ev.GetSender(),
-		At:      ev.GetComment().GetCreatedAt().Time,
-		Issue:   ev.GetIssue(),
+		Kind:       triggerComment,
+		Comment:    ev.Comment,
+		CommentApp: ledger.PayloadCommentApp(payload),
+		Sender:     ev.GetSender(),
+		At:         ev.GetComment().GetCreatedAt().Time,
+		Issue:      ev.GetIssue(),
 		// A rebuild sees only comments; the issue's state tells it about a close.
 		IssueClosed: ev.GetIssue().GetState() == "closed",
 		Push:        pushOf(ev.GetRepo()),

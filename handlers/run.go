@@ -43,6 +43,8 @@ type trigger struct {
 	// Comment is the payload's comment for triggerComment: its body is the one at creation,
 	// which the comment list may already show edited.
 	Comment *github.IssueComment
+	// CommentApp is the App the payload's comment was made through, "" for none.
+	CommentApp string
 	// Event is clarify.EventClosed or clarify.EventReopened for triggerIssue.
 	Event clarify.EventKind
 	// Break names the clarification to escalate for triggerBreak.
@@ -159,7 +161,9 @@ func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref clarify
 	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
 	snap.lookups = lookups
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
-		return lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
+		act, err := lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
+		act.App = in.app
+		return act, err
 	}
 	trig, err := b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy)
 	if err != nil {

@@ -36,7 +36,9 @@ type issueRead struct {
 	// ref is the issue read: whose keys seal the app's markers in it.
 	ref clarify.IssueRef
 	// comments are the issue's comments as listed; the run's own posts are runState's.
-	comments  []*github.IssueComment
+	comments []*github.IssueComment
+	// apps maps each comment made through a GitHub App to that App (ledger/apps.go).
+	apps      ledger.CommentApps
 	ledger    clarify.Ledger
 	hasLedger bool
 	// damaged is set when the ledger is rebuilt by folding the issue again from
@@ -157,11 +159,12 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref clarify.Issu
 
 // loadAll reads every comment of the issue.
 func (b *Base) loadAll(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, error) {
-	comments, err := ledger.ListComments(ctx, client, ref.Owner, ref.Repo, ref.Number)
+	apps := ledger.CommentApps{}
+	comments, err := ledger.ListCommentsApps(ctx, client, ref, time.Time{}, 0, apps)
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{issueRead: issueRead{comments: comments, archived: map[string]bool{}, revFloor: floor}}
+	snap := &snapshot{issueRead: issueRead{comments: comments, apps: apps, archived: map[string]bool{}, revFloor: floor}}
 	status, extra, _ := b.reader().FindStatus(ref, comments)
 	for _, c := range extra {
 		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
@@ -263,7 +266,7 @@ func (b *Base) partialSnapshot(ref clarify.IssueRef, rc *recentComments, status 
 		}
 	}
 	ledger.SortByID(rc.comments)
-	snap := &snapshot{issueRead: issueRead{comments: rc.comments, ledger: l, hasLedger: true, revFloor: floor, partial: true},
+	snap := &snapshot{issueRead: issueRead{comments: rc.comments, apps: rc.apps, ledger: l, hasLedger: true, revFloor: floor, partial: true},
 		runState: runState{status: status}}
 	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
@@ -279,11 +282,21 @@ type recentComments struct {
 	client   *github.Client
 	ref      clarify.IssueRef
 	comments []*github.IssueComment
+	// apps maps each comment read that was made through a GitHub App to that App.
+	apps ledger.CommentApps
+}
+
+// noted is apps, made on the first read that notes in it.
+func (rc *recentComments) noted() ledger.CommentApps {
+	if rc.apps == nil {
+		rc.apps = ledger.CommentApps{}
+	}
+	return rc.apps
 }
 
 // list reads the issue's comments updated since a time.
 func (rc *recentComments) list(since time.Time) error {
-	comments, err := ledger.ListCommentsSince(rc.ctx, rc.client, rc.ref, since, 0)
+	comments, err := ledger.ListCommentsApps(rc.ctx, rc.client, rc.ref, since, 0, rc.noted())
 	if err != nil {
 		return err
 	}
@@ -297,7 +310,7 @@ func (rc *recentComments) byID(id int64) (*github.IssueComment, bool, error) {
 	if i := slices.IndexFunc(rc.comments, func(c *github.IssueComment) bool { return c.GetID() == id }); i >= 0 {
 		return rc.comments[i], true, nil
 	}
-	c, _, err := rc.client.Issues.GetComment(rc.ctx, rc.ref.Owner, rc.ref.Repo, id)
+	c, err := ledger.GetComment(rc.ctx, rc.client, rc.ref, id, rc.noted())
 	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return nil, false, nil
 	}

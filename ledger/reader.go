@@ -65,9 +65,15 @@ const CommentsPage = 100
 // ListCommentsSince is the one way an issue's comments are listed: those updated since a time
 // (zero: all of them), CommentsPage a page, at most pages pages (0: every page), oldest first.
 func ListCommentsSince(ctx context.Context, client *github.Client, ref clarify.IssueRef, since time.Time, pages int) ([]*github.IssueComment, error) {
+	return ListCommentsApps(ctx, client, ref, since, pages, nil)
+}
+
+// ListCommentsApps is ListCommentsSince noting in apps the App each comment was made
+// through (apps.go).
+func ListCommentsApps(ctx context.Context, client *github.Client, ref clarify.IssueRef, since time.Time, pages int, apps CommentApps) ([]*github.IssueComment, error) {
 	var comments []*github.IssueComment
 	read := 0
-	err := eachCommentPage(ctx, client, ref, since, 0, func(page []*github.IssueComment, _ int) bool {
+	err := eachCommentPage(ctx, client, ref, since, 0, apps, func(page []*github.IssueComment, _ int) bool {
 		comments = append(comments, page...)
 		read++
 		return pages <= 0 || read < pages
@@ -82,15 +88,10 @@ func ListCommentsSince(ctx context.Context, client *github.Client, ref clarify.I
 // eachCommentPage lists the issue's comments as ListCommentsSince does, from page from (0:
 // the first), handing each page and the number of the next (0: none) to each until it
 // returns false: for a reader that keeps little of them.
-func eachCommentPage(ctx context.Context, client *github.Client, ref clarify.IssueRef, since time.Time, from int,
+func eachCommentPage(ctx context.Context, client *github.Client, ref clarify.IssueRef, since time.Time, from int, apps CommentApps,
 	each func(page []*github.IssueComment, next int) bool) error {
-	var opts github.IssueListCommentsOptions
-	if !since.IsZero() {
-		opts.Since = &since
-	}
 	err := ghtransport.EachPage(from, func(page int) ([]*github.IssueComment, *github.Response, error) {
-		opts.ListOptions = github.ListOptions{PerPage: CommentsPage, Page: page}
-		return client.Issues.ListComments(ctx, ref.Owner, ref.Repo, ref.Number, &opts)
+		return listPage(ctx, client, ref, since, page, apps)
 	}, each)
 	switch {
 	case err != nil && since.IsZero():

@@ -27,7 +27,7 @@ import (
 // ErrNoStatus when the issue has none.
 func (r LedgerReader) LocateStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef, from int, more func() bool) (
 	status *github.IssueComment, next int, err error) {
-	err = eachCommentPage(ctx, client, issue, time.Time{}, from, func(page []*github.IssueComment, after int) bool {
+	err = eachCommentPage(ctx, client, issue, time.Time{}, from, nil, func(page []*github.IssueComment, after int) bool {
 		SortByID(page)
 		status, _, _ = r.FindStatus(issue, page)
 		next = after
@@ -62,7 +62,7 @@ func (r LedgerReader) ReadStatus(issue clarify.IssueRef, status *github.IssueCom
 // window would list no less, and the caller lists from the start instead.
 func (r LedgerReader) LocateRecentStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef, since time.Time) (
 	status *github.IssueComment, complete bool, err error) {
-	err = eachCommentPage(ctx, client, issue, since, 0, func(page []*github.IssueComment, after int) bool {
+	err = eachCommentPage(ctx, client, issue, since, 0, nil, func(page []*github.IssueComment, after int) bool {
 		SortByID(page)
 		status, _, _ = r.FindStatus(issue, page)
 		complete = after == 0

@@ -102,28 +102,51 @@ func waitingOn(c clarify.Clarification) string {
 	}
 }
 
-// answersSoFar is, for a round that needs several people's answers, who answered it so far:
-// "· 1 of 2 answers: maria", or, once enough answered unlike, each one's answer.
+// answersSoFar is, for a round that needs several people's answers, how it stands by its
+// tally (clarify.TallyOf): "· 1 of 2 answers: maria" while none differs; "· 2 answers
+// differ, 2 must agree: maria: Yes.; ana: No." while no two agree; else who agrees and
+// each dissent, which holds the round however many agree.
 func answersSoFar(c clarify.Clarification) string {
-	need := clarify.NeedsOf(c)
-	if need <= 1 {
+	t := clarify.TallyOf(c)
+	if t.Need <= 1 {
 		return ""
 	}
-	answers := clarify.RoundAnswers(c)
+	switch {
+	case len(t.Differ) == 0:
+		if len(t.Agree) == 0 {
+			return fmt.Sprintf(" · 0 of %d answers", t.Need)
+		}
+		return fmt.Sprintf(" · %d of %d answers: %s", len(t.Agree), t.Need, authors(t.Agree, false))
+	case len(t.Agree) == 1:
+		all := clarify.RoundAnswers(c)
+		return fmt.Sprintf(" · %d answers differ, %d must agree: %s", len(all), t.Need, authors(all, true))
+	}
+	differ := fmt.Sprintf("%d differ", len(t.Differ))
+	if len(t.Differ) == 1 {
+		differ = "1 differs"
+	}
+	s := fmt.Sprintf(" · %d of %d agree: %s; %s: %s", len(t.Agree), t.Need, authors(t.Agree, false), differ, authors(t.Differ, true))
+	if len(t.Agree) >= t.Need {
+		s += " · a dissent holds it"
+	}
+	return s
+}
+
+// authors lists the authors of answers, each with their words when said is true.
+func authors(answers []clarify.Entry, said bool) string {
 	var who []string
 	for _, e := range answers {
-		who = append(who, login(e.Author))
-	}
-	if _, disagree := clarify.RoundAnswered(c); disagree {
-		for i, e := range answers {
-			who[i] += ": " + inline(e.Text, capWord)
+		w := login(e.Author)
+		if said {
+			w += ": " + inline(e.Text, capWord)
 		}
-		return fmt.Sprintf(" · %d answers differ, %d must agree: %s", len(answers), need, strings.Join(who, "; "))
+		who = append(who, w)
 	}
-	if len(who) == 0 {
-		return fmt.Sprintf(" · 0 of %d answers", need)
+	sep := ", "
+	if said {
+		sep = "; "
 	}
-	return fmt.Sprintf(" · %d of %d answers: %s", len(answers), need, strings.Join(who, ", "))
+	return strings.Join(who, sep)
 }
 
 // staleAt is when an open clarification goes stale; a final one never does.

@@ -26,7 +26,7 @@ func Ping(c clarify.Clarification, who []string, key string) string {
 			b.WriteString(quote(q.Text, capPosition) + "\n\n")
 		}
 		fmt.Fprintf(&b, "Reply in this issue, or `/respond %s <answer>`.", cid)
-		if c.Fallback != "" {
+		if c.Fallback != "" && clarify.SettlesUnattended(c) {
 			fmt.Fprintf(&b, " Without a reply by %s, the fallback **%s)** is taken.", stamp(c.StaleAfter), inline(c.Fallback, capWord))
 		} else {
 			fmt.Fprintf(&b, " Without a reply by %s, it is escalated to the maintainers.", stamp(c.StaleAfter))

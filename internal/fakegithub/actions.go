@@ -59,6 +59,24 @@ func (s *Server) Comment(repo string, number int, author, body string) (Delivery
 	return d, id
 }
 
+// CommentThroughApp has author comment on an issue through another GitHub App (slug app),
+// with that App's user-to-server token, and returns the delivery and the comment's id: the
+// comment's user is the person, and performed_via_github_app names the App, as on GitHub.
+func (s *Server) CommentThroughApp(repo string, number int, author, app, body string) (Delivery, int64) {
+	if err := validHumanBody(body); err != nil {
+		panic("fakegithub: " + err.Error())
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, is, err := s.issueLocked(repo, number)
+	if err != nil {
+		panic("fakegithub: " + err.Error())
+	}
+	c := s.addCommentLocked(r, is, author, body, 0)
+	c.viaApp = app
+	return s.commentDeliveryLocked("created", c, author, ""), c.id
+}
+
 // EditComment has editor replace a comment's body and returns the
 // issue_comment.edited delivery, with changes.body.from.
 func (s *Server) EditComment(repo string, id int64, editor, body string) Delivery {

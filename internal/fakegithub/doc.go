@@ -17,7 +17,9 @@
 //   - Writes made with an installation token are the app's: comments are
 //     authored by AppSlug+"[bot]" and carry performed_via_github_app, and the
 //     issue_comment deliveries GitHub would send back for them wait in the
-//     outbox (TakeOutbox).
+//     outbox (TakeOutbox). A person's comment made through another App
+//     (CommentThroughApp) carries performed_via_github_app naming that App;
+//     any other comment carries null.
 //   - Faults are injected per route template (FailNext, FailNextAfterApply)
 //     and latency per request (SetLatency).
 //   - Scripted actions (OpenIssue, Comment, EditComment, …) change the state

@@ -214,7 +214,7 @@ func (s *Server) createComment(c *call) reply {
 		return *rep
 	}
 	cm := s.addCommentLocked(r, is, c.author(), body, 0)
-	cm.viaApp = true
+	cm.viaApp = s.opts.AppSlug
 	s.outbox = append(s.outbox, s.commentDeliveryLocked("created", cm, c.author(), ""))
 	out := s.commentJSONLocked(cm)
 	return reply{status: http.StatusCreated, body: out, header: http.Header{"Location": {out.URL}}}

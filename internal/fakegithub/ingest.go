@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -53,12 +54,14 @@ type ingestLabel struct {
 
 // ingestComment is the part of a payload's comment the fake keeps.
 type ingestComment struct {
-	ID                    int64           `json:"id"`
-	User                  ingestUser      `json:"user"`
-	Body                  string          `json:"body"`
-	CreatedAt             *time.Time      `json:"created_at"`
-	UpdatedAt             *time.Time      `json:"updated_at"`
-	PerformedViaGithubApp json.RawMessage `json:"performed_via_github_app"`
+	ID                    int64      `json:"id"`
+	User                  ingestUser `json:"user"`
+	Body                  string     `json:"body"`
+	CreatedAt             *time.Time `json:"created_at"`
+	UpdatedAt             *time.Time `json:"updated_at"`
+	PerformedViaGithubApp *struct {
+		Slug string `json:"slug"`
+	} `json:"performed_via_github_app"`
 }
 
 // Ingest seeds the state from a recorded delivery's payload so that the
@@ -148,7 +151,13 @@ func (s *Server) ingestCommentLocked(r *repository, is *issue, action string, pc
 		}
 	case existing == nil:
 		c := s.addCommentLocked(r, is, pc.User.Login, pc.Body, pc.ID)
-		c.viaApp = len(pc.PerformedViaGithubApp) > 0 && string(pc.PerformedViaGithubApp) != "null"
+		switch {
+		case pc.PerformedViaGithubApp == nil:
+		case strings.EqualFold(pc.User.Login, s.opts.AppSlug+"[bot]"):
+			c.viaApp = s.opts.AppSlug // a recording of the app's own comment, under any slug
+		default:
+			c.viaApp = pc.PerformedViaGithubApp.Slug
+		}
 		if pc.CreatedAt != nil {
 			c.created = pc.CreatedAt.UTC()
 		}

@@ -1,6 +1,7 @@
 package fakegithub
 
 import (
+	"hash/fnv"
 	"net/url"
 	"strconv"
 	"strings"
@@ -269,8 +270,13 @@ func (s *Server) commentJSONLocked(c *comment) commentJSON {
 		Body:              c.body,
 		Reactions:         rollup(u, c.reactions),
 	}
-	if c.viaApp {
+	switch c.viaApp {
+	case "":
+	case s.opts.AppSlug:
 		app := s.appJSONLocked(r.owner)
+		out.PerformedViaGithubApp = &app
+	default:
+		app := s.otherAppJSONLocked(c.viaApp)
 		out.PerformedViaGithubApp = &app
 	}
 	return out
@@ -318,6 +324,27 @@ func (s *Server) appJSONLocked(owner string) appJSON {
 		UpdatedAt:   jtime(DefaultStart.AddDate(0, -1, 0)),
 		Permissions: installationPermissions,
 		Events:      []string{"issue_comment", "issues"},
+	}
+}
+
+// otherAppJSON describes another GitHub App, by its slug, owned by an account of that name:
+// one a person wrote a comment through with its user-to-server token.
+func (s *Server) otherAppJSONLocked(slug string) appJSON {
+	h := fnv.New32a()
+	h.Write([]byte(slug))
+	id := int64(h.Sum32()%900000) + 100000
+	return appJSON{
+		ID:          id,
+		Slug:        slug,
+		NodeID:      nodeID("App", id),
+		Owner:       s.userJSONLocked(slug),
+		Name:        slug,
+		ExternalURL: htmlBase + "/apps/" + slug,
+		HTMLURL:     htmlBase + "/apps/" + slug,
+		CreatedAt:   jtime(DefaultStart.AddDate(-1, 0, 0)),
+		UpdatedAt:   jtime(DefaultStart.AddDate(-1, 0, 0)),
+		Permissions: map[string]string{"issues": "write", "metadata": "read"},
+		Events:      []string{},
 	}
 }
 

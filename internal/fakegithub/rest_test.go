@@ -608,3 +608,23 @@ func TestSummary(t *testing.T) {
 		t.Errorf("summary =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestACommentThroughAnotherAppNamesIt: a person's comment made through another App carries
+// performed_via_github_app naming that App, in its delivery and on a GET, as on GitHub; a
+// plain comment carries null.
+func TestACommentThroughAnotherAppNamesIt(t *testing.T) {
+	f := newFixture(t)
+	d, id := f.s.CommentThroughApp(testRepo, 42, "alice", "helper-app", "Yes.")
+	_, plain := f.s.Comment(testRepo, 42, "alice", "No.")
+	want := `"performed_via_github_app":{"id":`
+	if !strings.Contains(string(d.Body), want) || !strings.Contains(string(d.Body), `"slug":"helper-app"`) {
+		t.Errorf("delivery of a comment through helper-app: %s", d.Body)
+	}
+	_, raw := f.do(t, "GET", fmt.Sprintf("/repos/octo/widgets/issues/comments/%d", id), "")
+	if !strings.Contains(raw, want) || !strings.Contains(raw, `"slug":"helper-app"`) || !strings.Contains(raw, `"login":"alice"`) {
+		t.Errorf("GET of a comment through helper-app: %s", raw)
+	}
+	if _, raw := f.do(t, "GET", fmt.Sprintf("/repos/octo/widgets/issues/comments/%d", plain), ""); !strings.Contains(raw, `"performed_via_github_app":null`) {
+		t.Errorf("GET of a plain comment: %s", raw)
+	}
+}

@@ -88,14 +88,16 @@ type reaction struct {
 }
 
 type comment struct {
-	id        int64
-	repo      string // repository key
-	issue     int
-	author    string
-	body      string
-	created   time.Time
-	updated   time.Time
-	viaApp    bool // written through the API with an installation token
+	id      int64
+	repo    string // repository key
+	issue   int
+	author  string
+	body    string
+	created time.Time
+	updated time.Time
+	// viaApp is the slug of the GitHub App the comment was written through (the app's own
+	// with its installation token, another's on a person's behalf), "" for none.
+	viaApp    string
 	reactions []*reaction
 }
 
