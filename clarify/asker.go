@@ -184,6 +184,11 @@ type RecordAnswer struct {
 // or a read asked about, which an ask not taken yet may become.
 const StatusPosted = "posted"
 
+// StatusReading is the status of a record whose wait ran out of its time while the client
+// was still finding Clarify's status comment in a long issue: nothing of it is known yet
+// (the id or the ref asked about alone), and the next wait goes on from where it stopped.
+const StatusReading = "reading"
+
 // The next steps a record names (NextStep).
 const (
 	NextWait   = "wait"

@@ -194,7 +194,8 @@ func (s *slowGitHub) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestReadsAWaitOnATenThousandCommentIssueEndsInItsTime waits as clarify_wait does (one
 // client, 25 s a call, called again while still open) on an issue of 10,000 comments whose
 // requests each take latency of the world's time: every call returns within its 25 s, and
-// where finding the status comment takes longer than that, the next call goes on with it.
+// where finding the status comment takes longer than that, the call's record says so (status
+// reading, next wait: never an empty status) and the next call goes on with it.
 func TestReadsAWaitOnATenThousandCommentIssueEndsInItsTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an issue of 10,000 comments")
@@ -226,8 +227,11 @@ func TestReadsAWaitOnATenThousandCommentIssueEndsInItsTime(t *testing.T) {
 				if took > 25*time.Second {
 					t.Errorf("call %d returned after %s, past its 25 s", call, took)
 				}
-				if rec.Status != "" {
+				if rec.Status != clarify.StatusReading {
 					break
+				}
+				if rec.Next != clarify.NextWait {
+					t.Errorf("call %d: a record still being read says next %q; want %q", call, rec.Next, clarify.NextWait)
 				}
 			}
 			t.Logf("clarify_wait on 10,000 comments, %s a request: calls returned after %s", latency, strings.Join(calls, ", "))

@@ -23,7 +23,7 @@ var ErrStillOpen = errors.New("still open when the time was up")
 // wait whose time passes before Clarify takes it returns its posted record with an error
 // that is ErrNotTaken. The wait ends by its time, reads included: the last pause ends a
 // read's time early, and finding the status comment of a long issue stops at the time (the
-// record then has only its id) and goes on at the next wait.
+// record then has its id and StatusReading) and goes on at the next wait.
 func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, timeout time.Duration) (clarify.AskRecord, error) {
 	deadline := c.now().Add(timeout)
 	var (
@@ -66,7 +66,7 @@ func (c *Client) Wait(ctx context.Context, issue clarify.IssueRef, id string, ti
 
 // waitRead is one read of a wait: the record of id as it stands, or as posted while
 // Clarify has not taken the ask that may become it (pending says why, told to Notes the
-// first time); else what ends the wait: the record with only its id and ErrStillOpen when
+// first time); else what ends the wait: the record of StatusReading and ErrStillOpen when
 // finding the status comment ran out of time, or last and the error.
 func (c *Client) waitRead(ctx context.Context, issue clarify.IssueRef, id string, deadline time.Time, last clarify.AskRecord,
 	pending *error) (clarify.AskRecord, error) {
@@ -132,10 +132,13 @@ func failed(err error) int {
 }
 
 // notYet is the record of id (or of the ask with that ref) as a wait whose read ran out of
-// time finding the status comment knows it: the issue, and the id or the ref asked for.
+// time finding the status comment knows it: the issue, the id or the ref asked for, status
+// StatusReading and, next, to wait again.
 func notYet(issue clarify.IssueRef, id string) clarify.AskRecord {
+	r := clarify.AskRecord{V: clarify.AskRecordVersion, Issue: issue.Number, Ref: id, Status: clarify.StatusReading,
+		Next: clarify.NextStep(clarify.StatusReading, "")}
 	if n, ok := clarify.NormalizeID(id); ok && isID(id) {
-		return clarify.AskRecord{V: clarify.AskRecordVersion, Issue: issue.Number, ID: n}
+		r.ID, r.Ref = n, ""
 	}
-	return clarify.AskRecord{V: clarify.AskRecordVersion, Issue: issue.Number, Ref: id}
+	return r
 }
