@@ -64,13 +64,19 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 	if !placed && (!snap.hasLedger || !snap.applied(trigComment.GetID())) {
 		out = append(out, fromTrigger())
 	}
+	return append(out, trailingEvents(snap, trig)...)
+}
+
+// trailingEvents are what a trigger adds after the comments: an issue event itself, and
+// the close of an issue whose ledger is being rebuilt (the rebuild saw it open).
+func trailingEvents(snap *snapshot, trig trigger) []input {
 	switch {
 	case trig.Kind == triggerIssue:
-		out = append(out, input{event: clarify.Event{Kind: trig.Event, At: trig.At}, user: trig.Sender})
+		return []input{{event: clarify.Event{Kind: trig.Event, At: trig.At}, user: trig.Sender}}
 	case snap.damaged && trig.IssueClosed:
-		out = append(out, input{event: clarify.Event{Kind: clarify.EventClosed, At: trig.At}, user: trig.Sender})
+		return []input{{event: clarify.Event{Kind: clarify.EventClosed, At: trig.At}, user: trig.Sender}}
 	}
-	return out
+	return nil
 }
 
 // toFold reports whether a run folds comment c in: newer than the ledger's cursor; in a
