@@ -70,8 +70,8 @@ func TestAnAskNotTakenYetIsAPostedRecord(t *testing.T) {
 		}
 	}
 	code, out, errs := w.run(asker.Door.Status, "octo/widgets#42", "CLR-42-002")
-	if first, _, _ := strings.Cut(out, "\n"); code != asker.ExitPosted || first != "CLR-42-002  posted" {
-		t.Errorf("bot status CLR-42-002 for people: exit %d, %q; want 5 and the line CLR-42-002  posted", code, out)
+	if first, _, _ := strings.Cut(out, "\n"); code != asker.ExitPosted || first != "CLR-42-002  posted" || !strings.Contains(errs, "has not taken it yet") {
+		t.Errorf("bot status CLR-42-002 for people: exit %d, %q, stderr %q; want 5, the line CLR-42-002  posted and why", code, out, errs)
 	}
 	code, _, errs = w.run(asker.Door.Status, "octo/widgets#42", "CLR-42-003")
 	if code != asker.ExitError || !strings.Contains(errs, string(clarify.CodeUnknownID)) {
