@@ -169,4 +169,7 @@ type Ledger struct {
 	// after it holds a body put back by someone else (ledger.SaveSkew). Zero in a ledger
 	// written before the field, or by `bot ledger import`.
 	Saved time.Time `json:"saved,omitzero"`
+	// Relations are the decision issues open for blocking clarifications where the
+	// repository shows them in GitHub's own model (relations.go).
+	Relations []Relation `json:"relations,omitempty"`
 }

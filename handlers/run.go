@@ -66,6 +66,9 @@ type trigger struct {
 	Deleted *github.IssueComment
 	// Dispatch is the command of a triggerDispatch.
 	Dispatch *dispatchRequest
+	// TakenOff is the decision issue whose edge to this issue someone else took off
+	// (relation_events.go), for the run to look at.
+	TakenOff int
 	// Push is where the repository's branches stood as the payload showed them (pushOf);
 	// unknown for the sweep's runs.
 	Push clarify.Push
@@ -118,6 +121,9 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 		return clarify.Ledger{}, err
 	}
 	if err := b.rememberOffersAndDecisions(ctx, client, ref, snap, cfg, &f.ledger); err != nil {
+		return clarify.Ledger{}, err
+	}
+	if err := b.relate(ctx, client, ref, cfg, trig, &f.ledger); err != nil {
 		return clarify.Ledger{}, err
 	}
 	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)

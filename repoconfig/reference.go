@@ -47,6 +47,8 @@ var reference = []keyDoc{
 		"A Go duration of `1m` or more: a question whose topic matches a decision in force exactly is resolved with it once it has waited this long, unless someone who is not a bot comments or reacts 👎 to the offer first; `/clarify undo CLR-…` reopens it."},
 	{"dashboard", "false",
 		"`true` keeps one issue of the app's listing the repository's escalated, stale and open clarifications and its decisions in force; closed by a person, it stays closed until reopened."},
+	{"relations", "none",
+		"`" + clarify.RelationBlockedBy + "` or `" + clarify.RelationSubIssue + "`: each blocking clarification also opens a decision issue, named for the question and linking back, that the issue is blocked by (or that is its sub-issue), so that GitHub's sidebar, Projects and whatever reads issue dependencies show the issue as waiting; the edge comes off and the decision issue closes with the decision when the clarification settles ([Relations](organisations.md#relations))."},
 	{"verify_keys", "none",
 		"Where Clarify runs as a workflow: the public keys (`ed25519:BASE64`, the line `bot key public` prints) its comments are signed under; an asker believes github-actions[bot]'s comments only with a signature under one of them, and finds from them that Clarify writes as github-actions[bot] here. List the new key beside the old while rotating ([the workflow](workflow.md#the-ledger-key))."},
 }
