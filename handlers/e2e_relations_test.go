@@ -244,3 +244,74 @@ func TestRelationsCostPerLifecycle(t *testing.T) {
 		t.Errorf("relations: blocked-by cost %d requests, off %d: the edge and the decision issue were not written", on, off)
 	}
 }
+
+func TestASubIssueStandsForABlockingQuestionUntilItSettles(t *testing.T) {
+	w := &world{t: t, h: newHarness(t)}
+	w.h.Fake.SetFile(repo, ".github/clarify.yml", "relations: sub-issue\n")
+	w.comment("coder-agent", relationAsk)
+	if got := w.h.Fake.SubIssues(repo, 42); !slices.Equal(got, []int{decisionIssue}) {
+		t.Fatalf("#42's sub-issues %v, want [%d], the decision issue", got, decisionIssue)
+	}
+	if got := w.h.Fake.BlockedBy(repo, 42); len(got) != 0 {
+		t.Errorf("#42 is blocked by %v: sub-issue adds no dependency", got)
+	}
+	if got := w.ledger().Relations; len(got) != 1 || got[0].Kind != clarify.RelationSubIssue || !got[0].Linked {
+		t.Errorf("the ledger records %+v, want the linked sub-issue", got)
+	}
+	w.comment("maria", "Per API key.")
+	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
+	if got := w.h.Fake.SubIssues(repo, 42); len(got) != 0 {
+		t.Errorf("#42 still has sub-issues %v", got)
+	}
+	checkSettled(t, w, "> Per API key.")
+	w.replayAll()
+	w.noUnhandledRequests()
+}
+
+func TestAnEdgeTakenOffByHandStaysOff(t *testing.T) {
+	// maria takes the edge off in the sidebar while the question is open: GitHub tells the
+	// app, which records it off and neither puts it back nor takes it off again; the
+	// decision issue still closes with the decision.
+	cases := map[string]struct {
+		config  string
+		takeOff func(f *fakegithub.Server) fakegithub.Delivery
+		edges   func(f *fakegithub.Server) []int
+	}{
+		"blockedBy": {relationsConfig,
+			func(f *fakegithub.Server) fakegithub.Delivery {
+				return f.TakeOffBlockedBy(repo, 42, decisionIssue, "maria")
+			},
+			func(f *fakegithub.Server) []int { return f.BlockedBy(repo, 42) }},
+		"subIssue": {"relations: sub-issue\n",
+			func(f *fakegithub.Server) fakegithub.Delivery {
+				return f.TakeOffSubIssue(repo, 42, decisionIssue, "maria")
+			},
+			func(f *fakegithub.Server) []int { return f.SubIssues(repo, 42) }},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := &world{t: t, h: newHarness(t)}
+			w.h.Fake.SetFile(repo, ".github/clarify.yml", tc.config)
+			w.comment("coder-agent", relationAsk)
+			if st := w.send(tc.takeOff(w.h.Fake)); st != http.StatusOK {
+				t.Fatalf("the delivery of the edge taken off answered %d", st)
+			}
+			if got := w.ledger().Relations; len(got) != 1 || got[0].Linked || got[0].Issue != decisionIssue {
+				t.Errorf("the ledger records %+v, want the decision issue with its edge off", got)
+			}
+			w.comment("maria", "Per API key.")
+			w.h.Fake.ResetRequests()
+			w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
+			if got := tc.edges(w.h.Fake); len(got) != 0 {
+				t.Errorf("the edge was put back: %v", got)
+			}
+			for _, r := range w.h.Fake.Requests() {
+				if r.Method == http.MethodDelete && strings.Contains(r.Route, "sub_issue") || strings.Contains(r.Route, "blocked_by/{issue_id}") {
+					t.Errorf("took off an edge already off: %s %s", r.Method, r.Path)
+				}
+			}
+			checkSettled(t, w, "> Per API key.")
+			w.replayAll()
+		})
+	}
+}

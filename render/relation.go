@@ -37,7 +37,12 @@ func RelationTitle(c clarify.Clarification) string {
 	}
 	about = strings.Join(strings.Fields(clean(about)), " ")
 	if utf8.RuneCountInString(about) > capTitle {
-		about = string([]rune(about)[:capTitle-1]) + "…"
+		// Cut between words where one ends in the second half, so no word shows cut.
+		about = string([]rune(about)[:capTitle-1])
+		if i := strings.LastIndexByte(about, ' '); i > len(about)/2 {
+			about = about[:i]
+		}
+		about += "…"
 	}
 	if about == "" {
 		return "Decision needed (" + id(c.ID) + ")"

@@ -53,6 +53,36 @@ func (s *Server) DisableRelations() {
 	s.relations.off = true
 }
 
+// TakeOffBlockedBy has actor take off, in the sidebar, the dependency of issue number on
+// issue blocking, and returns the issue_dependencies delivery.
+func (s *Server) TakeOffBlockedBy(repo string, number, blocking int, actor string) Delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, is, err := s.issueLocked(repo, number)
+	_, other, err2 := s.issueLocked(repo, blocking)
+	if err != nil || err2 != nil || !slices.Contains(s.relations.blockedBy[is.id], other.id) {
+		panic(fmt.Sprintf("fakegithub: TakeOffBlockedBy: #%d is not blocked by #%d", number, blocking))
+	}
+	s.userLocked(actor)
+	s.relations.blockedBy[is.id] = slices.DeleteFunc(slices.Clone(s.relations.blockedBy[is.id]), func(x int64) bool { return x == other.id })
+	return s.dependencyDeliveryLocked("blocked_by_removed", r, is, r, other, actor)
+}
+
+// TakeOffSubIssue has actor take sub-issue sub off issue number, and returns the sub_issues
+// delivery.
+func (s *Server) TakeOffSubIssue(repo string, number, sub int, actor string) Delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, is, err := s.issueLocked(repo, number)
+	_, other, err2 := s.issueLocked(repo, sub)
+	if err != nil || err2 != nil || s.relations.parent[other.id] != is.id {
+		panic(fmt.Sprintf("fakegithub: TakeOffSubIssue: #%d is not a sub-issue of #%d", sub, number))
+	}
+	s.userLocked(actor)
+	s.dropSubIssueLocked(is.id, other.id)
+	return s.subIssueDeliveryLocked("sub_issue_removed", r, is, r, other, actor)
+}
+
 // IssueID is an issue's database id, which the routes of relations take (0 for no such issue).
 func (s *Server) IssueID(repo string, number int) int64 {
 	s.mu.Lock()
