@@ -342,18 +342,28 @@ func (s *Server) getParent(c *call) reply {
 	return reply{status: http.StatusOK, body: s.issueJSONLocked(pr, parent)}
 }
 
+// relationEnvelope is what both deliveries of relations carry beside their two issues.
+type relationEnvelope struct {
+	Repository   repoJSON            `json:"repository"`
+	Organization *orgJSON            `json:"organization,omitempty"`
+	Sender       userJSON            `json:"sender"`
+	Installation installationRefJSON `json:"installation"`
+}
+
+func (s *Server) relationEnvelopeLocked(r *repository, sender string) relationEnvelope {
+	return relationEnvelope{Repository: s.repoJSONLocked(r), Organization: s.orgJSONLocked(r.owner), Sender: s.userJSONLocked(sender),
+		Installation: installationRefJSON{ID: r.installation, NodeID: nodeID("IntegrationInstallation", r.installation)}}
+}
+
 // dependencyPayload is an issue_dependencies delivery.
 type dependencyPayload struct {
-	Action            string              `json:"action"`
-	BlockedIssueID    int64               `json:"blocked_issue_id"`
-	BlockedIssue      issueJSON           `json:"blocked_issue"`
-	BlockingIssueID   int64               `json:"blocking_issue_id"`
-	BlockingIssue     issueJSON           `json:"blocking_issue"`
-	BlockingIssueRepo repoJSON            `json:"blocking_issue_repo"`
-	Repository        repoJSON            `json:"repository"`
-	Organization      *orgJSON            `json:"organization,omitempty"`
-	Sender            userJSON            `json:"sender"`
-	Installation      installationRefJSON `json:"installation"`
+	Action            string    `json:"action"`
+	BlockedIssueID    int64     `json:"blocked_issue_id"`
+	BlockedIssue      issueJSON `json:"blocked_issue"`
+	BlockingIssueID   int64     `json:"blocking_issue_id"`
+	BlockingIssue     issueJSON `json:"blocking_issue"`
+	BlockingIssueRepo repoJSON  `json:"blocking_issue_repo"`
+	relationEnvelope
 }
 
 func (s *Server) dependencyDeliveryLocked(action string, r *repository, blocked *issue, or *repository, blocking *issue, sender string) Delivery {
@@ -361,23 +371,19 @@ func (s *Server) dependencyDeliveryLocked(action string, r *repository, blocked 
 		Action:         action,
 		BlockedIssueID: blocked.id, BlockedIssue: s.issueJSONLocked(r, blocked),
 		BlockingIssueID: blocking.id, BlockingIssue: s.issueJSONLocked(or, blocking), BlockingIssueRepo: s.repoJSONLocked(or),
-		Repository: s.repoJSONLocked(r), Organization: s.orgJSONLocked(r.owner), Sender: s.userJSONLocked(sender),
-		Installation: installationRefJSON{ID: r.installation, NodeID: nodeID("IntegrationInstallation", r.installation)},
+		relationEnvelope: s.relationEnvelopeLocked(r, sender),
 	})
 }
 
 // subIssuePayload is a sub_issues delivery.
 type subIssuePayload struct {
-	Action        string              `json:"action"`
-	ParentIssueID int64               `json:"parent_issue_id"`
-	ParentIssue   issueJSON           `json:"parent_issue"`
-	SubIssueID    int64               `json:"sub_issue_id"`
-	SubIssue      issueJSON           `json:"sub_issue"`
-	SubIssueRepo  repoJSON            `json:"sub_issue_repo"`
-	Repository    repoJSON            `json:"repository"`
-	Organization  *orgJSON            `json:"organization,omitempty"`
-	Sender        userJSON            `json:"sender"`
-	Installation  installationRefJSON `json:"installation"`
+	Action        string    `json:"action"`
+	ParentIssueID int64     `json:"parent_issue_id"`
+	ParentIssue   issueJSON `json:"parent_issue"`
+	SubIssueID    int64     `json:"sub_issue_id"`
+	SubIssue      issueJSON `json:"sub_issue"`
+	SubIssueRepo  repoJSON  `json:"sub_issue_repo"`
+	relationEnvelope
 }
 
 func (s *Server) subIssueDeliveryLocked(action string, r *repository, parent *issue, or *repository, sub *issue, sender string) Delivery {
@@ -385,8 +391,7 @@ func (s *Server) subIssueDeliveryLocked(action string, r *repository, parent *is
 		Action:        action,
 		ParentIssueID: parent.id, ParentIssue: s.issueJSONLocked(r, parent),
 		SubIssueID: sub.id, SubIssue: s.issueJSONLocked(or, sub), SubIssueRepo: s.repoJSONLocked(or),
-		Repository: s.repoJSONLocked(r), Organization: s.orgJSONLocked(r.owner), Sender: s.userJSONLocked(sender),
-		Installation: installationRefJSON{ID: r.installation, NodeID: nodeID("IntegrationInstallation", r.installation)},
+		relationEnvelope: s.relationEnvelopeLocked(r, sender),
 	})
 }
 
