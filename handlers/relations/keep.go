@@ -145,11 +145,12 @@ func (env Env) own(list []*github.Issue, mark string) *github.Issue {
 }
 
 // opened finds the decision issue of c that an earlier run opened and failed to record (it
-// stopped, or GitHub's answer was lost): among the newest issues the app opened since the
-// clarification was.
+// stopped, or GitHub's answer was lost): among the 100 newest issues touched since the
+// clarification was asked, the app's with the sealed marker. The seal, not a creator
+// filter, tells the app's issue: a workflow's account (github-actions[bot]) is shared.
 func (env Env) opened(ctx context.Context, client *github.Client, c clarify.Clarification, mark string) (*github.Issue, error) {
 	list, _, err := client.Issues.ListByRepo(ctx, env.Work.Owner, env.Work.Repo, &github.IssueListByRepoOptions{
-		Creator: env.Bot, State: "all", Since: c.CreatedAt, Sort: "created", Direction: "desc",
+		State: "all", Since: c.CreatedAt, Sort: "created", Direction: "desc",
 		ListOptions: github.ListOptions{PerPage: 100},
 	})
 	if err != nil {
