@@ -174,4 +174,7 @@ type Ledger struct {
 	// only the comments of the last minutes must reach back that far (handlers/window.go).
 	// Zero in a ledger written before the field, or by `bot ledger import`.
 	Read time.Time `json:"read,omitzero"`
+	// Relations are the decision issues open for blocking clarifications where the
+	// repository shows them in GitHub's own model (relations.go).
+	Relations []Relation `json:"relations,omitempty"`
 }

@@ -11,11 +11,14 @@
 //   - checks: the check runs of the pull requests that link an issue.
 //   - labels: the app's three labels on an issue.
 //   - appissues: the app's own issues (the labels naming them, the dashboard).
+//   - relations: blocking clarifications in GitHub's own model (relations:), their
+//     decision issues and edges; relating.go is the run's call to it.
 //   - internal/ghtransport: talking HTTP to GitHub (retries, pacing, pagination).
 //
 // # Webhooks
 //
-//   - issue_comment.go, issues.go, dispatch.go, pull_request.go: one handler per event.
+//   - issue_comment.go, issues.go, dispatch.go, pull_request.go, relation_events.go: one
+//     handler per event (relation_events.go: issue_dependencies and sub_issues).
 //   - active.go: the issues with something open, for the cheap filters.
 //
 // # One run of an issue (run.go, in its numbered stages)
@@ -26,7 +29,8 @@
 //  2. fold.go: what is new, then time, through clarify.Apply; actors.go says who is who.
 //  3. labelling.go: the labels, put on before anything is posted.
 //  4. effects.go, post.go: what the fold asks for, each posted once; decisions*.go: the
-//     repository's decision memory (offers, precedents, supersede).
+//     repository's decision memory (offers, precedents, supersede); relating.go: the
+//     decision issues and edges of relations:.
 //  5. save.go: the status comment with the signed ledger; guard.go: the read-backs of a
 //     run that may share its issue (Mode).
 //  6. wake.go: a repository_dispatch for each clarification settled, then labels off.

@@ -68,6 +68,9 @@ type trigger struct {
 	Deleted *github.IssueComment
 	// Dispatch is the command of a triggerDispatch.
 	Dispatch *dispatchRequest
+	// TakenOff is the decision issue whose edge to this issue someone else took off
+	// (relation_events.go), for the run to look at.
+	TakenOff int
 	// Push is where the repository's branches stood as the payload showed them (pushOf);
 	// unknown for the sweep's runs.
 	Push clarify.Push
@@ -104,10 +107,9 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
-	// 3. The labels, decided first, so that the ledger saved records those the app puts on;
-	// those to put on go on before anything is posted: a reply to a round that mentions
-	// someone then carries the label in its payload, which a workflow's job needs to start
-	// (docs/workflow.md). Those to take off come off after the save.
+	// 3. The labels, decided first so the ledger saved records those the app puts on; they go
+	// on before anything is posted, so that a reply mentioning someone carries the label a
+	// workflow's job needs to start (docs/workflow.md). Those to take off come off last.
 	plan, err := b.labelsToSave(ctx, client, ref, trig, snap, cfg, &f.ledger)
 	if err != nil {
 		return clarify.Ledger{}, err
@@ -120,6 +122,9 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 		return clarify.Ledger{}, err
 	}
 	if err := b.rememberOffersAndDecisions(ctx, client, ref, snap, cfg, &f.ledger); err != nil {
+		return clarify.Ledger{}, err
+	}
+	if err := b.relate(ctx, client, ref, cfg, trig, &f.ledger); err != nil {
 		return clarify.Ledger{}, err
 	}
 	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)

@@ -38,6 +38,10 @@ type Config struct {
 	Decisions Decisions
 	// Dashboard keeps one issue of the app's listing the repository's clarifications.
 	Dashboard bool
+	// Relations shows each blocking clarification in GitHub's own model too, as a decision
+	// issue and an edge of kind clarify.RelationBlockedBy or clarify.RelationSubIssue;
+	// empty: not at all.
+	Relations string
 	// VerifyKeys are the public keys askers believe Clarify's workflow by (verify_keys):
 	// given, Clarify runs as a workflow there and writes as github-actions[bot].
 	VerifyKeys render.VerifyKeys

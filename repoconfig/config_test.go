@@ -107,6 +107,10 @@ var refusals = map[string]struct {
 		[]want{{1, "max_per_issue", "-1 is too small: write a whole number of 0 or more"}}},
 	"answerFromTypoIsRefused": {"answer_from: target\n",
 		[]want{{1, "answer_from", `did you mean "targets"? Write targets_and_write (the targets and anyone with write access) or targets`}}},
+	"relationsUnknownIsRefused": {"relations: true\n",
+		[]want{{1, "relations", `"true" is not a choice: write blocked-by (the issue blocked by a decision issue) or sub-issue`}}},
+	"relationsTypoIsRefused": {"relations: blocked_by\n",
+		[]want{{1, "relations", `did you mean "blocked-by"?`}}},
 	"answerFromUnknownIsRefused": {"answer_from: anyone\n",
 		[]want{{1, "answer_from", `"anyone" is not a choice: write targets_and_write`}}},
 	"requireUnknownFieldIsRefused": {"require: [type, evidence]\n",
@@ -257,6 +261,7 @@ func full() Config {
 		Labels:     Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
 		Decisions:  Decisions{Offer: false, SettleAfter: 72 * time.Hour},
 		Dashboard:  true,
+		Relations:  clarify.RelationBlockedBy,
 		VerifyKeys: render.VerifyKeys{mustVerifyKey("ed25519:hAMhwyyLPPLJvPO/mqTw/6T1SoT4hoOWkLsgpK02LCk=")},
 	}
 }

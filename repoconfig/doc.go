@@ -61,6 +61,9 @@
 //	dashboard                default: false
 //	    Keep one issue of the app's listing the repository's escalated, stale and open
 //	    clarifications and its decisions in force.
+//	relations                default: none
+//	    blocked-by or sub-issue: each blocking clarification also opens a decision issue
+//	    that the issue is blocked by (or that is its sub-issue), closed with the decision.
 //	verify_keys              default: none
 //	    Where Clarify runs as a workflow: the public keys ("ed25519:BASE64", from bot key
 //	    public) its comments are signed under, which askers believe it by.

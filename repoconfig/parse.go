@@ -17,7 +17,7 @@ import (
 
 // The keys of each level of the file, in the order Reference lists them.
 var (
-	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "notify", "decisions", "dashboard", "verify_keys"}
+	topKeys        = []string{"roles", "routes", "max_rounds", "sla", "priority", "escalation", "labels", "answer_from", "max_per_issue", "require", "notify", "decisions", "dashboard", "relations", "verify_keys"}
 	maxRoundsKeys  = []string{"blocking", "non_blocking"}
 	escalationKeys = []string{"mention"}
 	labelKeys      = []string{"active", "stale", "escalated"}
@@ -106,6 +106,7 @@ func (p *parser) config(root *yaml.Node) Config {
 	}
 	p.decisions(f["decisions"], &cfg.Decisions)
 	p.dashboard(f["dashboard"], &cfg.Dashboard)
+	p.relations(f["relations"], &cfg.Relations)
 	cfg.VerifyKeys = p.verifyKeys(f["verify_keys"])
 	return cfg
 }

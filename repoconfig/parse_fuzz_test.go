@@ -161,6 +161,14 @@ func checkSensibleRoutes(p clarify.Policy, fail func(string)) {
 	}
 }
 
+// orNull is s, or YAML's null for "", which a key takes for absent.
+func orNull(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 // encode writes cfg out as a config file, leaving out what is at its default.
 func encode(t *testing.T, cfg Config) []byte {
 	t.Helper()
@@ -204,6 +212,7 @@ func encode(t *testing.T, cfg Config) []byte {
 	}
 	m["decisions"] = dm
 	m["dashboard"] = cfg.Dashboard
+	m["relations"] = orNull(cfg.Relations)
 	if cfg.VerifyKeys != nil {
 		var keys []string
 		for _, k := range cfg.VerifyKeys {

@@ -71,3 +71,29 @@ func labelRequest(t *testing.T, api, token string) *http.Request {
 	req.Header.Set("Authorization", "token "+token)
 	return req
 }
+
+func TestConfigCheckKnowsRelations(t *testing.T) {
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.yml"), filepath.Join(dir, "bad.yml")
+	if err := os.WriteFile(good, []byte("relations: blocked-by\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("sla: 30m\nrelations: blocked_by\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"config", "check", good}, &out, &errs); code != 0 {
+		t.Fatalf("relations: blocked-by: exit %d: %s", code, errs.String())
+	}
+	if got := out.String(); !strings.Contains(got, "relations: blocked-by: each blocking clarification opens a decision issue, which the issue is blocked by") {
+		t.Errorf("bot config check does not say what relations: blocked-by does:\n%s", got)
+	}
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"config", "check", bad}, &out, &errs); code != 1 {
+		t.Fatalf("relations: blocked_by: exit %d, want 1", code)
+	}
+	if got := errs.String(); !strings.Contains(got, `line 2: relations: "blocked_by" is not a choice: did you mean "blocked-by"?`) {
+		t.Errorf("the misspelt value is not refused with its line:\n%s", got)
+	}
+}

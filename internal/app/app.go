@@ -82,6 +82,7 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		&handlers.Issues{Base: base},
 		&handlers.Dispatch{Base: base},
 		&handlers.PullRequest{Base: base},
+		&handlers.RelationEvents{Base: base},
 	}, cfg.Github.App.WebhookSecret, githubapp.WithScheduler(sched))
 
 	sw := &sweep.Installations{Base: base, Budget: cfg.Clarify.SweepBudget, ReconcileEvery: cfg.Clarify.WalkInterval}

@@ -30,7 +30,17 @@ func CheckRepoConfig(w io.Writer, path string) (repoconfig.Config, error) {
 	p := cfg.Policy
 	fmt.Fprintf(w, "%s: ok\n  roles: %d, routes: %d, max rounds: %d blocking / %d non-blocking, sla: %s, max per issue: %d\n",
 		path, len(p.Roles), len(p.Routes), p.MaxRoundsBlocking, p.MaxRoundsNonBlocking, p.SLA, p.MaxPerIssue)
+	if cfg.Relations != "" {
+		fmt.Fprintf(w, "  relations: %s: each blocking clarification opens a decision issue, %s, closed with the decision\n",
+			cfg.Relations, relationShown[cfg.Relations])
+	}
 	return cfg, nil
+}
+
+// relationShown says how each kind of relations: shows in GitHub's own model.
+var relationShown = map[string]string{
+	clarify.RelationBlockedBy: "which the issue is blocked by",
+	clarify.RelationSubIssue:  "a sub-issue of the issue",
 }
 
 // CheckLabels says, for each label the file names outside Clarify's own clarification:*

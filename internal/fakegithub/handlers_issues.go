@@ -79,7 +79,8 @@ func (s *Server) listIssues(c *call) reply {
 }
 
 // filterIssues keeps the repository's issues in the query's state (open by
-// default, closed, all), carrying all its labels, updated at or after from.
+// default, closed, all), carrying all its labels, opened by its creator when it names one,
+// updated at or after from.
 func filterIssues(r *repository, q url.Values, from time.Time) []*issue {
 	state := q.Get("state")
 	if state == "" {
@@ -96,7 +97,7 @@ func filterIssues(r *repository, q url.Values, from time.Time) []*issue {
 		if state != "all" && is.state != state {
 			continue
 		}
-		if is.updated.Before(from) {
+		if is.updated.Before(from) || (q.Get("creator") != "" && !strings.EqualFold(q.Get("creator"), is.author)) {
 			continue
 		}
 		ok := true

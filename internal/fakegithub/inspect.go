@@ -33,6 +33,7 @@ func (s *Server) Fingerprint() string {
 				labels = append(labels, strconv.Quote(l.name))
 			}
 			fmt.Fprintf(&b, "  issue #%d %s title=%q labels=[%s]\n", n, is.state, is.title, strings.Join(labels, " "))
+			s.fingerprintRelationsLocked(&b, is)
 			for _, c := range s.commentsOfLocked(is) {
 				fmt.Fprintf(&b, "    comment %d by %s created=%s updated=%s\n      body=%q\n",
 					c.id, c.author, c.created.Format(timeFormat), c.updated.Format(timeFormat), c.body)

@@ -90,7 +90,7 @@ const (
 // before "/issues/{issue_number}".
 func (s *Server) routeTable() []*route {
 	var specs []routeSpec
-	for _, group := range [][]routeSpec{s.appRoutes(), s.commentRoutes(), s.issueRoutes(), s.labelRoutes(), s.repoRoutes(), s.searchRoutes()} {
+	for _, group := range [][]routeSpec{s.appRoutes(), s.commentRoutes(), s.issueRoutes(), s.labelRoutes(), s.relationRoutes(), s.repoRoutes(), s.searchRoutes()} {
 		specs = append(specs, group...)
 	}
 	routes := make([]*route, 0, len(specs))

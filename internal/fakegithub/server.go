@@ -97,6 +97,8 @@ type Server struct {
 	dispatches []SentDispatch
 	// search holds what the issue search remembers (search.go).
 	search searchState
+	// relations holds the issue dependencies and sub-issues (relations.go).
+	relations relationState
 }
 
 // New returns an empty Server with its app's bot user registered.

@@ -15,7 +15,7 @@ var sampleValues = map[string]string{
 	"{owner}": "octo", "{repo}": "issues", "{issue_number}": "42", "{comment_id}": "9001",
 	"{reaction_id}": "7", "{installation_id}": "12", "{delivery_id}": "555", "{name}": url.PathEscape("clarification:active"),
 	"{username}": "maria", "{path}": ".github/clarify.yml", "{org}": "octo", "{team_slug}": "labels",
-	"{check_run_id}": "3", "{ref}": "abc123", "{pull_number}": "5",
+	"{check_run_id}": "3", "{ref}": "abc123", "{pull_number}": "5", "{issue_id}": "1000000042",
 }
 
 // TestEveryRouteOfTheFakeIsATemplate: the in-memory GitHub serves every route the app

@@ -129,7 +129,7 @@ func TestStartPagePostsAppYmlAsTheManifestWithARedirectBack(t *testing.T) {
 	}
 	if m.Name != "Clarify" || m.RedirectURL != srv.URL+"/callback" || m.Public ||
 		m.HookAttributes["url"] != "https://clarify.test.example.org/api/github/hook" || m.HookAttributes["active"] != true ||
-		m.Permissions["issues"] != "write" || m.Permissions["members"] != "read" || strings.Join(m.Events, ",") != "issue_comment,issues,pull_request,repository_dispatch" {
+		m.Permissions["issues"] != "write" || m.Permissions["members"] != "read" || strings.Join(m.Events, ",") != "issue_comment,issues,pull_request,repository_dispatch,issue_dependencies,sub_issues" {
 		t.Errorf("manifest %+v is not app.yml with this run's URLs", m)
 	}
 }
