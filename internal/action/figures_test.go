@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -69,35 +70,86 @@ func TestRequestsPerLifecycle(t *testing.T) {
 		if tc.config != "" {
 			b.fake.SetFile(repo, ".github/clarify.yml", tc.config)
 		}
-		var routes []string
-		total := 0
-		for _, step := range []struct{ author, body string }{
-			{"coder-agent", askWithFallback},
-			{"maria", "Per API key: anonymous calls are blocked at the gateway."},
-			{"coder-agent", "/clarify resolve " + tc.id + " Per API key."},
-		} {
-			d, _ := b.fake.Comment(repo, tc.issue, step.author, step.body)
-			before := len(b.fake.Requests())
-			b.ok("issue_comment", b.eventFile(d))
-			n := 0
-			for _, r := range b.fake.Requests()[before:] {
-				routes = append(routes, r.Method+" "+r.Path)
-				n++
-			}
-			total += n
-			routes = append(routes, fmt.Sprintf("  (%d requests)", n))
-		}
-		c, ok := b.ledger(tc.issue).Find(tc.id)
-		if !ok || c.Status != "resolved" || len(b.fake.IssueLabels(repo, tc.issue)) != 0 {
-			t.Fatalf("%s: %s not resolved with its labels gone: %+v, labels %v", tc.name, tc.id, c, b.fake.IssueLabels(repo, tc.issue))
-		}
-		if _, ids := b.decisions(); !slices.Contains(ids, tc.id) {
-			t.Fatalf("%s: %s not in the decision memory: %v", tc.name, tc.id, ids)
-		}
-		t.Logf("one-round lifecycle in Action mode, %s: %d requests\n%s", tc.name, total, strings.Join(routes, "\n"))
+		total, writes, routes := b.playLifecycle(tc.issue, "coder-agent", tc.id)
+		b.lifecycleDone(tc.name, tc.issue, tc.id)
+		t.Logf("one-round lifecycle in Action mode, %s: %d requests (%d writes)\n%s", tc.name, total, writes, routes)
 		totals = append(totals, total)
 	}
 	if totals[0] > 18 || totals[1] >= totals[0] {
 		t.Errorf("a repository's first lifecycle costs %d requests and the next %d; want at most 18, and fewer for the next", totals[0], totals[1])
+	}
+}
+
+// TestRequestsPerLifecycleWithAConfigFile prints the requests and writes of the same one-round
+// lifecycle where the repository is set up as a workflow user's is: a
+// `.github/clarify.yml` with roles and the workflow's verify_keys, and a person with write
+// access (not a bot) asking and resolving. Each lifecycle must have done its part, as in
+// TestRequestsPerLifecycle. The first costs at most 20 requests and the next at most 19,
+// as measured, so that a regression shows.
+func TestRequestsPerLifecycleWithAConfigFile(t *testing.T) {
+	b := newBench(t)
+	b.settle = 200 * time.Millisecond
+	b.fake.AddUser("alice", "User")
+	b.fake.SetPermission(repo, "alice", "write")
+	b.fake.SetFile(repo, ".github/clarify.yml", "roles:\n  engineer: [alice]\n  architect: [maria]\n"+verifyKeysLine(t))
+	b.fake.OpenIssue(repo, 44, "Cache the schema", "maria")
+	var totals []int
+	for _, tc := range []struct {
+		name  string
+		issue int
+		id    string
+	}{
+		{"first in the repository", 42, "CLR-42-001"},
+		{"next one", 44, "CLR-44-001"},
+	} {
+		total, writes, routes := b.playLifecycle(tc.issue, "alice", tc.id)
+		b.lifecycleDone(tc.name, tc.issue, tc.id)
+		t.Logf("one-round lifecycle in Action mode with a config file, asked by a collaborator, %s: %d requests (%d writes)\n%s",
+			tc.name, total, writes, routes)
+		totals = append(totals, total)
+	}
+	if totals[0] > 20 || totals[1] > 19 {
+		t.Errorf("with a config file and a collaborator asking, a repository's first lifecycle costs %d requests and the next %d; want at most 20 and 19", totals[0], totals[1])
+	}
+}
+
+// playLifecycle plays ask (by asker, to maria), answer and resolve in issue n, each its own
+// `bot action` run, and returns the requests and writes of the three runs and their
+// routes, each run's followed by its count.
+func (b *bench) playLifecycle(n int, asker, id string) (requests, writes int, routes string) {
+	b.t.Helper()
+	var lines []string
+	for _, step := range []struct{ author, body string }{
+		{asker, askWithFallback},
+		{"maria", "Per API key: anonymous calls are blocked at the gateway."},
+		{asker, "/clarify resolve " + id + " Per API key."},
+	} {
+		d, _ := b.fake.Comment(repo, n, step.author, step.body)
+		before := len(b.fake.Requests())
+		b.ok("issue_comment", b.eventFile(d))
+		reqs, w := 0, 0
+		for _, r := range b.fake.Requests()[before:] {
+			lines = append(lines, r.Method+" "+r.Path)
+			reqs++
+			if r.Method != http.MethodGet {
+				w++
+			}
+		}
+		requests, writes = requests+reqs, writes+w
+		lines = append(lines, fmt.Sprintf("  (%d requests, %d writes)", reqs, w))
+	}
+	return requests, writes, strings.Join(lines, "\n")
+}
+
+// lifecycleDone fails the test unless the lifecycle of id in issue n did its part:
+// resolved, its labels gone, its decision remembered.
+func (b *bench) lifecycleDone(name string, n int, id string) {
+	b.t.Helper()
+	c, ok := b.ledger(n).Find(id)
+	if !ok || c.Status != "resolved" || len(b.fake.IssueLabels(repo, n)) != 0 {
+		b.t.Fatalf("%s: %s not resolved with its labels gone: %+v, labels %v", name, id, c, b.fake.IssueLabels(repo, n))
+	}
+	if _, ids := b.decisions(); !slices.Contains(ids, id) {
+		b.t.Fatalf("%s: %s not in the decision memory: %v", name, id, ids)
 	}
 }
