@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clarify-app/clarify/internal/asker"
 	"github.com/clarify-app/clarify/render"
@@ -45,17 +46,7 @@ func TestAWorkflowsClarifyTheClientCannotVerifySaysSoAtOnce(t *testing.T) {
 				run := map[string]func([]string) int{"ask": d.Ask, "wait": d.Wait, "status": d.Status}[args[0]]
 				start := b.fake.Now()
 				code := run(args[1:])
-				if code != asker.ExitCannotVerify || !strings.Contains(errs.String(), "cannot-verify") {
-					t.Errorf("bot %s: exit %d, stdout %q, stderr %q; want 6 and cannot-verify", args[0], code, out.String(), errs.String())
-				}
-				for _, want := range tc.want {
-					if !strings.Contains(errs.String(), want) {
-						t.Errorf("bot %s's stderr %q; want %q in it", args[0], errs.String(), want)
-					}
-				}
-				if took := b.fake.Now().Sub(start); took >= asker.DefaultTakeTimeout {
-					t.Errorf("bot %s took %s; want an answer before its take time", args[0], took)
-				}
+				checkCannotVerify(t, "bot "+args[0], code, b.fake.Now().Sub(start), out.String(), errs.String(), tc.want)
 			}
 			if cl := b.clar("CLR-42-001"); cl.ID == "" {
 				t.Errorf("Clarify's ledger holds no CLR-42-001: the workflow did not take the ask")
@@ -72,5 +63,22 @@ func TestAWorkflowsClarifyTheClientCannotVerifySaysSoAtOnce(t *testing.T) {
 				t.Errorf("%d dispatches sent; want the ask's one", len(d))
 			}
 		})
+	}
+}
+
+// checkCannotVerify checks what a command that met Clarify's comments it cannot verify
+// said: exit 6 before its take time, cannot-verify and each of want on stderr.
+func checkCannotVerify(t *testing.T, name string, code int, took time.Duration, out, errs string, want []string) {
+	t.Helper()
+	if code != asker.ExitCannotVerify || !strings.Contains(errs, "cannot-verify") {
+		t.Errorf("%s: exit %d, stdout %q, stderr %q; want 6 and cannot-verify", name, code, out, errs)
+	}
+	for _, w := range want {
+		if !strings.Contains(errs, w) {
+			t.Errorf("%s's stderr %q; want %q in it", name, errs, w)
+		}
+	}
+	if took >= asker.DefaultTakeTimeout {
+		t.Errorf("%s took %s; want an answer before its take time", name, took)
 	}
 }

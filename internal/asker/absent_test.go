@@ -53,21 +53,7 @@ func TestAnAskNotTakenYetIsAPostedRecord(t *testing.T) {
 		{"wait", asker.Door.Wait, []string{"--json", "octo/widgets#42", "CLR-42-002", "--timeout", "30s"}},
 	} {
 		code, out, errs := w.run(cmd.run, cmd.args...)
-		var rec map[string]any
-		if err := json.Unmarshal([]byte(out), &rec); err != nil || code != asker.ExitPosted {
-			t.Fatalf("bot %s of an ask not taken yet: exit %d, stdout %q, stderr %q; want 5 and a record", cmd.name, code, out, errs)
-		}
-		if rec["status"] != clarify.StatusPosted || rec["id"] != "CLR-42-002" || rec["next"] != clarify.NextWait {
-			t.Errorf("bot %s: %v; want status posted, the id asked about, next wait", cmd.name, rec)
-		}
-		for _, zero := range []string{"created_at", "asker", "target", "round"} {
-			if _, ok := rec[zero]; ok {
-				t.Errorf("bot %s: the posted record carries %s: %v", cmd.name, zero, rec[zero])
-			}
-		}
-		if !strings.Contains(errs, "has not taken it yet") {
-			t.Errorf("bot %s's stderr %q; want it to say Clarify has not taken it yet", cmd.name, errs)
-		}
+		checkPosted(t, "bot "+cmd.name, code, out, errs)
 	}
 	code, out, errs := w.run(asker.Door.Status, "octo/widgets#42", "CLR-42-002")
 	if first, _, _ := strings.Cut(out, "\n"); code != asker.ExitPosted || first != "CLR-42-002  posted" || !strings.Contains(errs, "has not taken it yet") {
@@ -85,5 +71,27 @@ func TestAnAskNotTakenYetIsAPostedRecord(t *testing.T) {
 	if code != asker.ExitError || out != "" || !strings.Contains(errs, string(clarify.CodeUnknownID)) {
 		t.Errorf("bot wait CLR-42-002 once its only candidate was refused: exit %d, stdout %q, stderr %q; want 1 and unknown-clarification",
 			code, out, errs)
+	}
+}
+
+// checkPosted checks what a command printed of an ask Clarify has not taken yet (CLR-42-002):
+// exit 5, its record with status posted, the id asked about, next wait and no zero values,
+// and stderr saying why.
+func checkPosted(t *testing.T, name string, code int, out, errs string) {
+	t.Helper()
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(out), &rec); err != nil || code != asker.ExitPosted {
+		t.Fatalf("%s of an ask not taken yet: exit %d, stdout %q, stderr %q; want 5 and a record", name, code, out, errs)
+	}
+	if rec["status"] != clarify.StatusPosted || rec["id"] != "CLR-42-002" || rec["next"] != clarify.NextWait {
+		t.Errorf("%s: %v; want status posted, the id asked about, next wait", name, rec)
+	}
+	for _, zero := range []string{"created_at", "asker", "target", "round"} {
+		if _, ok := rec[zero]; ok {
+			t.Errorf("%s: the posted record carries %s: %v", name, zero, rec[zero])
+		}
+	}
+	if !strings.Contains(errs, "has not taken it yet") {
+		t.Errorf("%s's stderr %q; want it to say Clarify has not taken it yet", name, errs)
 	}
 }
