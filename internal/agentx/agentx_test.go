@@ -249,6 +249,8 @@ func fullLedger() clarify.Ledger {
 		Archives: []int64{990}, Labels: []string{"needs-decision"}, Head: "0123456789abcdef01234567",
 		Saved: time.Date(2026, 1, 5, 9, 45, 0, 0, time.UTC),
 		Read:  time.Date(2026, 1, 5, 9, 44, 58, 0, time.UTC),
+		Relations: []clarify.Relation{{Clarification: "CLR-42-003", Kind: clarify.RelationBlockedBy, Issue: 43, ID: 9043,
+			Linked: true}},
 		Hints: clarify.Hints{NoConfig: clarify.NoConfig{At: time.Date(2026, 2, 26, 8, 0, 0, 0, time.UTC), Branch: "main", Seen: 1009},
 			Memory: clarify.MemoryHint{Issue: 7, Mark: "00112233445566778899aabb"}},
 		Clarifications: []clarify.Clarification{{

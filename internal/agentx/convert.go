@@ -22,7 +22,7 @@ func FromLedger(l clarify.Ledger, repo string) File {
 	x := LedgerExtra{
 		Repository: repo, Cursor: l.Cursor, Rev: l.Rev, Closed: l.Closed,
 		Archives: clone(l.Archives), Labels: clone(l.Labels), Head: l.Head, Hints: l.Hints,
-		Saved: l.Saved, Read: l.Read,
+		Saved: l.Saved, Read: l.Read, Relations: clone(l.Relations),
 	}
 	if l.Seq != highestSeq(l.Clarifications) {
 		x.Seq = l.Seq
@@ -105,7 +105,7 @@ func ToLedger(f File) (clarify.Ledger, error) {
 			l.Seq = x.Seq
 		}
 		l.Cursor, l.Rev, l.Closed, l.Head, l.Hints, l.Saved, l.Read = x.Cursor, x.Rev, x.Closed, x.Head, x.Hints, x.Saved, x.Read
-		l.Archives, l.Labels = clone(x.Archives), clone(x.Labels)
+		l.Archives, l.Labels, l.Relations = clone(x.Archives), clone(x.Labels), clone(x.Relations)
 		for _, a := range x.Assumptions {
 			l.Assumptions = append(l.Assumptions, clarify.Assumption{
 				Decision: a.Decision, Confidence: a.Confidence, Risk: a.Risk, Author: a.From,

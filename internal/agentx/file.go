@@ -76,8 +76,12 @@ type LedgerExtra struct {
 	// Saved is when the app saved this revision (clarify.Ledger.Saved).
 	Saved time.Time `json:"saved,omitzero"`
 	// Read is when the run that saved it read the issue (clarify.Ledger.Read).
-	Read        time.Time    `json:"read,omitzero"`
-	Assumptions []Assumption `json:"assumptions,omitempty"`
+	Read time.Time `json:"read,omitzero"`
+	// Relations are the decision issues that stand for its blocking clarifications in
+	// GitHub's own model (clarify.Ledger.Relations): an import keeps them, so that the next
+	// run takes their edges off rather than opening second ones.
+	Relations   []clarify.Relation `json:"relations,omitempty"`
+	Assumptions []Assumption       `json:"assumptions,omitempty"`
 }
 
 // ClarificationExtra is what Clarify keeps of a clarification that the AgentX format has
