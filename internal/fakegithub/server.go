@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"sort"
@@ -80,12 +79,13 @@ type Server struct {
 	faults   map[string][]*fault
 	chaos    *chaosState
 
-	content     ContentWindow
-	transitRand *rand.Rand
-	latency     time.Duration
-	before      []beforeHook // BeforeNext, AfterNext
-	outbox      []Delivery
-	rate        map[int64]*rateWindow
+	contentLimit   ContentLimit
+	contentSent    map[int64][]time.Time
+	contentRefused int
+	latency        time.Duration
+	before         []beforeHook // BeforeNext, AfterNext
+	outbox         []Delivery
+	rate           map[int64]*rateWindow
 
 	hookLog   []*hookAttempt
 	hookSeq   int64
@@ -381,7 +381,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	latency := s.latency
 	s.mu.Unlock()
-	latency += s.transit(r)
 	if latency > 0 {
 		t := time.NewTimer(latency)
 		select {
