@@ -89,3 +89,30 @@ func TestOnlyDecisionsPeopleMadeAreSettled(t *testing.T) {
 		t.Errorf("a clarification settled before the run counted again: %+v", again)
 	}
 }
+
+// TestARolesPersonStandsWithoutALookUp: a person the configuration lists in a role speaks
+// for the repository whatever GitHub would say of their permission, so settling their
+// question costs no permission request; an app's login in a role is still looked up, and
+// does not stand.
+func TestARolesPersonStandsWithoutALookUp(t *testing.T) {
+	p := DefaultPolicy()
+	p.Roles = map[string][]string{"lead": {"maria", "helper[bot]"}}
+	settled := func(by string) Ledger {
+		c := Clarification{ID: "CLR-7-001", Topic: "Cache", Status: Resolved, Resolution: "Per user."}
+		c.Thread = []Entry{{Kind: KindQuestion, Text: "Per user?"}, {Kind: KindResolution, Author: by, CommentID: 9, Text: "Per user."}}
+		return Ledger{Issue: 7, Clarifications: []Clarification{c}}
+	}
+	var asked []string
+	who := func(login string) (Actor, error) {
+		asked = append(asked, login)
+		return Actor{Login: login, Bot: IsAppLogin(login), Permission: "read"}, nil
+	}
+	got, err := SettledByPeople(Ledger{Issue: 7}, settled("Maria"), p, who)
+	if err != nil || len(got) != 1 || got[0].By != "Maria" || len(asked) != 0 {
+		t.Errorf("a lead's resolution: %+v, %v, looked up %v; want remembered with no look-up", got, err, asked)
+	}
+	got, _ = SettledByPeople(Ledger{Issue: 7}, settled("helper[bot]"), p, who)
+	if len(got) != 0 || len(asked) != 1 {
+		t.Errorf("an app in a role: %+v, looked up %v; want looked up and not remembered", got, asked)
+	}
+}

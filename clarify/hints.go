@@ -10,6 +10,9 @@ import "time"
 type Hints struct {
 	// NoConfig says a run found no config file: until the next push, there is still none.
 	NoConfig NoConfig `json:"no_config,omitzero"`
+	// ConfigFile is the config file a run read, when it was small: until the next push, the
+	// repository's file holds the same.
+	ConfigFile ConfigFile `json:"config_file,omitzero"`
 	// Memory names the issue that holds the repository's decisions.
 	Memory MemoryHint `json:"memory,omitzero"`
 }
@@ -50,6 +53,13 @@ func NoConfigAt(push Push, seen int64) NoConfig {
 
 // Pushed is the push the hint was noted at.
 func (h NoConfig) Pushed() Push { return Push{At: h.At, Branch: h.Branch} }
+
+// ConfigFile is the content of the repository's config file as a run read it, with the
+// push and the comments it holds as of, as NoConfig's do for a missing file.
+type ConfigFile struct {
+	AsOf    NoConfig `json:"as_of"`
+	Content string   `json:"content"`
+}
 
 // MemoryHint names the issue that holds the repository's decisions, with the mark that
 // proves it the app's (the one its label carries), so that a later run reads the decisions

@@ -66,6 +66,12 @@ func describeRune(r rune) string {
 	return fmt.Sprintf("%q", r)
 }
 
+// IsAppLogin reports whether login is an app's account ("name[bot]"), which GitHub gives
+// every GitHub App and which no person's login can have.
+func IsAppLogin(login string) bool {
+	return strings.HasSuffix(strings.ToLower(login), "[bot]")
+}
+
 // Handle is a GitHub login ("alice", "ci-bot[bot]") or a team ("org/team"): whom the
 // configuration names, and whom the app may write after an "@".
 type Handle struct {

@@ -180,7 +180,7 @@ func (p Policy) answerers(t Target, asker string) (people []string, known bool) 
 		if strings.Contains(m, "/") {
 			return nil, false
 		}
-		if key := strings.ToLower(m); !seen[key] && !strings.HasSuffix(key, "[bot]") {
+		if key := strings.ToLower(m); !seen[key] && !IsAppLogin(key) {
 			seen[key] = true
 			people = append(people, m)
 		}

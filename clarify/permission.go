@@ -23,6 +23,20 @@ func (p Policy) HasStanding(a Actor) bool {
 	return a.CanWrite() || p.RoleOf(a.Login) != ""
 }
 
+// standing is HasStanding for login, asking who (what GitHub reports of it now) only when
+// the configuration does not already say: a login a role lists that is not an app's is a
+// person the repository chose, whatever their permission, so no look-up is spent on it.
+func (p Policy) standing(login string, who func(login string) (Actor, error)) (bool, error) {
+	if login != "" && !IsAppLogin(login) && p.RoleOf(login) != "" {
+		return true, nil
+	}
+	a, err := who(login)
+	if err != nil {
+		return false, err
+	}
+	return p.HasStanding(a), nil
+}
+
 // MayChangeDecisions reports whether a may replace a decision of the repository (`/clarify
 // supersede`): a person with write access, as GitHub reports it for this very comment, never
 // as remembered from an earlier one (write access can be taken away).
@@ -37,11 +51,11 @@ func MayChangeDecisions(a Actor) bool {
 // alone and are never put in the mouth of the person who answered.
 func remembered(c Clarification, resolution Entry, p Policy, who func(login string) (Actor, error)) (Decision, bool, error) {
 	d := Decision{ID: c.ID, Topic: c.Topic, Question: FirstQuestion(c), At: c.ResolvedAt}
-	resolver, err := who(resolution.Author)
+	resolverStands, err := p.standing(resolution.Author, who)
 	if err != nil {
 		return Decision{}, false, err
 	}
-	if p.HasStanding(resolver) {
+	if resolverStands {
 		d.Decision, d.By, d.CommentID = c.Resolution, decider(c, resolution), resolution.CommentID
 		d.Expect, d.Value = c.Expect, resolution.Value
 		return d, true, nil
@@ -50,8 +64,7 @@ func remembered(c Clarification, resolution Entry, p Policy, who func(login stri
 	if !ok {
 		return Decision{}, false, nil
 	}
-	answerer, err := who(answer.Author)
-	if err != nil || !p.HasStanding(answerer) {
+	if stands, err := p.standing(answer.Author, who); err != nil || !stands {
 		return Decision{}, false, err
 	}
 	// The answer is read again by the round that settled, whose Expect is the one kept.

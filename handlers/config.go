@@ -38,6 +38,10 @@ type RepoConfig struct {
 	Fresh bool
 	// Missing says there is no file (the defaults apply), as read or as a ledger's hint says.
 	Missing bool
+	// file is the file's content, when hintable: the repository's own file, which parsed
+	// and is small enough for a ledger to keep until the next push (configHints).
+	file     string
+	hintable bool
 }
 
 // ConfigProblem says which file was broken and how, for the one comment that tells the issue.
@@ -64,7 +68,7 @@ type ConfigLoader struct {
 	cache memory[RepoConfig]
 	// oneRepo says the loader reads the repository's own file only (a workflow's token
 	// reaches no other repository), so that a push to the repository is the only thing that
-	// can bring a file: a ledger's hint that there was none holds until the next (loadAfter).
+	// can bring or change a file: a ledger's hint of what it was holds until the next (holds).
 	oneRepo bool
 }
 
@@ -98,42 +102,78 @@ func (l *ConfigLoader) Load(ctx context.Context, client *github.Client, owner, r
 	return cfg, err
 }
 
-// hintRun is what decides whether a run may take a ledger's no-config hint: the hint, the
+// maxHintedConfig is the largest config file a ledger keeps (clarify.Hints.ConfigFile): a
+// repository's roles and deadlines fit many times over, and the ledger's comment stays far
+// from GitHub's limit on a comment's body.
+const maxHintedConfig = 2048
+
+// hintRun is what decides whether a run may take a ledger's config hints: the hints, the
 // run's payload's push, the payload's own comment (0 for none) and the newest comment
 // other than the app's that the run is to apply (0 for none).
 type hintRun struct {
 	none            clarify.NoConfig
+	file            clarify.ConfigFile
 	push            clarify.Push
 	trigger, newest int64
 }
 
-// loadAfter is Load for a run whose issue's ledger may say none (a known push: no file was
-// there as of it). Where the loader reads one repository only, the payload showing the
-// same push means nothing brought a file before the payload's comment was made, so the
-// defaults apply without a request to that comment and to those the hint's own run had read
-// before it looked (Seen); a run that applies a newer comment (a run queued before a push,
-// taking in replies made after it) reads the file, as does any other push, or none known
-// (a sweep's run, a payload without pushed_at). A file that exists is read every time: its
-// roles decide who may answer. In App mode the organization's .github repository may hold
-// the file, which this repository's pushes do not move, so the hint is never taken there.
+// holds reports whether a hint noted as of asOf still says what the repository holds for
+// this run: where the loader reads one repository only, the payload showing the same push
+// means nothing changed the file before the payload's comment was made, nor before those
+// the hint's own run had read (Seen); a run that applies a newer comment (a run queued
+// before a push, taking in replies made after it) does not take it, nor does a run of
+// another push, or of none known (a sweep's run, a payload without pushed_at). In App mode
+// the organization's .github repository may hold the file, which this repository's pushes
+// do not move, so no hint holds there.
+func (l *ConfigLoader) holds(asOf clarify.NoConfig, h hintRun) bool {
+	return l.oneRepo && asOf.Pushed().Same(h.push) && h.newest <= max(asOf.Seen, h.trigger)
+}
+
+// loadAfter is Load for a run whose issue's ledger may say what the config file was as of
+// a push (holds): none, and the defaults apply, or a small file, which is parsed from the
+// ledger; either way without a request.
 func (l *ConfigLoader) loadAfter(ctx context.Context, client *github.Client, owner, repo string, h hintRun) (RepoConfig, error) {
-	none, push := h.none, h.push
-	if l.oneRepo && none.Pushed().Same(push) && h.newest <= max(none.Seen, h.trigger) {
-		zerolog.Ctx(ctx).Debug().Time("pushed_at", push.At).Msg("No configuration file as of the repository's last push; the defaults apply")
+	if l.holds(h.none, h) {
+		zerolog.Ctx(ctx).Debug().Time("pushed_at", h.push.At).Msg("No configuration file as of the repository's last push; the defaults apply")
 		return RepoConfig{Config: repoconfig.Default(), Missing: true}, nil
+	}
+	if l.holds(h.file.AsOf, h) {
+		if cfg, err := repoconfig.Parse([]byte(h.file.Content)); err == nil {
+			zerolog.Ctx(ctx).Debug().Time("pushed_at", h.push.At).Msg("The configuration file is as the ledger kept it at the repository's last push")
+			return RepoConfig{Config: cfg, file: h.file.Content, hintable: true}, nil
+		}
 	}
 	return l.Load(ctx, client, owner, repo)
 }
 
-// noConfigHint is what a ledger records, after a run loaded cfg with its payload showing
-// push, of the repository's config file: was, the hint it had, kept when the run cannot
-// tell more (no push known, or the hint taken); the push when the file is missing, with
-// seen, the newest comment read before the file was, when this run read it; nothing once a
-// file is there.
-func (l *ConfigLoader) noConfigHint(was clarify.NoConfig, cfg RepoConfig, push clarify.Push, seen int64) clarify.NoConfig {
+// configHints is what a ledger records, after a run loaded cfg with its payload showing
+// push, of the repository's config file: the push when the file is missing (NoConfig), or
+// the file's content with the push when it is small (ConfigFile), with seen, the newest
+// comment read before the file was, when this run read it; was, the hint it had, kept when
+// the run cannot tell more (no push known, or the hint taken); nothing where the loader
+// reads more than one repository, or the file is broken or large.
+func (l *ConfigLoader) configHints(was clarify.Hints, cfg RepoConfig, push clarify.Push, seen int64) (clarify.NoConfig, clarify.ConfigFile) {
 	switch {
-	case !l.oneRepo || !cfg.Missing:
-		return clarify.NoConfig{}
+	case !l.oneRepo:
+		return clarify.NoConfig{}, clarify.ConfigFile{}
+	case cfg.Missing:
+		return asOf(was.NoConfig, cfg, push, seen), clarify.ConfigFile{}
+	case cfg.hintable:
+		prev := was.ConfigFile.AsOf
+		if was.ConfigFile.Content != cfg.file {
+			prev = clarify.NoConfig{}
+		}
+		return clarify.NoConfig{}, clarify.ConfigFile{AsOf: asOf(prev, cfg, push, seen), Content: cfg.file}
+	default:
+		return clarify.NoConfig{}, clarify.ConfigFile{}
+	}
+}
+
+// asOf is the push and comment a config hint holds as of: the run's push and seen when it
+// read the file itself, was when it cannot tell more (no push known, or the same push),
+// and the run's push alone otherwise.
+func asOf(was clarify.NoConfig, cfg RepoConfig, push clarify.Push, seen int64) clarify.NoConfig {
+	switch {
 	case !push.Known():
 		return was
 	case cfg.Fresh:
@@ -175,6 +215,9 @@ func (l *ConfigLoader) read(ctx context.Context, client *github.Client, owner, r
 			out.Problem = &ConfigProblem{Source: raw.Source, Path: raw.Path, Err: perr}
 		} else {
 			out.Config = cfg
+			// A remote reference's file lives in a repository whose pushes this one's payloads
+			// do not show, so only the repository's own file is kept.
+			out.file, out.hintable = string(raw.Content), !raw.IsRemote && len(raw.Content) <= maxHintedConfig
 		}
 	}
 	if out.Problem != nil {

@@ -40,7 +40,7 @@ func (b *Base) followHints(ref clarify.IssueRef, h clarify.Hints) {
 // holds the repository's decisions as this process last found or made it (none when the
 // one hinted at is gone and the label names none).
 func (b *Base) noteHints(ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
-	l.Hints.NoConfig = b.Configs.noConfigHint(snap.ledger.Hints.NoConfig, cfg, push, snap.lastRead)
+	l.Hints.NoConfig, l.Hints.ConfigFile = b.Configs.configHints(snap.ledger.Hints, cfg, push, snap.lastRead)
 	l.Hints.Memory = clarify.MemoryHint{}
 	if n, ok := b.decisionIssues.get(ref.Owner + "/" + ref.Repo); ok {
 		mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
@@ -48,11 +48,11 @@ func (b *Base) noteHints(ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, p
 	}
 }
 
-// hintRun is what the run knows to decide on the ledger's no-config hint (config.go): the
+// hintRun is what the run knows to decide on the ledger's config hints (config.go): the
 // payload's push and comment, and the newest comment it is to apply that is not the app's,
 // whose config must be the one in force when it was made (bot is the app's login).
 func (s *snapshot) hintRun(trig trigger, bot string) hintRun {
-	h := hintRun{none: s.ledger.Hints.NoConfig, push: trig.Push}
+	h := hintRun{none: s.ledger.Hints.NoConfig, file: s.ledger.Hints.ConfigFile, push: trig.Push}
 	if trig.Kind == triggerComment {
 		h.trigger = trig.Comment.GetID()
 	}

@@ -76,6 +76,42 @@ func TestARepositoryWithoutConfigIsReadOnceALifecycle(t *testing.T) {
 // narrowed is a config that lets only a question's target answer it.
 const narrowed = "answer_from: targets\n"
 
+// TestAConfigFileIsReadOnceUntilAPush: the ask's run reads a small config file that lets
+// only the target answer, and the ledger keeps it; the next run, whose payload shows no push
+// since, reads no file and still applies it (bob, with write access, answers nothing). A
+// push that lifts the rule is read by the first run after it, and bob's reply then answers.
+// A file larger than the ledger keeps is read by every run.
+func TestAConfigFileIsReadOnceUntilAPush(t *testing.T) {
+	b := newBench(t)
+	b.withBob()
+	b.fake.SetFile(repo, ".github/clarify.yml", narrowed)
+	if routes := b.step(42, "coder-agent", askWithFallback); count(routes, configRoute) != 1 {
+		t.Fatalf("the ask read the config %d times, want 1:\n%s", count(routes, configRoute), strings.Join(routes, "\n"))
+	}
+	if got := b.ledger(42).Hints.ConfigFile.Content; got != narrowed {
+		t.Fatalf("the ledger keeps the file as %q, want %q", got, narrowed)
+	}
+	routes := b.step(42, "bob", "/respond CLR-42-001 Per client IP.")
+	if count(routes, configRoute) != 0 || b.clar("CLR-42-001").Status != clarify.Pending {
+		t.Fatalf("with nothing pushed, bob's reply: %d config reads, %s; want 0 and pending:\n%s",
+			count(routes, configRoute), b.clar("CLR-42-001").Status, strings.Join(routes, "\n"))
+	}
+	b.fake.Advance(time.Minute)
+	b.fake.SetFile(repo, ".github/clarify.yml", "# the defaults\n")
+	routes = b.step(42, "bob", "/respond CLR-42-001 Per client IP.")
+	if count(routes, configRoute) != 1 || b.clar("CLR-42-001").Status != clarify.Answered {
+		t.Fatalf("after a push, bob's reply: %d config reads, %s; want 1 and answered:\n%s",
+			count(routes, configRoute), b.clar("CLR-42-001").Status, strings.Join(routes, "\n"))
+	}
+
+	large := newBench(t)
+	large.fake.SetFile(repo, ".github/clarify.yml", narrowed+"# "+strings.Repeat("x", 2100)+"\n")
+	large.step(42, "coder-agent", askWithFallback)
+	if routes := large.step(42, "maria", "Per API key."); count(routes, configRoute) != 1 {
+		t.Fatalf("a large file was read %d times by the answer, want 1", count(routes, configRoute))
+	}
+}
+
 // withBob adds bob, who has write access: on the defaults, his reply answers a question
 // addressed to maria.
 func (b *bench) withBob() {

@@ -252,6 +252,8 @@ func fullLedger() clarify.Ledger {
 		Relations: []clarify.Relation{{Clarification: "CLR-42-003", Kind: clarify.RelationBlockedBy, Issue: 43, ID: 9043,
 			Linked: true}},
 		Hints: clarify.Hints{NoConfig: clarify.NoConfig{At: time.Date(2026, 2, 26, 8, 0, 0, 0, time.UTC), Branch: "main", Seen: 1009},
+			ConfigFile: clarify.ConfigFile{AsOf: clarify.NoConfig{At: time.Date(2026, 2, 26, 8, 0, 0, 0, time.UTC), Branch: "main", Seen: 1009},
+				Content: "answer_from: targets\n"},
 			Memory: clarify.MemoryHint{Issue: 7, Mark: "00112233445566778899aabb"}},
 		Clarifications: []clarify.Clarification{{
 			ID: "CLR-42-003", Asker: clarify.Party{Login: "coder-agent[bot]", Role: "engineer"},
