@@ -145,23 +145,33 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 		return err
 	}
 	ref := clarify.IssueRef{Owner: ev.GetRepo().GetOwner().GetLogin(), Repo: ev.GetRepo().GetName(), Number: number}
-	// The payload carries no issue: its state (a closed issue takes no new clarification),
-	// its labels and assignees are read here, as a comment's payload would carry them.
-	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
-	if ledger.Gone(err) {
-		logger.Warn().Msg("Dispatch names an issue that does not exist; dropped")
-		return nil
+	trig, ok, err := dispatchTrigger(ctx, client, ref, req, h.Now(), ev.GetRepo())
+	if !ok || err != nil {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("read %s: %w", ref.String(), err)
-	}
-	trig := trigger{Kind: triggerDispatch, Dispatch: req, Sender: ev.GetSender(), At: h.Now(),
-		Issue: is, IssueClosed: is.GetState() == "closed", Push: pushOf(ev.GetRepo())}
 	if h.MirrorOnly {
 		return h.mirrorOnly(ctx, client, ref, trig)
 	}
 	_, err = h.run(ctx, client, ref, trig)
 	return err
+}
+
+// dispatchTrigger is the trigger of a run for req, a command without a comment of its own
+// in issue ref: the payload carries no issue, so its state (a closed issue takes no new
+// clarification), its labels and assignees are read here, as a comment's payload would carry
+// them. false when the issue does not exist: the command is dropped, and logged.
+func dispatchTrigger(ctx context.Context, client *github.Client, ref clarify.IssueRef, req *dispatchRequest, now time.Time,
+	repo *github.Repository) (trigger, bool, error) {
+	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
+	if ledger.Gone(err) {
+		zerolog.Ctx(ctx).Warn().Int(LogKeyIssue, ref.Number).Msg("A command sent without a comment names an issue that does not exist; dropped")
+		return trigger{}, false, nil
+	}
+	if err != nil {
+		return trigger{}, false, fmt.Errorf("read %s: %w", ref.String(), err)
+	}
+	return trigger{Kind: triggerDispatch, Dispatch: req, Sender: req.Sender, At: now,
+		Issue: is, IssueClosed: is.GetState() == "closed", Push: pushOf(repo)}, true, nil
 }
 
 // mirrorOnly writes a dispatch's mirror, or its refusal, as its run would, and folds and
@@ -196,6 +206,9 @@ type dispatchRequest struct {
 	// line), Ref and State an ask's only. State and Nonce go into the mirror's signed copy,
 	// never its quote; Nonce into its record too.
 	Ref, State, Nonce string
+	// Decision is the decision issue a reply was made in, when the request is that reply's
+	// (decision_reply.go) rather than a dispatch's; 0 otherwise.
+	Decision int
 }
 
 // EventIssue is the issue or pull request an event's payload names: issue.number,
@@ -379,7 +392,7 @@ func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarif
 		return trig, err
 	}
 	mention := clarify.MirrorMentions(d.Command, d.Sender.GetLogin())
-	c, err := b.postOnce(ctx, client, ref, snap, mark, render.Mirror(d.Sender.GetLogin(), d.Command, d.Nonce, mention, block, dispatchKey(d.GUID)))
+	c, err := b.postOnce(ctx, client, ref, snap, mark, d.mirror(mention, block))
 	if err != nil {
 		return trig, fmt.Errorf("mirror of a dispatch: %w", err)
 	}
@@ -412,10 +425,23 @@ func (b *Base) writesNothing(ctx context.Context, lookups *actorLookups, d *disp
 	return false, nil
 }
 
+// mirror is the comment that stands for the request's command: a dispatch's, or a reply's
+// in a decision issue.
+func (d *dispatchRequest) mirror(mention []string, block string) string {
+	if d.Decision > 0 {
+		return render.ReplyMirror(d.Sender.GetLogin(), d.Decision, d.Command, mention, block, dispatchKey(d.GUID))
+	}
+	return render.Mirror(d.Sender.GetLogin(), d.Command, d.Nonce, mention, block, dispatchKey(d.GUID))
+}
+
 // refusal is the answer to a payload that is no command, in place of its mirror.
 func (d *dispatchRequest) refusal() clarify.Reply {
+	quote := "repository_dispatch clarify " + d.Sent
+	if d.Decision > 0 {
+		quote = fmt.Sprintf("a reply in #%d", d.Decision)
+	}
 	r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: cmp.Or(d.Problem.Code, clarify.CodeBadCommand), To: d.Sender.GetLogin(),
-		Quote: "repository_dispatch clarify " + d.Sent, Problem: d.Problem.Problem, Try: d.Problem.Try}
+		Quote: quote, Problem: d.Problem.Problem, Try: d.Problem.Try}
 	if problem, _ := clarify.RefProblem(d.Ref); problem == "" {
 		r.Ref = d.Ref
 	}

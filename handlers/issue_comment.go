@@ -84,6 +84,9 @@ func (h *IssueComment) Handle(ctx context.Context, eventType, deliveryID string,
 			Deleted: deletedStatus(ev), Push: pushOf(ev.GetRepo())})
 		return err
 	}
+	if work, cid, ok := h.decisionIssue(ev); ok && h.mode.relaysDecisionReplies() {
+		return h.relayReply(ctx, ev, work, cid)
+	}
 	if !h.mayConcern(ev) {
 		logger.Debug().Msg("Comment in an issue without clarifications holds no command")
 		return nil

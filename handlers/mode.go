@@ -68,3 +68,8 @@ func (m Mode) seesEveryEvent() bool { return m.kind == loneServer }
 // `checks: write` could not write them, and listing pull requests for them would cost two
 // requests a clarification for nothing (bot action, unless CLARIFY_CHECKS is true).
 func (m Mode) writesChecks() bool { return !m.noChecks }
+
+// relaysDecisionReplies says a reply in a decision issue is taken to its work issue
+// (decision_reply.go): not in a workflow run, whose job for a comment in the decision issue
+// would run in that issue's concurrency group beside the work issue's own jobs.
+func (m Mode) relaysDecisionReplies() bool { return m.kind != workflowRun }

@@ -18,6 +18,7 @@ func (b *Base) relate(ctx context.Context, client *github.Client, ref clarify.Is
 		return nil
 	}
 	keys := b.keys(ref)
-	env := relations.Env{Work: ref, Bot: b.BotLogin(), Seal: keys.Seal, Sealed: keys.Sealed, TakenOff: trig.TakenOff}
+	env := relations.Env{Work: ref, Bot: b.BotLogin(), Seal: keys.Seal, Sealed: keys.Sealed, TakenOff: trig.TakenOff,
+		RepliesHere: b.mode.relaysDecisionReplies()}
 	return relations.Keep(ctx, client, env, cfg.Relations, l)
 }

@@ -15,13 +15,25 @@ import (
 // app reads back; the quote is for people, so nothing in it can act as markup of the app's.
 // Its record names the dispatch's nonce, if it carried one (IsMirrorOf).
 func Mirror(sender, command, nonce string, mention []string, block, key string) string {
+	return mirror(sender, "via `repository_dispatch`", command, nonce, mention, block, key)
+}
+
+// ReplyMirror is the app's comment in a work issue that stands for a reply made in one of
+// its decision issues (RelationBody), as Mirror stands for a dispatch: who replied, where,
+// and the command the reply is taken as.
+func ReplyMirror(sender string, decision int, command string, mention []string, block, key string) string {
+	return mirror(sender, fmt.Sprintf("in #%d", decision), command, "", mention, block, key)
+}
+
+// mirror is a mirror's body: the sender, where they said it (via), and the rest as Mirror's.
+func mirror(sender, via, command, nonce string, mention []string, block, key string) string {
 	var b strings.Builder
 	if to := strings.TrimPrefix(strings.TrimSpace(sender), "@"); validHandle(to) && !strings.Contains(to, "/") {
 		b.WriteString("@" + to)
 	} else {
 		b.WriteString(login(sender))
 	}
-	b.WriteString(" via `repository_dispatch`, taken as their comment:\n\n")
+	b.WriteString(" " + via + ", taken as their comment:\n\n")
 	b.WriteString(quote(command, capEntry) + "\n")
 	if m := mentions(mention); m != "" {
 		b.WriteString("\ncc " + m + "\n")

@@ -11,8 +11,9 @@ import (
 // A decision issue stands for one blocking clarification in GitHub's own model (relations:
 // in .github/clarify.yml): the work issue is blocked by it, or it is the work issue's
 // sub-issue, so the sidebar, Projects and whatever reads issue dependencies show the work
-// as waiting. It is named for the question and links back; the answer stays in the work
-// issue, where the clarification lives.
+// as waiting. It is named for the question and links back. An answer may be given in either
+// issue: a reply in the decision issue is mirrored into the work issue, where the
+// clarification lives, as the replier's comment there (Mirror).
 
 // capTitle is how much of a topic or question a decision issue's title shows, in runes:
 // GitHub's titles take 256 characters, and a sidebar shows far fewer.
@@ -51,8 +52,9 @@ func RelationTitle(c clarify.Clarification) string {
 }
 
 // RelationBody is a decision issue's body: which issue waits on it and why, the question,
-// and where to answer. It ends with Marker(key).
-func RelationBody(c clarify.Clarification, work clarify.IssueRef, key string) string {
+// and where to answer: here too when repliesHere (a reply is taken to the work issue). It
+// ends with Marker(key).
+func RelationBody(c clarify.Clarification, work clarify.IssueRef, key string, repliesHere bool) string {
 	cid := id(c.ID)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s/%s#%d waits on this decision: clarification %s, %s.\n\n", work.Owner, work.Repo, work.Number, cid, sides(c))
@@ -63,10 +65,36 @@ func RelationBody(c clarify.Clarification, work clarify.IssueRef, key string) st
 	if len(c.Options) > 0 {
 		b.WriteString("**Options**\n\n" + options(c) + "\n")
 	}
-	fmt.Fprintf(&b, "**How to answer**\n\nIn %s/%s#%d: a plain reply there answers the oldest open question addressed to you, "+
-		"and `/respond %s <answer>` this one by name. Clarify closes this issue with the decision once the clarification settles.\n",
-		work.Owner, work.Repo, work.Number, cid)
+	b.WriteString("**How to answer**\n\n")
+	if repliesHere {
+		fmt.Fprintf(&b, "Here: a plain reply answers this question, and Clarify takes it to %s/%s#%d as your comment. Or there: `/respond %s <answer>`. ",
+			work.Owner, work.Repo, work.Number, cid)
+	} else {
+		fmt.Fprintf(&b, "In %s/%s#%d: a plain reply there answers the oldest open question addressed to you, and `/respond %s <answer>` this one by name. ",
+			work.Owner, work.Repo, work.Number, cid)
+	}
+	b.WriteString("Clarify closes this issue with the decision once the clarification settles.\n")
 	return strings.TrimRight(b.String(), "\n") + "\n\n" + Marker(key) + "\n"
+}
+
+// RelationOf reads the work issue and the clarification a decision issue's body
+// (RelationBody) stands for; false when body is none. Only the app's own body, sealed over
+// under the work issue's key, is to be believed (render.IssueKeys.Sealed, RelationKey).
+func RelationOf(body string) (work clarify.IssueRef, cid string, ok bool) {
+	first, _, _ := strings.Cut(body, "\n")
+	issue, rest, ok := strings.Cut(first, " waits on this decision: clarification ")
+	if !ok {
+		return clarify.IssueRef{}, "", false
+	}
+	cid, _, _ = strings.Cut(rest, ",")
+	work, ok = clarify.ParseIssueRef(issue)
+	if !ok {
+		return clarify.IssueRef{}, "", false
+	}
+	if cid, ok = clarify.NormalizeID(cid); !ok {
+		return clarify.IssueRef{}, "", false
+	}
+	return work, cid, true
 }
 
 // RelationClosed is the comment that closes a decision issue: the decision, or that the

@@ -31,6 +31,9 @@ type Env struct {
 	// TakenOff is a decision issue whose edge GitHub says someone else took off (0: none):
 	// where it is off, the person's word stands, and the edge is not put back.
 	TakenOff int
+	// RepliesHere says a reply in a decision issue is taken to the work issue as the
+	// replier's comment there, so the decision issue invites answers (handlers' mode).
+	RepliesHere bool
 }
 
 // Keep brings the decision issues of the work issue in line with its folded ledger l, and
@@ -162,7 +165,7 @@ func (env Env) opened(ctx context.Context, client *github.Client, c clarify.Clar
 // create opens c's decision issue.
 func (env Env) create(ctx context.Context, client *github.Client, c clarify.Clarification, mark string) (*github.Issue, error) {
 	title := render.RelationTitle(c)
-	body := env.Seal(render.RelationBody(c, env.Work, render.RelationKey(c.ID)), mark)
+	body := env.Seal(render.RelationBody(c, env.Work, render.RelationKey(c.ID), env.RepliesHere), mark)
 	is, _, err := client.Issues.Create(ctx, env.Work.Owner, env.Work.Repo, &github.IssueRequest{Title: &title, Body: &body})
 	if err != nil {
 		return nil, fmt.Errorf("open the decision issue of %s: %w", c.ID, err)
