@@ -2,9 +2,11 @@ package ghtransport
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -17,10 +19,12 @@ import (
 // they arrive, on its own clock (fakegithub.ContentWindow). The way there and the way back
 // each take no time or transit (a connection free, or stalled behind a busy transport),
 // drawn at random: the worst for a window, since writes let go together arrive up to
-// transit apart. A write past a limit is refused with Retry-After. It runs in a synctest
-// bubble, whose clock its sleeps move.
+// transit apart. A write past a limit is refused with Retry-After, or, when noWait, as a
+// secondary limit that names no wait. It runs in a synctest bubble, whose clock its sleeps
+// move.
 type arrivalGitHub struct {
 	transit time.Duration
+	noWait  bool
 	// clock is GitHub's clock, which is not the pacer's.
 	clock func() time.Time
 
@@ -49,7 +53,11 @@ func (g *arrivalGitHub) RoundTrip(r *http.Request) (*http.Response, error) {
 	secs, ok := g.content.Arrive(1, g.clock())
 	g.mu.Unlock()
 	time.Sleep(g.delay())
-	if !ok {
+	switch {
+	case !ok && g.noWait:
+		return &http.Response{StatusCode: http.StatusForbidden, Header: http.Header{},
+			Body: io.NopCloser(strings.NewReader(`{"message":"You have exceeded a secondary rate limit."}`))}, nil
+	case !ok:
 		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {strconv.Itoa(secs)}}, Body: http.NoBody}, nil
 	}
 	return &http.Response{StatusCode: http.StatusCreated, Header: http.Header{}, Body: http.NoBody}, nil
@@ -106,15 +114,17 @@ func TestPacerLeavesRoomForTransitUnderTheContentLimit(t *testing.T) {
 }
 
 // TestARefusalSlowsTheInstallationDown: GitHub may refuse below its documented limits
-// ("for undisclosed reasons"); here it takes 50 writes a minute while the pacer allows 80.
-// The first refusal must slow the installation down, not be met again each minute: the
-// only writes refused are the 30 of the first 80, already on their way when it came.
+// ("for undisclosed reasons"), naming no wait; here it takes 50 writes a minute while the
+// pacer allows 80. The first refusal must slow the installation down (a strike: 40 a
+// minute), not be met again each minute: the only writes refused are the 30 of the first
+// 80, already on their way when it came.
 func TestARefusalSlowsTheInstallationDown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		gh := newArrivalGitHub(50, time.Second, 7)
+		gh.noWait = true
 		p := &Pacer{}
-		took := burst(t, p.Middleware()(gh), 100, 3)
-		t.Logf("300 writes to a GitHub that takes 50 a minute: %v, %d refused", took.Round(time.Second), gh.refused())
+		took := burst(t, p.Middleware()(gh), 100, 2)
+		t.Logf("200 writes to a GitHub that takes 50 a minute: %v, %d refused", took.Round(time.Second), gh.refused())
 		if n := gh.refused(); n != 30 {
 			t.Errorf("GitHub refused %d writes, want only the 30 past its limit sent before its first refusal came", n)
 		}

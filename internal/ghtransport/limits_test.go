@@ -91,10 +91,10 @@ func TestReadLimitReadsEachSignalOnce(t *testing.T) {
 		body   string
 		want   Limit
 	}{
-		"retryAfterIsASecondaryLimitOfThatLong": {403, http.Header{"Retry-After": {"30"}}, secondary, Limit{Kind: LimitSecondary, Wait: 30 * time.Second}},
-		"tooManyRequestsWithRetryAfter":         {429, http.Header{"Retry-After": {"5"}}, "", Limit{Kind: LimitSecondary, Wait: 5 * time.Second}},
+		"retryAfterIsASecondaryLimitOfThatLong": {403, http.Header{"Retry-After": {"30"}}, secondary, Limit{Kind: LimitSecondary, Wait: 30 * time.Second, Named: true}},
+		"tooManyRequestsWithRetryAfter":         {429, http.Header{"Retry-After": {"5"}}, "", Limit{Kind: LimitSecondary, Wait: 5 * time.Second, Named: true}},
 		"spentQuotaWaitsUntilReset": {403, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset(20 * time.Minute)}}, "",
-			Limit{Kind: LimitPrimary, Wait: 20 * time.Minute, Spread: 20 * time.Minute}},
+			Limit{Kind: LimitPrimary, Wait: 20 * time.Minute, Named: true, Spread: 20 * time.Minute}},
 		"secondaryMessageWithoutWaitHoldsAMinute": {403, http.Header{"X-Ratelimit-Remaining": {"4000"}}, secondary, Limit{Kind: LimitSecondary, Wait: time.Minute}},
 		"abuseMessageOfOldIsASecondaryLimit":      {403, http.Header{}, `{"message":"You have triggered an abuse detection mechanism."}`, Limit{Kind: LimitSecondary, Wait: time.Minute}},
 		"permissionRefusalIsNoLimit":              {403, http.Header{}, `{"message":"Resource not accessible by integration"}`, Limit{}},

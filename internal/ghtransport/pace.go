@@ -18,9 +18,10 @@ const (
 // PerMinute in any minute and PerHour in any hour as GitHub counts them, on arrival, on
 // one sliding window per installation however many clients send them and however long
 // each takes to reach GitHub (PaceStore says how). It also holds every request of an
-// installation that GitHub told to wait (Retry-After), slows the installation down after
-// a secondary-limit refusal, and spreads its last requests when the primary limit is
-// nearly spent, so that GitHub never has to refuse.
+// installation that GitHub told to wait (Retry-After) for exactly that, slows the
+// installation down after a secondary-limit refusal that names no wait (strike.go), and
+// spreads its last requests when the primary limit is nearly spent, so that GitHub never
+// has to refuse.
 type Pacer struct {
 	// PerMinute and PerHour bound the writes of one installation; 0 takes the default,
 	// a negative value turns that bound off.
@@ -142,17 +143,18 @@ func (p *Pacer) wait(ctx context.Context, inst int64, write bool) (int64, error)
 }
 
 // observe holds every request of the installation for as long as GitHub's answer asks
-// (ReadLimit): after a rate limit, and while the last requests before a nearly spent
-// primary limit's reset are spread. A secondary limit is a strike (PaceStore.Refused): it
-// holds longer each time and slows the installation's writes.
+// (ReadLimit): after a rate limit that names its wait, exactly that; and while the last
+// requests before a nearly spent primary limit's reset are spread. A secondary limit that
+// names no wait is a strike (strike.go): PaceStore.Refused holds the installation and
+// slows its writes.
 func (p *Pacer) observe(ctx context.Context, inst int64, sent time.Time, resp *http.Response) {
 	now := p.now()
 	l := ReadLimit(resp, now)
 	// A hold that cannot be recorded is not worth failing a request that GitHub answered:
 	// the next refusal sets it again.
 	d := l.Hold()
-	if l.Kind == LimitSecondary {
-		_ = p.store(inst).Refused(ctx, inst, sent, now, l.Wait)
+	if l.Strikes() {
+		_ = p.store(inst).Refused(ctx, inst, sent, now)
 		d = l.Spread
 	}
 	if d > 0 {

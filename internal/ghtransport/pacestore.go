@@ -32,43 +32,6 @@ func (l PaceLimits) HourWindow() time.Duration { h := 60 * l.Minute; return h + 
 // sender died stays open, and GitHub itself ends a request after ten seconds.
 const PaceLapse = 10 * time.Minute
 
-// StrikeSpan is how long a secondary-limit refusal slows its installation down: GitHub's
-// longest window.
-const StrikeSpan = time.Hour
-
-// maxStrikeHold bounds the hold that repeated refusals grow.
-const maxStrikeHold = time.Hour
-
-// StrikeHold is how long the installation holds after a secondary-limit refusal that asks
-// for wait (Retry-After, or a minute when GitHub names no time), when it is the strikes-th
-// within StrikeSpan: the wait doubles with each refusal, as GitHub asks of repeated hits,
-// up to an hour (a longer wait GitHub names is kept).
-func StrikeHold(wait time.Duration, strikes int) time.Duration {
-	grown := wait
-	for range strikes - 1 {
-		if grown >= maxStrikeHold {
-			break
-		}
-		grown *= 2
-	}
-	return max(wait, min(grown, maxStrikeHold))
-}
-
-// Struck is the limits of an installation with strikes refusals in the last StrikeSpan:
-// each halves both bounds (at least one write each), so that a refusal GitHub sends
-// despite the pacer slows the installation down instead of coming back.
-func (l PaceLimits) Struck(strikes int) PaceLimits {
-	for range strikes {
-		if l.PerMinute > 1 {
-			l.PerMinute /= 2
-		}
-		if l.PerHour > 1 {
-			l.PerHour /= 2
-		}
-	}
-	return l
-}
-
 // Slot is when a request may go. A write that may go has a Place in the installation's
 // windows, which it keeps until its answer (Done) and a window after; a write without one
 // depends on writes still on their way, whose answers say when it may go: it asks again
@@ -101,11 +64,11 @@ type PaceStore interface {
 	// Hold makes every request of the installation wait from now until the given time,
 	// unless a later hold is already there.
 	Hold(ctx context.Context, inst int64, now, until time.Time) error
-	// Refused records a secondary-limit refusal, at now, of a request let go at sent, that
-	// asked for wait: the installation holds for StrikeHold and paces at Struck limits
-	// for StrikeSpan. A request let go before the last strike was recorded is of that
-	// strike (it left before the pacer knew), and holds without striking again.
-	Refused(ctx context.Context, inst int64, sent, now time.Time, wait time.Duration) error
+	// Refused records a strike (Limit.Strikes), at now, of a request let go at sent: the
+	// installation holds for StrikeHold and paces at Struck limits until DecayStrikes has
+	// forgotten it. A request let go before the last strike was recorded is of that strike
+	// (it left before the pacer knew), and holds without striking again.
+	Refused(ctx context.Context, inst int64, sent, now time.Time) error
 }
 
 // MemoryPaceStore is the PaceStore of a single process.
@@ -117,7 +80,8 @@ type MemoryPaceStore struct {
 var _ PaceStore = (*MemoryPaceStore)(nil)
 
 // paceWindow is one installation's writes in the last hour (in the order of their places),
-// the time before which nothing is sent and its recent refusals.
+// the time before which nothing is sent, and its strikes as counted when the last was
+// struck (DecayStrikes says how many are left).
 type paceWindow struct {
 	writes  []paceWrite
 	hold    time.Time
@@ -143,7 +107,7 @@ func (m *MemoryPaceStore) Reserve(_ context.Context, inst int64, now time.Time, 
 	if !write {
 		return Slot{At: at}, nil
 	}
-	lim = lim.Struck(w.strikes)
+	lim = lim.Struck(DecayStrikes(w.strikes, w.struck, now))
 	if n := len(w.writes); n > 0 {
 		last := w.writes[n-1].start
 		at = maxTime(at, last)
@@ -218,19 +182,18 @@ func (m *MemoryPaceStore) Hold(_ context.Context, inst int64, _, until time.Time
 	return nil
 }
 
-// Refused records a secondary-limit refusal.
-func (m *MemoryPaceStore) Refused(_ context.Context, inst int64, sent, now time.Time, wait time.Duration) error {
+// Refused records a strike.
+func (m *MemoryPaceStore) Refused(_ context.Context, inst int64, sent, now time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	w := m.get(inst)
-	if !now.Before(w.struck.Add(StrikeSpan)) {
-		w.strikes = 0
+	n := DecayStrikes(w.strikes, w.struck, now)
+	if n == 0 || !sent.Before(w.struck) {
+		// Counted from now: the strikes left, and this one.
+		w.strikes, w.struck = n+1, maxTime(w.struck, now)
+		n = w.strikes
 	}
-	if w.strikes == 0 || !sent.Before(w.struck) {
-		w.strikes++
-		w.struck = maxTime(w.struck, now)
-	}
-	w.hold = maxTime(w.hold, now.Add(StrikeHold(wait, w.strikes)))
+	w.hold = maxTime(w.hold, now.Add(StrikeHold(n)))
 	return nil
 }
 
@@ -242,8 +205,7 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 // window returns the installation's window, its writes on their way past PaceLapse taken
-// as answered then, pruned of the writes whose place has ended, and its strikes forgotten
-// StrikeSpan after the last.
+// as answered then, pruned of the writes whose place has ended.
 func (m *MemoryPaceStore) window(inst int64, now time.Time, lim PaceLimits) *paceWindow {
 	w := m.get(inst)
 	kept := w.writes[:0]
@@ -256,9 +218,6 @@ func (m *MemoryPaceStore) window(inst int64, now time.Time, lim PaceLimits) *pac
 		}
 	}
 	w.writes = kept
-	if !now.Before(w.struck.Add(StrikeSpan)) {
-		w.strikes = 0
-	}
 	return w
 }
 

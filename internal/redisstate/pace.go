@@ -28,9 +28,13 @@ import (
 // ARGV[1] is the operation:
 //   - reserve: ARGV[4] write (1 or 0), [5] the per-minute and [6] per-hour bounds at 0, 1,
 //     2 … strikes (comma-separated), [7] MinuteWindow, [8] HourWindow, [9] spacing,
-//     [10] PaceLapse, [11] StrikeSpan (µs). Returns {at, place, reference now}.
+//     [10] PaceLapse, [11] StrikeQuiet (µs). Returns {at, place, reference now}.
 //   - done: ARGV[4] the place. - hold: ARGV[4] until. - refused: ARGV[4] when the request
-//     was let go, [5] StrikeSpan; returns the strikes.
+//     was let go, [5] StrikeQuiet; returns the strikes left and this one.
+//
+// The strike rule is ghtransport's (strike.go): the script only counts strikes and
+// forgets them as ghtransport.DecayStrikes does, and takes the bounds at each count and
+// the hold a count leads to from it.
 var paceScript = redis.NewScript(`
 local sent, meta, ans = KEYS[1], KEYS[2], KEYS[3]
 local ref
@@ -46,11 +50,10 @@ local function extend(key, us)
   local ms = math.ceil(us / 1000) + 1000
   if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
 end
-local function strikes(span)
-  local n = num(meta, 'strikes')
-  if n > 0 and now >= num(meta, 'struck') + span then
-    redis.call('HSET', meta, 'strikes', 0); n = 0
-  end
+-- ghtransport.DecayStrikes: one strike forgotten each quiet since the last was struck.
+local function strikes(quiet)
+  local n, struck = num(meta, 'strikes'), num(meta, 'struck')
+  if n > 0 and now > struck then n = math.max(0, n - math.floor((now - struck) / quiet)) end
   return n
 end
 local op = ARGV[1]
@@ -65,18 +68,18 @@ elseif op == 'done' then
   if start then redis.call('HSETNX', ans, ARGV[4], fmt(math.max(now, tonumber(start)))) end
   return 0
 elseif op == 'refused' then
-  local span = tonumber(ARGV[5])
-  local n = strikes(span)
+  local quiet = tonumber(ARGV[5])
+  local n = strikes(quiet)
   if n == 0 or tonumber(ARGV[4]) + off >= num(meta, 'struck') then
     n = n + 1
     redis.call('HSET', meta, 'strikes', n, 'struck', fmt(math.max(num(meta, 'struck'), now)))
-    extend(meta, span)
+    extend(meta, n * quiet)
   end
   return n
 end
 local write = ARGV[4] == '1'
 local minuteW, hourW, spacing = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
-local lapse, span = tonumber(ARGV[10]), tonumber(ARGV[11])
+local lapse, quiet = tonumber(ARGV[10]), tonumber(ARGV[11])
 -- The writes still holding a place: one on its way past the lapse is taken as answered then.
 local writes = {}
 local all = redis.call('ZRANGE', sent, 0, -1, 'WITHSCORES')
@@ -92,7 +95,7 @@ for i = 1, #all, 2 do
     writes[#writes + 1] = {start = start, answered = answered}
   end
 end
-local n = strikes(span)
+local n = strikes(quiet)
 local at = math.max(now, num(meta, 'hold'))
 if not write then return {fmt(at), 0, fmt(ref)} end
 local function bound(list, k)
@@ -214,7 +217,7 @@ func (p *PaceStore) Reserve(ctx context.Context, inst int64, now time.Time, writ
 	}
 	res, took, answered, err := p.run(ctx, inst, now, "reserve", w, bounds(lim, true), bounds(lim, false),
 		lim.MinuteWindow().Microseconds(), lim.HourWindow().Microseconds(), lim.Spacing.Microseconds(),
-		ghtransport.PaceLapse.Microseconds(), ghtransport.StrikeSpan.Microseconds())
+		ghtransport.PaceLapse.Microseconds(), ghtransport.StrikeQuiet.Microseconds())
 	if err != nil {
 		return ghtransport.Slot{}, err
 	}
@@ -256,14 +259,14 @@ func (p *PaceStore) Hold(ctx context.Context, inst int64, now, until time.Time) 
 	return err
 }
 
-// Refused records a secondary-limit refusal, on every replica: the strike in Redis, and
-// the hold it leads to.
-func (p *PaceStore) Refused(ctx context.Context, inst int64, sent, now time.Time, wait time.Duration) error {
-	_ = p.fallback.Refused(ctx, inst, sent, now, wait)
-	res, _, answered, err := p.run(ctx, inst, now, "refused", micros(sent), ghtransport.StrikeSpan.Microseconds())
+// Refused records a strike, on every replica: the strike in Redis, and the hold it leads
+// to.
+func (p *PaceStore) Refused(ctx context.Context, inst int64, sent, now time.Time) error {
+	_ = p.fallback.Refused(ctx, inst, sent, now)
+	res, _, answered, err := p.run(ctx, inst, now, "refused", micros(sent), ghtransport.StrikeQuiet.Microseconds())
 	if err != nil || !answered {
 		return err
 	}
 	strikes, _ := res.(int64)
-	return p.Hold(ctx, inst, now, now.Add(ghtransport.StrikeHold(wait, int(strikes))))
+	return p.Hold(ctx, inst, now, now.Add(ghtransport.StrikeHold(int(strikes))))
 }

@@ -88,13 +88,13 @@ func TestPaceStoreDecidesAsTheMemoryOne(t *testing.T) {
 			}
 		case r < 16:
 			sent := now.Add(-time.Duration(rng.IntN(2000)) * time.Millisecond)
-			_ = twins.mem.Refused(ctx, inst, sent, now, time.Second)
-			if err := twins.shared.Refused(ctx, inst, sent, now, time.Second); err != nil {
+			_ = twins.mem.Refused(ctx, inst, sent, now)
+			if err := twins.shared.Refused(ctx, inst, sent, now); err != nil {
 				t.Fatal(err)
 			}
 		case r < 17 && rng.IntN(20) == 0:
-			// Past a write's lapse, or a strike's span.
-			now = now.Add([]time.Duration{ghtransport.PaceLapse, ghtransport.StrikeSpan}[rng.IntN(2)])
+			// Past a write's lapse, or the quiet that forgets a strike.
+			now = now.Add([]time.Duration{ghtransport.PaceLapse, ghtransport.StrikeQuiet}[rng.IntN(2)])
 		default:
 			now = now.Add(time.Duration(rng.IntN(400)) * time.Millisecond)
 		}
