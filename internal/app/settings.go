@@ -49,7 +49,7 @@ var Settings = []Setting{
 	{"clarify.walk_interval", "", code(clarify.FormatDuration(sweep.DefaultReconcileEvery)),
 		"how often a sweep also walks every installation for issues its deadline index does not know (a process's first sweep always walks)"},
 	{"clarify.writes_per_minute", "", code(strconv.Itoa(ghtransport.DefaultWritesPerMinute)),
-		"the most writes one installation sends in any minute, GitHub's secondary limit on content, counted over a minute and 5 seconds (GitHub's clock is not ours); more wait their turn (negative: no bound)"},
+		"the most writes one installation sends in any minute, GitHub's secondary limit on content, each write counted from when it leaves until a minute after its answer, since GitHub counts it on arrival ([how](operations.md#when-github-fails)); more wait their turn (negative: no bound)"},
 	{"clarify.writes_per_hour", "", code(strconv.Itoa(ghtransport.DefaultWritesPerHour)), "the same in any hour (negative: no bound)"},
 	{"clarify.max_unverified_body_bytes", "", fmt.Sprintf("`%d` (%d MiB)", DefaultMaxUnverifiedBodyBytes, DefaultMaxUnverifiedBodyBytes>>20),
 		fmt.Sprintf("bytes held at once, all connections together, for deliveries whose signature is not checked yet; at least %d (%d MiB)", MaxWebhookBody, MaxWebhookBody>>20)},

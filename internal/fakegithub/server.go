@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"sort"
@@ -79,13 +80,12 @@ type Server struct {
 	faults   map[string][]*fault
 	chaos    *chaosState
 
-	contentLimit   ContentLimit
-	contentSent    map[int64][]time.Time
-	contentRefused int
-	latency        time.Duration
-	before         []beforeHook // BeforeNext, AfterNext
-	outbox         []Delivery
-	rate           map[int64]*rateWindow
+	content     ContentWindow
+	transitRand *rand.Rand
+	latency     time.Duration
+	before      []beforeHook // BeforeNext, AfterNext
+	outbox      []Delivery
+	rate        map[int64]*rateWindow
 
 	hookLog   []*hookAttempt
 	hookSeq   int64
@@ -381,6 +381,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	latency := s.latency
 	s.mu.Unlock()
+	latency += s.transit(r)
 	if latency > 0 {
 		t := time.NewTimer(latency)
 		select {

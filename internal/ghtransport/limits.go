@@ -40,6 +40,9 @@ type Limit struct {
 	// the time to x-ratelimit-reset (0 when that is past on our clock), or
 	// SecondaryLimitWait for a secondary limit that names no time.
 	Wait time.Duration
+	// Named says GitHub named the wait (Retry-After, or x-ratelimit-reset with
+	// x-ratelimit-remaining 0); a secondary limit that names none is a strike (Strikes).
+	Named bool
 	// Spread is the spacing that stretches the primary limit's last requests until its
 	// reset, when fewer than spreadBelow are left.
 	Spread time.Duration
@@ -63,12 +66,12 @@ func ReadLimit(resp *http.Response, now time.Time) Limit {
 		return l
 	}
 	if d, ok := retryAfter(resp.Header, now); ok {
-		l.Kind, l.Wait = LimitSecondary, d
+		l.Kind, l.Wait, l.Named = LimitSecondary, d, true
 		return l
 	}
 	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
 		if reset, ok := headerInt(resp.Header, "X-RateLimit-Reset"); ok {
-			l.Kind, l.Wait = LimitPrimary, max(0, time.Unix(reset, 0).Sub(now))
+			l.Kind, l.Wait, l.Named = LimitPrimary, max(0, time.Unix(reset, 0).Sub(now)), true
 			return l
 		}
 	}

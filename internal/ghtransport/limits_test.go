@@ -19,11 +19,12 @@ func transportChain(opts RetryOptions, p *Pacer, next http.RoundTripper) http.Ro
 	return RetryTransient(opts)(CountRequests(p.Middleware()(next)))
 }
 
-// TestASecondaryLimitThatNamesNoWaitHoldsEveryClientOfTheInstallationOneMinute: a 403
+// TestASecondaryLimitThatNamesNoWaitHoldsEveryClientOfTheInstallationAMinuteThenTwo: a 403
 // secondary limit without Retry-After holds the refused write and every other client of
-// the installation the same minute (GitHub: "wait for at least one minute"), through the
-// one hold the pacer keeps, the second time as the first; another installation is not held.
-func TestASecondaryLimitThatNamesNoWaitHoldsEveryClientOfTheInstallationOneMinute(t *testing.T) {
+// the installation a minute (GitHub: "wait for at least one minute"), through the one hold
+// the pacer keeps, and a second refusal twice as long (GitHub: an exponentially
+// increasing wait); another installation is not held.
+func TestASecondaryLimitThatNamesNoWaitHoldsEveryClientOfTheInstallationAMinuteThenTwo(t *testing.T) {
 	clock := newRetryClock()
 	p := &Pacer{Now: clock.Now, Sleep: clock.Sleep}
 	start := clock.Now()
@@ -69,14 +70,14 @@ func TestASecondaryLimitThatNamesNoWaitHoldsEveryClientOfTheInstallationOneMinut
 	if got := do(writer, 1, http.MethodPost); got != http.StatusOK {
 		t.Fatalf("the write ended %d, want it sent again and answered 200", got)
 	}
-	if w := clock.recorded(); !slices.Equal(w, []time.Duration{time.Minute, time.Minute, time.Minute}) {
-		t.Errorf("waits %v, want one minute each: the write's after each limit and the other client's", w)
+	if w := clock.recorded(); !slices.Equal(w, []time.Duration{time.Minute, 2 * time.Minute, time.Minute}) {
+		t.Errorf("waits %v, want the write's minute after the first limit, the other client's two after the second, and the write's minute", w)
 	}
 	if sent["GET 2"] != time.Minute {
 		t.Errorf("installation 2's read went at %v, want at once (1m0s, the second limit): the hold is installation 1's", sent["GET 2"])
 	}
-	if sent["GET 1"] != 2*time.Minute {
-		t.Errorf("installation 1's other client read at %v, want one minute after the second limit (2m0s)", sent["GET 1"])
+	if sent["GET 1"] != 3*time.Minute {
+		t.Errorf("installation 1's other client read at %v, want two minutes after the second limit (3m0s)", sent["GET 1"])
 	}
 }
 
@@ -90,10 +91,10 @@ func TestReadLimitReadsEachSignalOnce(t *testing.T) {
 		body   string
 		want   Limit
 	}{
-		"retryAfterIsASecondaryLimitOfThatLong": {403, http.Header{"Retry-After": {"30"}}, secondary, Limit{Kind: LimitSecondary, Wait: 30 * time.Second}},
-		"tooManyRequestsWithRetryAfter":         {429, http.Header{"Retry-After": {"5"}}, "", Limit{Kind: LimitSecondary, Wait: 5 * time.Second}},
+		"retryAfterIsASecondaryLimitOfThatLong": {403, http.Header{"Retry-After": {"30"}}, secondary, Limit{Kind: LimitSecondary, Wait: 30 * time.Second, Named: true}},
+		"tooManyRequestsWithRetryAfter":         {429, http.Header{"Retry-After": {"5"}}, "", Limit{Kind: LimitSecondary, Wait: 5 * time.Second, Named: true}},
 		"spentQuotaWaitsUntilReset": {403, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset(20 * time.Minute)}}, "",
-			Limit{Kind: LimitPrimary, Wait: 20 * time.Minute, Spread: 20 * time.Minute}},
+			Limit{Kind: LimitPrimary, Wait: 20 * time.Minute, Named: true, Spread: 20 * time.Minute}},
 		"secondaryMessageWithoutWaitHoldsAMinute": {403, http.Header{"X-Ratelimit-Remaining": {"4000"}}, secondary, Limit{Kind: LimitSecondary, Wait: time.Minute}},
 		"abuseMessageOfOldIsASecondaryLimit":      {403, http.Header{}, `{"message":"You have triggered an abuse detection mechanism."}`, Limit{Kind: LimitSecondary, Wait: time.Minute}},
 		"permissionRefusalIsNoLimit":              {403, http.Header{}, `{"message":"Resource not accessible by integration"}`, Limit{}},

@@ -41,7 +41,7 @@ func TestPacerTellsOnWaitOfWritesHeldBack(t *testing.T) {
 		Sleep:  func(context.Context, time.Duration) error { return nil },
 		OnWait: func(write bool, d time.Duration) { waits = append(waits, d) }}
 	for range 2 {
-		if err := p.wait(context.Background(), 1, true); err != nil {
+		if _, err := p.wait(context.Background(), 1, true); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -70,16 +70,17 @@ func recent(sent []time.Time, now time.Time, window time.Duration) []time.Time {
 }
 
 // admit lets a request through the pacer: a low-priority write without room is deferred,
-// any other waits for its place; each write let through is noted.
-func (p *Pacer) admit(ctx context.Context, inst int64, write bool) error {
+// any other waits for its place (returned, for Done); each write let through is noted.
+func (p *Pacer) admit(ctx context.Context, inst int64, write bool) (int64, error) {
 	if write && lowPriority(ctx) && !p.writes.room(inst, p.now(), p.limits()) {
-		return ErrDeferred
+		return 0, ErrDeferred
 	}
-	if err := p.wait(ctx, inst, write); err != nil {
-		return err
+	place, err := p.wait(ctx, inst, write)
+	if err != nil {
+		return 0, err
 	}
 	if write {
 		p.writes.note(inst, p.now(), p.limits())
 	}
-	return nil
+	return place, nil
 }

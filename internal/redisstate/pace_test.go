@@ -8,56 +8,99 @@ import (
 	"time"
 
 	"github.com/clarify-app/clarify/internal/ghtransport"
+	"github.com/clarify-app/clarify/internal/redisstate"
 	"github.com/clarify-app/clarify/internal/redisstate/redistest"
 )
 
-// TestPaceStoreDecidesAsTheMemoryOne plays one random sequence of reads, writes, holds and
-// clock steps against the in-memory store and the Redis one: the times they let each
-// request through must be the same, so that replicas pace exactly as one process does.
+// paceTwins are the in-memory pace store and the Redis one, given the same calls.
+type paceTwins struct {
+	t      *testing.T
+	mem    ghtransport.MemoryPaceStore
+	shared *redisstate.PaceStore
+	// open lists the places each gave the same write, until its Done.
+	open []twinPlace
+	// delayed counts the requests held back, again the writes told to ask again.
+	delayed, again int
+}
+
+type twinPlace struct{ inst, mem, redis int64 }
+
+// reserve asks both when a request may go; they must say the same.
+func (p *paceTwins) reserve(ctx context.Context, step int, inst int64, now time.Time, write bool, lim ghtransport.PaceLimits) {
+	want, _ := p.mem.Reserve(ctx, inst, now, write, lim)
+	got, err := p.shared.Reserve(ctx, inst, now, write, lim)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if !got.At.Equal(want.At) || (got.Place == 0) != (want.Place == 0) {
+		p.t.Fatalf("step %d (installation %d, write %v at %v): Redis gives %+v, memory %+v", step, inst, write, now, got, want)
+	}
+	if got.At.After(now) {
+		p.delayed++
+	}
+	if write && got.Place == 0 {
+		p.again++
+	}
+	if got.Place != 0 {
+		p.open = append(p.open, twinPlace{inst, want.Place, got.Place})
+	}
+}
+
+// done answers the k-th open write in both.
+func (p *paceTwins) done(ctx context.Context, k int, now time.Time) {
+	o := p.open[k]
+	p.open = append(p.open[:k], p.open[k+1:]...)
+	_ = p.mem.Done(ctx, o.inst, o.mem, now)
+	if err := p.shared.Done(ctx, o.inst, o.redis, now); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// TestPaceStoreDecidesAsTheMemoryOne plays one random sequence of reads, writes, their
+// answers, holds, refusals and clock steps against the in-memory store and the Redis one:
+// the times they let each request through, and whether a write got its place, must be the
+// same, so that replicas pace exactly as one process does.
 func TestPaceStoreDecidesAsTheMemoryOne(t *testing.T) {
 	srv := redistest.Start(t)
-	s, _ := replica(t, srv.URL, nil)
-	shared := s.PaceStore()
-	var mem ghtransport.MemoryPaceStore
+	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	s, _ := replica(t, srv.URL, func(o *redisstate.Options) { o.PaceClock = func() time.Time { return now } })
+	twins := &paceTwins{t: t, shared: s.PaceStore()}
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
-	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	// Minutes whose margin (a twelfth, or its floor) is whole microseconds, Redis's resolution here.
+	// Minutes whose windows (a thousandth longer) are whole microseconds, Redis's resolution here.
 	lims := []ghtransport.PaceLimits{
 		{PerMinute: 5, PerHour: 12, Minute: 1200 * time.Millisecond},
 		{PerMinute: 3, PerHour: -1, Minute: 1200 * time.Millisecond, Spacing: 100 * time.Millisecond},
 		{PerMinute: -1, PerHour: 4, Minute: 1200 * time.Millisecond},
 	}
-	delayed := 0
-	for i := range 600 {
-		lim := lims[i/200]
+	for i := range 900 {
 		inst := int64(1 + rng.IntN(2))
-		switch r := rng.IntN(10); {
-		case r < 6:
-			write := rng.IntN(3) > 0
-			want, _ := mem.Reserve(ctx, inst, now, write, lim)
-			got, err := shared.Reserve(ctx, inst, now, write, lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !got.Equal(want) {
-				t.Fatalf("step %d (installation %d, write %v at %v): Redis lets it go at %v, memory at %v", i, inst, write, now, got, want)
-			}
-			if got.After(now) {
-				delayed++
-			}
-		case r < 7:
+		switch r := rng.IntN(20); {
+		case r < 10:
+			twins.reserve(ctx, i, inst, now, rng.IntN(3) > 0, lims[i/300])
+		case r < 14 && len(twins.open) > 0:
+			twins.done(ctx, rng.IntN(len(twins.open)), now)
+		case r < 15:
 			until := now.Add(time.Duration(rng.IntN(3000)) * time.Millisecond)
-			_ = mem.Hold(ctx, inst, now, until)
-			if err := shared.Hold(ctx, inst, now, until); err != nil {
+			_ = twins.mem.Hold(ctx, inst, now, until)
+			if err := twins.shared.Hold(ctx, inst, now, until); err != nil {
 				t.Fatal(err)
 			}
+		case r < 16:
+			sent := now.Add(-time.Duration(rng.IntN(2000)) * time.Millisecond)
+			_ = twins.mem.Refused(ctx, inst, sent, now)
+			if err := twins.shared.Refused(ctx, inst, sent, now); err != nil {
+				t.Fatal(err)
+			}
+		case r < 17 && rng.IntN(20) == 0:
+			// Past a write's lapse, or the quiet that forgets a strike.
+			now = now.Add([]time.Duration{ghtransport.PaceLapse, ghtransport.StrikeQuiet}[rng.IntN(2)])
 		default:
 			now = now.Add(time.Duration(rng.IntN(400)) * time.Millisecond)
 		}
 	}
-	if delayed < 50 {
-		t.Errorf("only %d requests were held back: the sequence does not test the limits", delayed)
+	if twins.delayed < 50 || twins.again < 10 {
+		t.Errorf("only %d requests were held back and %d writes asked again: the sequence does not test the limits", twins.delayed, twins.again)
 	}
 }
 
@@ -68,7 +111,7 @@ func TestPacerCountsTheWritesOfEveryReplica(t *testing.T) {
 	clk := newClock()
 	var waits []time.Duration
 	pacer := func() *ghtransport.Pacer {
-		s, _ := replica(t, srv.URL, nil)
+		s, _ := replica(t, srv.URL, func(o *redisstate.Options) { o.PaceClock = clk.Now })
 		return &ghtransport.Pacer{Store: s.PaceStore(), Now: clk.Now, Sleep: func(_ context.Context, d time.Duration) error {
 			waits = append(waits, d)
 			clk.Advance(d)
@@ -87,8 +130,8 @@ func TestPacerCountsTheWritesOfEveryReplica(t *testing.T) {
 		t.Fatalf("80 writes in a minute are within GitHub's limit, yet the replicas waited %v", waits)
 	}
 	send(t, a, http.MethodPost)
-	if len(waits) != 1 || waits[0] != time.Minute+5*time.Second {
-		t.Errorf("the fleet's 81st write waited %v, want a minute and the margin's 5 seconds", waits)
+	if len(waits) != 1 || waits[0] != time.Minute+60*time.Millisecond {
+		t.Errorf("the fleet's 81st write waited %v, want a minute and a thousandth", waits)
 	}
 
 	// A Retry-After seen by one replica holds the other's requests too.

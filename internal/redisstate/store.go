@@ -56,6 +56,10 @@ type Options struct {
 	LeaseTTL, SeenTTL time.Duration
 	// Now is the clock; nil means the real one.
 	Now func() time.Time
+	// PaceClock is the one clock the pacer's shared windows are kept on, whatever each
+	// replica's says; nil means the Redis server's own. Tests give it, as the clock of a
+	// Redis that is not theirs.
+	PaceClock func() time.Time
 }
 
 // Store is the connection to Redis that the replicas share, and the fallback of each of
@@ -66,8 +70,10 @@ type Store struct {
 	leaseTTL time.Duration
 	seenTTL  time.Duration
 	now      func() time.Time
-	log      zerolog.Logger
-	where    string // the URL without its password, for the log
+	// paceClock is Options.PaceClock.
+	paceClock func() time.Time
+	log       zerolog.Logger
+	where     string // the URL without its password, for the log
 
 	mu       sync.Mutex
 	down     bool
@@ -122,13 +128,14 @@ func New(opts Options) (*Store, error) {
 	ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	u, _ := url.Parse(opts.URL)
 	s := &Store{
-		rdb:      redis.NewClient(ro),
-		prefix:   opts.Prefix,
-		leaseTTL: opts.LeaseTTL,
-		seenTTL:  opts.SeenTTL,
-		now:      opts.Now,
-		log:      opts.Logger,
-		where:    u.Redacted(),
+		rdb:       redis.NewClient(ro),
+		prefix:    opts.Prefix,
+		leaseTTL:  opts.LeaseTTL,
+		seenTTL:   opts.SeenTTL,
+		now:       opts.Now,
+		paceClock: opts.PaceClock,
+		log:       opts.Logger,
+		where:     u.Redacted(),
 	}
 	if s.leaseTTL <= 0 {
 		s.leaseTTL = DefaultLeaseTTL

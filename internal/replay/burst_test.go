@@ -20,20 +20,22 @@ const burstMinute = 2 * time.Second
 
 // TestABurstOfFiftyAsksStaysUnderGitHubsContentLimit sends 50 asks at once in one
 // installation, with the in-memory GitHub refusing content past 80 a minute and 500 an
-// hour as GitHub does, and prints how long they take to be mirrored, paced at the limits
-// and paced at a fixed write a second (GitHub's general advice).
+// hour as GitHub does, counted when each write arrives, and prints how long they take to
+// be mirrored: paced at the limits, at the limits with half the writes 10 s (of a
+// minute) on their way, and paced at a fixed write a second (GitHub's general advice).
 func TestABurstOfFiftyAsksStaysUnderGitHubsContentLimit(t *testing.T) {
 	const asks = 50
+	limits := func(c *app.Config) { c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour = 80, 500 }
 	pacings := []struct {
-		name string
-		tune func(*app.Config)
+		name    string
+		tune    func(*app.Config)
+		transit time.Duration
 	}{
-		{"at the limits (80 a minute, 500 an hour)", func(c *app.Config) {
-			c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour = 80, 500
-		}},
+		{"at the limits (80 a minute, 500 an hour)", limits, 0},
+		{"at the limits, half the writes 10 s on their way", limits, burstMinute / 6},
 		{"one write a second", func(c *app.Config) {
 			c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour, c.PaceSpacing = -1, -1, burstMinute/60
-		}},
+		}, 0},
 	}
 	for _, pc := range pacings {
 		h, err := replay.NewHarnessWith(io.Discard, func(c *app.Config) {
@@ -53,7 +55,7 @@ func TestABurstOfFiftyAsksStaysUnderGitHubsContentLimit(t *testing.T) {
 			d, _ := h.Fake.Comment(chaosRepo, i, "coder-agent", "/clarify @maria Per key or per IP?")
 			ds = append(ds, d)
 		}
-		h.Fake.SetContentLimit(fakegithub.ContentLimit{PerMinute: 80, PerHour: 500, Minute: burstMinute})
+		h.Fake.SetContentLimit(fakegithub.ContentLimit{PerMinute: 80, PerHour: 500, Minute: burstMinute, Transit: pc.transit})
 		h.Fake.ResetRequests()
 
 		start := time.Now()
