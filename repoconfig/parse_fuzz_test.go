@@ -210,6 +210,13 @@ func encode(t *testing.T, cfg Config) []byte {
 	if cfg.Decisions.SettleAfter > 0 {
 		dm["settle_after"] = cfg.Decisions.SettleAfter.String()
 	}
+	switch cfg.Decisions.Inherit {
+	case "":
+	case OrgRepository:
+		dm["inherit"] = true
+	default:
+		dm["inherit"] = cfg.Decisions.Inherit
+	}
 	m["decisions"] = dm
 	m["dashboard"] = cfg.Dashboard
 	m["relations"] = orNull(cfg.Relations)
