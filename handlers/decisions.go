@@ -343,8 +343,8 @@ func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 }
 
 // supersede replaces a decision of the repository's memory as /clarify supersede asked:
-// a 👍 on the command once done, or a refusal saying why not (no such decision, or one
-// already replaced).
+// a 👍 on the command once done, or a refusal saying why not (no such decision, one
+// already replaced, or one the repository inherited: inheritedSupersede).
 func (b *Base) supersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
 	if refused, err := b.inheritedSupersede(ctx, client, ref, snap, l, e); refused || err != nil {
 		return err
