@@ -33,9 +33,11 @@ func TestAReplyInTheDecisionIssueAnswersTheQuestion(t *testing.T) {
 		t.Errorf("the decision issue does not say a reply there answers:\n%s", body)
 	}
 	d, _ := w.h.Fake.Comment(repo, decisionIssue, "maria", "Per API key.")
+	before := len(w.h.Fake.Requests())
 	if st := w.send(d); st != http.StatusOK {
 		t.Fatalf("delivery of maria's reply answered %d", st)
 	}
+	t.Logf("a reply in the decision issue, taken to the work issue as an answer: %d requests", len(w.h.Fake.Requests())-before)
 	c, _ := w.ledger().Find("CLR-42-001")
 	if c.Status != clarify.Answered {
 		t.Fatalf("CLR-42-001 is %s after maria's reply in the decision issue, want answered", c.Status)
