@@ -21,17 +21,8 @@ import (
 // walk reads at most a tenth of the twenty active issues, and the pending questions still
 // go stale on time under the restarted app.
 func TestARestartedAppReadsWhatChanged(t *testing.T) {
-	srv := redistest.Start(t)
-	h := newHarnessWith(t, func(c *app.Config) { c.Clarify.RedisURL = srv.URL })
+	h := escalatedOnRedis(t, 10)
 	ctx := context.Background()
-	for n := 1; n <= 10; n++ {
-		restartAsk(t, h, n, "/clarify @maria Which region serves Asia?")
-	}
-	restartSweep(t, h)
-	for range 2 { // stale, then escalated
-		h.Fake.Advance(31 * time.Minute)
-		restartSweep(t, h)
-	}
 	for n := 11; n <= 20; n++ {
 		restartAsk(t, h, n, "/clarify @maria Which zone serves Europe?\nOptions:\na) eu-west\nb) eu-central\nFallback: a")
 	}
@@ -62,6 +53,23 @@ func TestARestartedAppReadsWhatChanged(t *testing.T) {
 			t.Errorf("#%d under the restarted app: %s (%v); want %s", n, c.Status, err, want)
 		}
 	}
+}
+
+// escalatedOnRedis is an app on a Redis of its own with questions in issues 1 to n, each
+// gone stale and then escalated by the sweep.
+func escalatedOnRedis(t *testing.T, n int) *replay.Harness {
+	t.Helper()
+	srv := redistest.Start(t)
+	h := newHarnessWith(t, func(c *app.Config) { c.Clarify.RedisURL = srv.URL })
+	for i := 1; i <= n; i++ {
+		restartAsk(t, h, i, "/clarify @maria Which region serves Asia?")
+	}
+	restartSweep(t, h)
+	for range 2 { // stale, then escalated
+		h.Fake.Advance(31 * time.Minute)
+		restartSweep(t, h)
+	}
+	return h
 }
 
 // restartAsk opens issue n and delivers the bot's ask in it.
@@ -101,17 +109,8 @@ func issuesRead(reqs []fakegithub.Request) map[string]bool {
 // A person's reply made after the escalation, whose delivery GitHub never sent, is still
 // found by that walk.
 func TestARestartRightAfterEscalationsReadsLittle(t *testing.T) {
-	srv := redistest.Start(t)
-	h := newHarnessWith(t, func(c *app.Config) { c.Clarify.RedisURL = srv.URL })
+	h := escalatedOnRedis(t, 20)
 	ctx := context.Background()
-	for n := 1; n <= 20; n++ {
-		restartAsk(t, h, n, "/clarify @maria Which region serves Asia?")
-	}
-	restartSweep(t, h)
-	for range 2 { // stale, then escalated
-		h.Fake.Advance(31 * time.Minute)
-		restartSweep(t, h)
-	}
 	for n := 1; n <= 20; n++ {
 		if l, err := h.Ledger(repo, n); err != nil || l.Clarifications[0].Status != clarify.Escalated {
 			t.Fatalf("#%d before the restart: %+v, %v; want escalated", n, l.Clarifications, err)
