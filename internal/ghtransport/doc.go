@@ -12,8 +12,8 @@
 // fewer than the limit hold a place. Any writes GitHub could count within one of its
 // windows all held a place when the last of them left (each left no later, and its answer
 // came after its arrival, less than a window before the last one's), so GitHub never
-// sees more than the limit, however long each took. A refusal that comes all the same and
-// names its wait holds the installation for exactly that; one that names none strikes it
-// (strike.go): a hold of a minute doubling to five, bounds halved down to a quarter, one
-// strike forgotten each ten quiet minutes.
+// sees more than the limit, however long each took. A secondary-limit refusal that comes
+// all the same strikes the installation (strike.go): its writes are paced at bounds halved
+// down to a quarter, one strike forgotten each ten quiet minutes, and it holds for the wait
+// GitHub named, or where it named none a minute doubling to five.
 package ghtransport

@@ -144,9 +144,8 @@ func (p *Pacer) wait(ctx context.Context, inst int64, write bool) (int64, error)
 
 // observe holds every request of the installation for as long as GitHub's answer asks
 // (ReadLimit): after a rate limit that names its wait, exactly that; and while the last
-// requests before a nearly spent primary limit's reset are spread. A secondary limit that
-// names no wait is a strike (strike.go): PaceStore.Refused holds the installation and
-// slows its writes.
+// requests before a nearly spent primary limit's reset are spread. A secondary limit is a
+// strike (strike.go): PaceStore.Refused holds the installation and slows its writes.
 func (p *Pacer) observe(ctx context.Context, inst int64, sent time.Time, resp *http.Response) {
 	now := p.now()
 	l := ReadLimit(resp, now)
@@ -154,7 +153,7 @@ func (p *Pacer) observe(ctx context.Context, inst int64, sent time.Time, resp *h
 	// the next refusal sets it again.
 	d := l.Hold()
 	if l.Strikes() {
-		_ = p.store(inst).Refused(ctx, inst, sent, now)
+		_ = p.store(inst).Refused(ctx, inst, sent, now, l)
 		d = l.Spread
 	}
 	if d > 0 {

@@ -64,11 +64,11 @@ type PaceStore interface {
 	// Hold makes every request of the installation wait from now until the given time,
 	// unless a later hold is already there.
 	Hold(ctx context.Context, inst int64, now, until time.Time) error
-	// Refused records a strike (Limit.Strikes), at now, of a request let go at sent: the
-	// installation holds for StrikeHold and paces at Struck limits until DecayStrikes has
-	// forgotten it. A request let go before the last strike was recorded is of that strike
-	// (it left before the pacer knew), and holds without striking again.
-	Refused(ctx context.Context, inst int64, sent, now time.Time) error
+	// Refused records a strike (Limit.Strikes), l, at now, of a request let go at sent: the
+	// installation holds for l.StrikeWait and paces at Struck limits until DecayStrikes
+	// has forgotten it. A request let go before the last strike was recorded is of that
+	// strike (it left before the pacer knew), and holds without striking again.
+	Refused(ctx context.Context, inst int64, sent, now time.Time, l Limit) error
 }
 
 // MemoryPaceStore is the PaceStore of a single process.
@@ -183,7 +183,7 @@ func (m *MemoryPaceStore) Hold(_ context.Context, inst int64, _, until time.Time
 }
 
 // Refused records a strike.
-func (m *MemoryPaceStore) Refused(_ context.Context, inst int64, sent, now time.Time) error {
+func (m *MemoryPaceStore) Refused(_ context.Context, inst int64, sent, now time.Time, l Limit) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	w := m.get(inst)
@@ -193,7 +193,7 @@ func (m *MemoryPaceStore) Refused(_ context.Context, inst int64, sent, now time.
 		w.strikes, w.struck = n+1, maxTime(w.struck, now)
 		n = w.strikes
 	}
-	w.hold = maxTime(w.hold, now.Add(StrikeHold(n)))
+	w.hold = maxTime(w.hold, now.Add(l.StrikeWait(n)))
 	return nil
 }
 

@@ -5,13 +5,14 @@ import "time"
 // The strike rule: what a secondary-limit refusal does to its installation, in one place
 // (both PaceStores count the strikes; what they lead to is decided here).
 //
-// A refusal that names its wait (Retry-After, or x-ratelimit-reset with
-// x-ratelimit-remaining 0) holds the installation's requests for exactly that, and is no
-// strike: GitHub has said when it will take them again. A secondary limit that names no
-// wait is a strike: the installation holds StrikeHold (a minute, as GitHub asks, doubling
-// with each strike in a row up to StrikeMaxHold) and paces its writes at Struck bounds
-// (halved by each strike, never below a quarter). Each StrikeQuiet without a strike
-// forgets one (DecayStrikes), so the bounds come back.
+// Every secondary-limit refusal is a strike: the installation paces its writes at Struck
+// bounds (halved by each strike, never below a quarter), so that a refusal GitHub sends
+// despite the pacer is not met again at the same pace, and each StrikeQuiet without a
+// strike forgets one (DecayStrikes), so the bounds come back. It holds the installation's
+// requests for the wait GitHub named (Retry-After), exactly; where it named none, for
+// StrikeHold (a minute, as GitHub asks, doubling with each strike in a row up to
+// StrikeMaxHold). A primary limit spent (x-ratelimit-remaining 0) is no strike: it holds
+// until its reset, which GitHub names.
 
 // StrikeMaxHold bounds the hold that strikes in a row grow.
 const StrikeMaxHold = 5 * time.Minute
@@ -22,9 +23,17 @@ const StrikeQuiet = 10 * time.Minute
 // strikeFloor is how far strikes may lower a bound: to a quarter of it, at least one write.
 const strikeFloor = 4
 
-// Strikes reports whether the refusal this answer was is a strike: a secondary limit that
-// names no wait.
-func (l Limit) Strikes() bool { return l.Kind == LimitSecondary && !l.Named }
+// Strikes reports whether the refusal this answer was is a strike: a secondary limit.
+func (l Limit) Strikes() bool { return l.Kind == LimitSecondary }
+
+// StrikeWait is how long the installation holds for this strike, its strikes-th in a row:
+// the wait GitHub named, else StrikeHold.
+func (l Limit) StrikeWait(strikes int) time.Duration {
+	if l.Named {
+		return l.Wait
+	}
+	return StrikeHold(strikes)
+}
 
 // StrikeHold is how long the installation holds at its strikes-th strike in a row:
 // SecondaryLimitWait, doubled by each strike before it, up to StrikeMaxHold.

@@ -37,18 +37,21 @@ func freeWrites(t *testing.T, c *pacedClock, mw http.RoundTripper, limit int) in
 	return limit + 1
 }
 
-// TestARefusalThatNamesItsWaitHoldsExactlyThatAndStrikesNot: a Retry-After, or a spent
-// quota's x-ratelimit-reset, holds the installation for what it names, each time alike,
-// and leaves its bounds whole.
-func TestARefusalThatNamesItsWaitHoldsExactlyThatAndStrikesNot(t *testing.T) {
+// TestARefusalThatNamesItsWaitHoldsExactlyThat: a secondary limit's Retry-After, or a spent
+// primary quota's x-ratelimit-reset, holds the installation for what it names, each time
+// alike. The secondary limit strikes too, so that the writes after it go slower than those
+// it refused (three in a row: down to the floor, a quarter); the primary quota spent does
+// not, as its reset brings the whole quota back.
+func TestARefusalThatNamesItsWaitHoldsExactlyThat(t *testing.T) {
 	for name, tc := range map[string]struct {
 		wait   time.Duration
 		header func(now time.Time) http.Header
+		after  int
 	}{
-		"retryAfter": {30 * time.Second, func(time.Time) http.Header { return http.Header{"Retry-After": {"30"}} }},
+		"retryAfter": {30 * time.Second, func(time.Time) http.Header { return http.Header{"Retry-After": {"30"}} }, 20},
 		"reset": {5 * time.Minute, func(now time.Time) http.Header {
 			return http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {strconv.FormatInt(now.Add(5*time.Minute).Unix(), 10)}}
-		}},
+		}, 80},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var c pacedClock
@@ -61,8 +64,8 @@ func TestARefusalThatNamesItsWaitHoldsExactlyThatAndStrikesNot(t *testing.T) {
 				t.Errorf("waits %v: want each refusal to hold exactly %v", c.waits, tc.wait)
 			}
 			c.now = c.now.Add(tc.wait + 2*time.Minute)
-			if n := freeWrites(t, &c, p.Middleware()(answer(http.Header{}, http.StatusCreated)), 80); n != 80 {
-				t.Errorf("%d writes went in the next minute, want 80: a refusal that names its wait is no strike", n)
+			if n := freeWrites(t, &c, p.Middleware()(answer(http.Header{}, http.StatusCreated)), 80); n != tc.after {
+				t.Errorf("%d writes went in the next minute, want %d", n, tc.after)
 			}
 		})
 	}
@@ -77,7 +80,7 @@ func TestASecondaryLimitThatNamesNoWaitStrikesOnce(t *testing.T) {
 	c.now = c.now.Add(time.Second)
 	send(t, p.Middleware()(noWaitRefusal), 1, http.MethodPost)
 	// A refusal of a write let go before the strike was recorded: no second strike.
-	_ = p.store(1).Refused(t.Context(), 1, sent, c.now)
+	_ = p.store(1).Refused(t.Context(), 1, sent, c.now, Limit{Kind: LimitSecondary})
 	send(t, p.Middleware()(answer(http.Header{}, http.StatusOK)), 1, http.MethodGet)
 	if !slices.Equal(c.waits, []time.Duration{time.Minute}) {
 		t.Errorf("waits %v: want the installation held a minute", c.waits)
@@ -135,6 +138,19 @@ func TestTheStrikeRule(t *testing.T) {
 	for n, want := range holds {
 		if got := StrikeHold(n); got != want {
 			t.Errorf("StrikeHold(%d) = %v, want %v", n, got, want)
+		}
+	}
+	for _, l := range []struct {
+		limit   Limit
+		strikes bool
+		wait    time.Duration
+	}{
+		{Limit{Kind: LimitSecondary, Wait: 30 * time.Second, Named: true}, true, 30 * time.Second},
+		{Limit{Kind: LimitSecondary, Wait: time.Minute}, true, 2 * time.Minute},
+		{Limit{Kind: LimitPrimary, Wait: time.Hour, Named: true}, false, time.Hour},
+	} {
+		if got, wait := l.limit.Strikes(), l.limit.StrikeWait(2); got != l.strikes || got && wait != l.wait {
+			t.Errorf("%+v: strikes %v, holds %v at the second strike; want %v, %v", l.limit, got, wait, l.strikes, l.wait)
 		}
 	}
 	lim := PaceLimits{PerMinute: 80, PerHour: -1}

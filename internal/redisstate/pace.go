@@ -261,12 +261,12 @@ func (p *PaceStore) Hold(ctx context.Context, inst int64, now, until time.Time) 
 
 // Refused records a strike, on every replica: the strike in Redis, and the hold it leads
 // to.
-func (p *PaceStore) Refused(ctx context.Context, inst int64, sent, now time.Time) error {
-	_ = p.fallback.Refused(ctx, inst, sent, now)
+func (p *PaceStore) Refused(ctx context.Context, inst int64, sent, now time.Time, l ghtransport.Limit) error {
+	_ = p.fallback.Refused(ctx, inst, sent, now, l)
 	res, _, answered, err := p.run(ctx, inst, now, "refused", micros(sent), ghtransport.StrikeQuiet.Microseconds())
 	if err != nil || !answered {
 		return err
 	}
 	strikes, _ := res.(int64)
-	return p.Hold(ctx, inst, now, now.Add(ghtransport.StrikeHold(int(strikes))))
+	return p.Hold(ctx, inst, now, now.Add(l.StrikeWait(int(strikes))))
 }

@@ -88,8 +88,8 @@ func TestPaceStoreDecidesAsTheMemoryOne(t *testing.T) {
 			}
 		case r < 16:
 			sent := now.Add(-time.Duration(rng.IntN(2000)) * time.Millisecond)
-			_ = twins.mem.Refused(ctx, inst, sent, now)
-			if err := twins.shared.Refused(ctx, inst, sent, now); err != nil {
+			_ = twins.mem.Refused(ctx, inst, sent, now, ghtransport.Limit{Kind: ghtransport.LimitSecondary})
+			if err := twins.shared.Refused(ctx, inst, sent, now, ghtransport.Limit{Kind: ghtransport.LimitSecondary}); err != nil {
 				t.Fatal(err)
 			}
 		case r < 17 && rng.IntN(20) == 0:
