@@ -80,12 +80,18 @@ end
 local write = ARGV[4] == '1'
 local minuteW, hourW, spacing = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
 local lapse, quiet = tonumber(ARGV[10]), tonumber(ARGV[11])
--- The writes still holding a place: one on its way past the lapse is taken as answered then.
+-- A read waits for the hold alone: the window is a write's.
+if not write then return {fmt(math.max(now, num(meta, 'hold'))), 0, fmt(ref)} end
+-- The writes still holding a place: one on its way past the lapse is taken as answered
+-- then. The answers are read in one command, whatever the window holds.
+local answers = {}
+local kv = redis.call('HGETALL', ans)
+for i = 1, #kv, 2 do answers[kv[i]] = tonumber(kv[i + 1]) end
 local writes = {}
 local all = redis.call('ZRANGE', sent, 0, -1, 'WITHSCORES')
 for i = 1, #all, 2 do
   local place, start = all[i], tonumber(all[i + 1])
-  local answered = tonumber(redis.call('HGET', ans, place) or '0')
+  local answered = answers[place] or 0
   if answered == 0 and start + lapse <= now then
     answered = start + lapse; redis.call('HSET', ans, place, fmt(answered))
   end
@@ -97,7 +103,6 @@ for i = 1, #all, 2 do
 end
 local n = strikes(quiet)
 local at = math.max(now, num(meta, 'hold'))
-if not write then return {fmt(at), 0, fmt(ref)} end
 local function bound(list, k)
   local vals = {}
   for v in string.gmatch(list, '[^,]+') do vals[#vals + 1] = tonumber(v) end
