@@ -26,6 +26,7 @@ const (
 
 // Base is what every handler shares: the client creator, the clock, the app's identity
 // and keys, the mode, the per-issue locks, and what the process remembers between runs.
+// NewBase sets every field from its Options; the handlers and sweeps only read them.
 type Base struct {
 	Clients githubapp.ClientCreator
 	// Identity is the app's account and keys.
@@ -60,20 +61,67 @@ type Base struct {
 	appIssues *appissues.Keeper
 }
 
-// NewBase returns a Base with the default labels and policy, running in mode.
-func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, now func() time.Time, mode Mode) *Base {
-	b := &Base{
-		mode:     mode,
-		Clients:  clients,
-		Now:      now,
-		Identity: Identity{AppSlug: appSlug, LedgerKey: ledgerKey},
-		Configs:  NewConfigLoader(DefaultConfigTTL, now),
-		Index:    &MemoryIndex{},
-		memories: newMemories(now),
+// Options are everything a Base is built from. NewBase takes them once; nothing is set
+// on a Base afterwards.
+type Options struct {
+	// Clients makes the app's and each installation's GitHub clients.
+	Clients githubapp.ClientCreator
+	// AppSlug, LedgerKey and PreviousKeys are the app's identity (Identity).
+	AppSlug      string
+	LedgerKey    []byte
+	PreviousKeys [][]byte
+	// Now is the clock; nil is the wall clock.
+	Now func() time.Time
+	// Mode is how this process runs issues beside others (mode.go).
+	Mode Mode
+	// OnSaved, when set, is given each run's ledger as loaded and as saved (Base.OnSaved).
+	OnSaved func(before, after clarify.Ledger)
+	// SettleDelay is Base.SettleDelay.
+	SettleDelay time.Duration
+	// OneRepo reads each repository's own config file only, not its organisation's default
+	// (NewRepoConfigLoader): a workflow's token reaches no other repository.
+	OneRepo bool
+	// IssueLeases, when set, are the leases the replicas share, taken after this process's
+	// own per-issue lock (IssueLocks.Shared).
+	IssueLeases IssueLocker
+	// Index keeps the deadlines; nil is this process's own (MemoryIndex).
+	Index DeadlineIndex
+	// Recent shares the decisions people made lately between replicas; nil for a lone
+	// process.
+	Recent RecentDecisions
+}
+
+// NewBase returns a Base built from opts, with the default labels and policy.
+func NewBase(opts Options) *Base {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
 	}
+	configs := NewConfigLoader(DefaultConfigTTL, now)
+	if opts.OneRepo {
+		configs = NewRepoConfigLoader(DefaultConfigTTL, now)
+	}
+	index := opts.Index
+	if index == nil {
+		index = &MemoryIndex{}
+	}
+	b := &Base{
+		mode:        opts.Mode,
+		Clients:     opts.Clients,
+		Now:         now,
+		Identity:    Identity{AppSlug: opts.AppSlug, LedgerKey: opts.LedgerKey, PreviousKeys: opts.PreviousKeys},
+		Configs:     configs,
+		Locks:       IssueLocks{Shared: opts.IssueLeases},
+		Index:       index,
+		OnSaved:     opts.OnSaved,
+		SettleDelay: opts.SettleDelay,
+		Recent:      opts.Recent,
+		memories:    newMemories(now),
+	}
+	mode := opts.Mode
 	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: b.readMemory,
 		ReadBack: mode.concurrent(), Settle: b.settleDelay, Attempts: sharedAttempts})
-	b.checks = checks.New(appSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
+	b.checks = checks.New(opts.AppSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
 	return b
 }
 

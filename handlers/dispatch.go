@@ -65,11 +65,6 @@ const maxDispatchCommand = 20_000
 // Payload: https://docs.github.com/en/webhooks/webhook-events-and-payloads#repository_dispatch
 type Dispatch struct {
 	*Base
-	// MirrorOnly writes the dispatch's mirror (or its refusal) and nothing else: the job a
-	// workflow runs outside the issue's concurrency group, before the issue's own job waits
-	// there, where a newer job may cancel it; that job, or the newer one, folds the mirror
-	// in (docs/workflow.md).
-	MirrorOnly bool
 }
 
 var _ githubapp.EventHandler = (*Dispatch)(nil)
@@ -149,7 +144,7 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	if !ok || err != nil {
 		return err
 	}
-	if h.MirrorOnly {
+	if h.mode.mirrorOnly() {
 		return h.mirrorOnly(ctx, client, ref, trig)
 	}
 	_, err = h.run(ctx, client, ref, trig)
@@ -175,7 +170,7 @@ func dispatchTrigger(ctx context.Context, client *github.Client, ref clarify.Iss
 }
 
 // mirrorOnly writes a dispatch's mirror, or its refusal, as its run would, and folds and
-// saves nothing (Dispatch.MirrorOnly). It takes no lock: like anyone's comment, the mirror
+// saves nothing (Mode.mirrorOnly). It takes no lock: like anyone's comment, the mirror
 // may come while a run of the issue is under way, which folds it in or leaves it past the
 // cursor for the next.
 func (b *Base) mirrorOnly(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) error {

@@ -12,7 +12,7 @@ import (
 )
 
 func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
-	b := &Base{Identity: Identity{AppSlug: "clarify", LedgerKey: []byte("ledger key")}}
+	b := NewBase(Options{AppSlug: "clarify", LedgerKey: []byte("ledger key")})
 	ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: "g1", Login: "coder-agent", Type: "Bot", Command: "/clarify @maria Per key?"})
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // comments, half of them the app's refusals of asks made while it was closed, all before
 // the ledger's cursor, and one new comment to fold.
 func BenchmarkEventsOfALongIssueInActionMode(b *testing.B) {
-	base := &Base{Identity: Identity{AppSlug: "github-actions", LedgerKey: []byte("0123456789abcdef0123456789abcdef")}}
+	base := NewBase(Options{AppSlug: "github-actions", LedgerKey: []byte("0123456789abcdef0123456789abcdef")})
 	ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
 	keys := base.reader().Keys.Issue(ref.Owner, ref.Repo, ref.Number)
 	snap := &snapshot{issueRead: issueRead{ref: ref, ledger: clarify.NewLedger(42), hasLedger: true}}

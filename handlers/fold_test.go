@@ -20,7 +20,7 @@ func comment(id int64, login string, at time.Time, body string) *github.IssueCom
 }
 
 func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
-	b := &Base{Identity: Identity{AppSlug: "clarify"}}
+	b := NewBase(Options{AppSlug: "clarify"})
 	withCursor := func(cursor int64) *snapshot {
 		l := clarify.NewLedger(42)
 		l.Cursor = cursor
@@ -93,7 +93,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 }
 
 func TestEventsMarksOnlyTheTriggerWithTheIssueState(t *testing.T) {
-	b := &Base{Identity: Identity{AppSlug: "clarify"}}
+	b := NewBase(Options{AppSlug: "clarify"})
 	snap := &snapshot{issueRead: issueRead{comments: []*github.IssueComment{
 		comment(102, "coder-agent", foldT0, "/clarify @maria Per key?"),
 		comment(103, "maria", foldT0, "Per key."),
