@@ -20,9 +20,9 @@ const (
 	archiveBelow = 25_000
 )
 
-// readArchives merges the ledger's archives into the snapshot's ledger (LedgerReader) and
+// readArchives merges the ledger's archives into the snapshot's ledger (Reader) and
 // returns their ids.
-func (b *Base) readArchives(ref clarify.IssueRef, snap *snapshot) (map[string]bool, error) {
+func (b *Base) readArchives(ref clarify.IssueRef, snap *issueRun) (map[string]bool, error) {
 	return b.reader().MergeArchives(ref, &snap.ledger, snap.comments)
 }
 
@@ -44,7 +44,7 @@ func mainPart(l clarify.Ledger, archived map[string]bool) clarify.Ledger {
 // the ledger changed). It posts at most one archive per run; an archive already posted by
 // a run that failed afterwards is found by its marker and reused, so a retry posts
 // nothing twice.
-func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
+func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
 	block, err := b.keys(ref).EncodeLedger(mainPart(l, archived))
 	if err != nil || len(block) <= archiveAbove {
 		return l, block, err

@@ -52,8 +52,8 @@ type Base struct {
 
 	// mode is how this process runs issues beside others (mode.go).
 	mode Mode
-	// memories are what this process remembers between runs (memory.go).
-	memories
+	// caches are what this process remembers between runs (cache.go).
+	caches
 	// checks writes the check runs of the pull requests that link an issue.
 	checks *checks.Checks
 	// appIssues keeps the app's own issues of each repository: the labels naming the
@@ -84,7 +84,7 @@ type Options struct {
 	// IssueLeases, when set, are the leases the replicas share, taken after this process's
 	// own per-issue lock (IssueLocks.Shared).
 	IssueLeases IssueLocker
-	// Index keeps the deadlines; nil is this process's own (MemoryIndex).
+	// Index keeps the deadlines; nil is this process's own (LocalIndex).
 	Index DeadlineIndex
 	// Recent shares the decisions people made lately between replicas; nil for a lone
 	// process.
@@ -103,7 +103,7 @@ func NewBase(opts Options) *Base {
 	}
 	index := opts.Index
 	if index == nil {
-		index = &MemoryIndex{}
+		index = &LocalIndex{}
 	}
 	b := &Base{
 		mode:        opts.Mode,
@@ -116,7 +116,7 @@ func NewBase(opts Options) *Base {
 		OnSaved:     opts.OnSaved,
 		SettleDelay: opts.SettleDelay,
 		Recent:      opts.Recent,
-		memories:    newMemories(now),
+		caches:      newCaches(now),
 	}
 	mode := opts.Mode
 	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: b.readMemory,

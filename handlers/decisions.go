@@ -62,10 +62,10 @@ func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref clar
 // repository's memory (clarify.SettledByPeople says which). It runs before the ledger is
 // saved: a run that fails after it is run again from the same ledger, and recording a
 // decision twice changes nothing.
-func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, p clarify.Policy, before, after clarify.Ledger) error {
+func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, p clarify.Policy, before, after clarify.Ledger) error {
 	lookups := snap.lookups
 	if lookups == nil {
-		lookups = newActorLookups(client, ref, &b.memories, b.BotLogin())
+		lookups = newActorLookups(client, ref, &b.caches, b.BotLogin())
 	}
 	ds, err := clarify.SettledByPeople(before, after, p, func(login string) (clarify.Actor, error) {
 		return lookups.now(ctx, login)
@@ -78,7 +78,7 @@ func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref
 
 // recordDecisions records ds in the repository's memory and notes the write for its
 // read-back (checkMemoryWrites).
-func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, ds []clarify.Decision) error {
+func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, ds []clarify.Decision) error {
 	book, unlock, err := b.lockedMemory(ctx, client, ref)
 	if err != nil {
 		return err
@@ -201,7 +201,7 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 
 // offers finds, for each first round the effects post, the earlier decision to offer; it
 // reads the memory only when there is such a round and the repository wants offers.
-func (b *Base) offers(ctx context.Context, client *github.Client, ref clarify.IssueRef, cfg RepoConfig, snap *snapshot, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
+func (b *Base) offers(ctx context.Context, client *github.Client, ref clarify.IssueRef, cfg RepoConfig, snap *issueRun, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
 	if !cfg.Decisions.Offer {
 		return nil, nil
 	}
@@ -246,7 +246,7 @@ type offer struct {
 // with decisions.settle_after and the very same topic, when it settles the question.
 // Only an exact topic settles anything: a near-identical question is advice alone, and so
 // is any offer to a question that needs several people (clarify.SettlesUnattended).
-func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time) clarify.Ledger {
+func stampOffers(l clarify.Ledger, snap *issueRun, cfg RepoConfig, now time.Time) clarify.Ledger {
 	for _, o := range snap.offers {
 		for i := range l.Clarifications {
 			c := &l.Clarifications[i]
@@ -266,7 +266,7 @@ func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time
 // settleFromPrecedents resolves the clarifications whose precedent is due, after looking
 // for a 👎 on each offer by someone who is not a bot: reactions fire no webhook, so the
 // look is the only way to hear the objection.
-func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
+func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
 	for i := range l.Clarifications {
 		c := &l.Clarifications[i]
 		if !c.Status.Open() || !c.Precedent.Pending() || now.Before(c.Precedent.Settles) {
@@ -326,7 +326,7 @@ func thumbsDown(ctx context.Context, client *github.Client, ref clarify.IssueRef
 }
 
 // withOffer is the body of a round that has an earlier decision to offer, else body.
-func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) string {
+func (s *issueRun) withOffer(e clarify.Effect, l clarify.Ledger, body string) string {
 	o, ok := s.offers[e.Key]
 	if !ok {
 		return body
@@ -342,7 +342,7 @@ func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 // supersede replaces a decision of the repository's memory as /clarify supersede asked:
 // a 👍 on the command once done, or a refusal saying why not (no such decision, or one
 // already replaced).
-func (b *Base) supersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
+func (b *Base) supersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, e clarify.Effect) error {
 	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
 	problem, err := b.replaceDecision(ctx, client, ref, snap, e.ClarificationID, d)
 	switch {
@@ -360,7 +360,7 @@ func (b *Base) supersede(ctx context.Context, client *github.Client, ref clarify
 // replaceDecision supersedes the decision of clarification id with d in the repository's
 // memory, and notes the write for its read-back; it returns the problem when there is no
 // such decision in force.
-func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, id string, d clarify.Decision) (string, error) {
+func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, id string, d clarify.Decision) (string, error) {
 	// The decision to supersede may still wait for the memory's next write.
 	if err := b.flushMemory(ctx, client, ref); err != nil {
 		return "", err
@@ -392,7 +392,7 @@ func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref c
 
 // precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
 // to offer the new questions the effects post.
-func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, f *folded) error {
+func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, cfg RepoConfig, f *folded) error {
 	l, settled, err := b.settleFromPrecedents(ctx, client, ref, snap, f.ledger, b.Now())
 	if err != nil {
 		return err
@@ -404,7 +404,7 @@ func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, r
 
 // rememberOffersAndDecisions writes into the ledger what each new question was offered,
 // and into the repository's memory the decisions people made in this run.
-func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
+func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, cfg RepoConfig, l *clarify.Ledger) error {
 	*l = stampOffers(*l, snap, cfg, b.Now())
 	return b.rememberDecisions(ctx, client, ref, snap, cfg.Policy, snap.ledger, *l)
 }

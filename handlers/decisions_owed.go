@@ -73,7 +73,7 @@ func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref clarif
 	}
 	slices.SortStableFunc(owed, func(a, c clarify.Decision) int { return a.At.Compare(c.At) })
 	zerolog.Ctx(ctx).Info().Int("decisions", len(owed)).Msg("Decisions a process before this one left owed are written into the memory")
-	return owed, b.recordDecisions(ctx, client, ref, &snapshot{}, owed)
+	return owed, b.recordDecisions(ctx, client, ref, &issueRun{}, owed)
 }
 
 // owedIn is the decisions people settled since since in issues that the memory lacks.
@@ -83,7 +83,7 @@ func (b *Base) owedIn(ctx context.Context, client *github.Client, ref clarify.Is
 		return nil, err
 	}
 	// One look-up of each login for the repository, whichever issues they settled in.
-	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
+	lookups := newActorLookups(client, ref, &b.caches, b.BotLogin())
 	who := func(login string) (clarify.Actor, error) { return lookups.now(ctx, login) }
 	var owed []clarify.Decision
 	for _, is := range issues {

@@ -143,7 +143,7 @@ func (p *pendingDecisions) waiting() []*pendingRepo {
 
 // noteDecisions records ds in the repository's memory: at once, or, when this process
 // wrote it less than memoryWriteEvery ago, with the next write.
-func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, ds []clarify.Decision) error {
+func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, ds []clarify.Decision) error {
 	if b.Recent != nil {
 		if err := b.Recent.Add(ctx, ref.Owner+"/"+ref.Repo, ds); err != nil {
 			// Advice only: the memory's write below is what keeps the decision.
@@ -170,7 +170,7 @@ func (b *Base) flushMemory(ctx context.Context, client *github.Client, ref clari
 		b.pendingMemory.release(ref.Owner, ref.Repo)
 		return nil
 	}
-	if err := b.recordDecisions(ctx, client, ref, &snapshot{}, ds); err != nil {
+	if err := b.recordDecisions(ctx, client, ref, &issueRun{}, ds); err != nil {
 		b.pendingMemory.release(ref.Owner, ref.Repo)
 		return err
 	}

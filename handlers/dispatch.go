@@ -178,7 +178,7 @@ func (b *Base) mirrorOnly(ctx context.Context, client *github.Client, ref clarif
 	if err != nil {
 		return err
 	}
-	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
+	lookups := newActorLookups(client, ref, &b.caches, b.BotLogin())
 	snap.lookups = lookups
 	_, err = b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy)
 	return err
@@ -327,7 +327,7 @@ func (b *Base) mirrorInput(ref clarify.IssueRef, c *github.IssueComment) (input,
 
 // input is the event a comment of the snapshot is: the sender's command for a mirror of a
 // dispatch, the comment itself otherwise.
-func (s *snapshot) input(c *github.IssueComment) input {
+func (s *issueRun) input(c *github.IssueComment) input {
 	if in, ok := s.mirrors[c.GetID()]; ok {
 		return in
 	}
@@ -341,7 +341,7 @@ func (s *snapshot) input(c *github.IssueComment) input {
 // then finds the dispatch's mirror, or posts it (or, for a payload that is no command, a
 // refusal), and goes on as a run woken by that comment; an outsider's dispatch, or one
 // already answered, goes on as a tick.
-func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, trig trigger,
+func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, trig trigger,
 	lookups *actorLookups, p clarify.Policy) (trigger, error) {
 	snap.mirrors = map[int64]input{}
 	seen := map[string]bool{} // a dispatch's delivery: the first comment that mirrors it is its mirror
@@ -457,7 +457,7 @@ func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
 // findDispatch returns the app's comment carrying mark, the answer to a dispatch, or nil.
 // A snapshot of the comments since the cursor may miss the answer to a dispatch that is
 // redelivered days later, so then the comments of the last dispatchLookBack are read.
-func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark string) (*github.IssueComment, error) {
+func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, mark string) (*github.IssueComment, error) {
 	for _, c := range snap.known() {
 		if b.carries(ref, c, mark) {
 			return c, nil

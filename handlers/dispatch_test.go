@@ -68,7 +68,7 @@ func checkMirrorCopiesRefused(t *testing.T, b *Base, ref clarify.IssueRef, block
 // comment, and every other comment of the app's as none.
 func checkFoldTakesMirror(t *testing.T, b *Base, mirror *github.IssueComment, in input) {
 	t.Helper()
-	snap := &snapshot{issueRead: issueRead{comments: []*github.IssueComment{mirror, comment(1002, "clarify[bot]", foldT0, "a round")}},
+	snap := &issueRun{snapshot: snapshot{comments: []*github.IssueComment{mirror, comment(1002, "clarify[bot]", foldT0, "a round")}},
 		runState: runState{mirrors: map[int64]input{1001: in}}}
 	ins := b.events(snap, trigger{Kind: triggerTick, At: foldT0})
 	if len(ins) != 2 || ins[0].user.GetLogin() != "coder-agent" || ins[1].user.GetLogin() != "clarify[bot]" {

@@ -23,7 +23,7 @@
 //
 // # One run of an issue (run.go, in its numbered stages)
 //
-//  1. snapshot.go: the comments and the ledger (memory.go spares what this process read,
+//  1. snapshot.go: the comments and the ledger (cache.go spares what this process read,
 //     window.go what a long issue's last minutes hold); archive.go, ledger_trust.go, then
 //     config.go and hints.go.
 //  2. fold.go: what is new, then time, through clarify.Apply; actors.go says who is who.
@@ -45,7 +45,7 @@
 //
 // # Where each rule lives
 //
-//   - Keys and the signed blocks: render (Keyring, codec.go); ledger.LedgerReader reads a
+//   - Keys and the signed blocks: render (Keyring, codec.go); ledger.Reader reads a
 //     ledger for the runs, bot ledger and the asker alike; ledger/trust.go trusts it.
 //   - The app's own comments: ledger/own.go. From a shared account only a comment sealed
 //     under the issue's key is the app's (render/seal.go).
@@ -54,5 +54,5 @@
 //   - The asker's ref and state: clarify/asker.go; wire/dispatch.go decodes a dispatch.
 //   - The app's own issues: ledger/appissues.go says when a label is followed.
 //   - Pagination and rate limits: ghtransport.AllPages and ReadLimit.
-//   - Memory: memory.go, one bounded memory for all a process remembers.
+//   - Caches: cache.go, one bounded cache for all a process remembers between runs.
 package handlers

@@ -18,7 +18,7 @@ import (
 // report posts the notices a run owes the issue before its effects: that the ledger was
 // rebuilt rather than trusted, and that the repository's config is broken (only from the
 // run that read it, not every run while it lasts).
-func (b *Base) report(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig) error {
+func (b *Base) report(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, cfg RepoConfig) error {
 	if snap.damaged {
 		// Once per damaged status comment: its hash is in the marker.
 		var h [8]byte
@@ -53,7 +53,7 @@ const maxHead = 4096
 
 // carryOut posts and reacts as the effects say; every posted comment carries its effect's
 // marker, and a marker already in one of the app's comments is not posted again.
-func (b *Base) carryOut(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, p clarify.Policy, effects []clarify.Effect) error {
+func (b *Base) carryOut(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, p clarify.Policy, effects []clarify.Effect) error {
 	logger := zerolog.Ctx(ctx)
 	for _, e := range effects {
 		if e.Kind == clarify.EffectReact {

@@ -25,7 +25,7 @@ type input struct {
 // events lists what to fold in, oldest first: every comment newer than the ledger's cursor
 // (so a lost or reordered delivery heals itself), with the trigger in its place; without a
 // ledger, the comments of the last firstRunWindow before the trigger and after it.
-func (b *Base) events(snap *snapshot, trig trigger) []input {
+func (b *Base) events(snap *issueRun, trig trigger) []input {
 	var trigComment *github.IssueComment
 	if trig.Kind == triggerComment {
 		trigComment = trig.Comment
@@ -69,7 +69,7 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 
 // trailingEvents are what a trigger adds after the comments: an issue event itself, and
 // the close of an issue whose ledger is being rebuilt (the rebuild saw it open).
-func trailingEvents(snap *snapshot, trig trigger) []input {
+func trailingEvents(snap *issueRun, trig trigger) []input {
 	switch {
 	case trig.Kind == triggerIssue:
 		return []input{{event: clarify.Event{Kind: trig.Event, At: trig.At}, user: trig.Sender}}
@@ -82,7 +82,7 @@ func trailingEvents(snap *snapshot, trig trigger) []input {
 // toFold reports whether a run folds comment c in: newer than the ledger's cursor; in a
 // rebuild, from where it starts; without a ledger, of the last firstRunWindow before the
 // trigger or after it.
-func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
+func (s *issueRun) toFold(c *github.IssueComment, trig trigger) bool {
 	switch {
 	case s.damaged:
 		return !c.GetCreatedAt().Time.Before(s.rebuildFrom)
@@ -103,7 +103,7 @@ func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
 // A refusal is posted after the comment it refuses, and the fold takes in no comment at or
 // before the ledger's cursor (clarify.Apply skips them): so only the comments past the
 // cursor are read, and only a refusal among them has its seal checked.
-func (b *Base) refusedAsClosed(snap *snapshot) func(commentID int64) bool {
+func (b *Base) refusedAsClosed(snap *issueRun) func(commentID int64) bool {
 	var refusals []*github.IssueComment
 	for _, c := range snap.known() {
 		if c.GetID() <= snap.ledger.Cursor {

@@ -17,7 +17,7 @@ func BenchmarkEventsOfALongIssueInActionMode(b *testing.B) {
 	base := NewBase(Options{AppSlug: "github-actions", LedgerKey: []byte("0123456789abcdef0123456789abcdef")})
 	ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
 	keys := base.reader().Keys.Issue(ref.Owner, ref.Repo, ref.Number)
-	snap := &snapshot{issueRead: issueRead{ref: ref, ledger: clarify.NewLedger(42), hasLedger: true}}
+	snap := &issueRun{snapshot: snapshot{ref: ref, ledger: clarify.NewLedger(42), hasLedger: true}}
 	id := int64(1000)
 	for i := 0; i < 200; i++ {
 		snap.comments = append(snap.comments, comment(id, "coder-agent", foldT0, "/clarify @maria Per key?"))

@@ -21,10 +21,10 @@ func comment(id int64, login string, at time.Time, body string) *github.IssueCom
 
 func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 	b := NewBase(Options{AppSlug: "clarify"})
-	withCursor := func(cursor int64) *snapshot {
+	withCursor := func(cursor int64) *issueRun {
 		l := clarify.NewLedger(42)
 		l.Cursor = cursor
-		return &snapshot{issueRead: issueRead{ledger: l, hasLedger: true}}
+		return &issueRun{snapshot: snapshot{ledger: l, hasLedger: true}}
 	}
 	c1 := comment(101, "maria", foldT0.Add(-20*time.Minute), "old")
 	c2 := comment(102, "coder-agent", foldT0.Add(-10*time.Minute), "/clarify @maria Per key?")
@@ -32,7 +32,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 	trig3 := trigger{Kind: triggerComment, Comment: comment(103, "maria", foldT0, "Per key."), At: foldT0, IssueClosed: true}
 
 	cases := map[string]struct {
-		snap *snapshot
+		snap *issueRun
 		trig trigger
 		// listLacksTrigger drops the trigger's comment from the list, as when GitHub
 		// delivers a comment before its list shows it.
@@ -40,7 +40,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 		want             []string // kind:id:body of each input
 	}{
 		"withoutLedgerOnlyTheFirstRunWindowBeforeTheTrigger": {
-			snap: &snapshot{},
+			snap: &issueRun{},
 			trig: trig3,
 			want: []string{"comment:102:/clarify @maria Per key?", "comment:103:Per key."},
 		},
@@ -70,7 +70,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 			want: []string{"comment:103:Per key, edited since", "closed:0:"},
 		},
 		"aRebuildOfAClosedIssueClosesItAgain": {
-			snap: &snapshot{issueRead: issueRead{damaged: true, hasLedger: true, rebuildFrom: foldT0.Add(-time.Minute), ledger: clarify.NewLedger(42)}},
+			snap: &issueRun{snapshot: snapshot{damaged: true, hasLedger: true, rebuildFrom: foldT0.Add(-time.Minute), ledger: clarify.NewLedger(42)}},
 			trig: trigger{Kind: triggerTick, At: foldT0, IssueClosed: true},
 			want: []string{"comment:103:Per key, edited since", "closed:0:"},
 		},
@@ -94,7 +94,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 
 func TestEventsMarksOnlyTheTriggerWithTheIssueState(t *testing.T) {
 	b := NewBase(Options{AppSlug: "clarify"})
-	snap := &snapshot{issueRead: issueRead{comments: []*github.IssueComment{
+	snap := &issueRun{snapshot: snapshot{comments: []*github.IssueComment{
 		comment(102, "coder-agent", foldT0, "/clarify @maria Per key?"),
 		comment(103, "maria", foldT0, "Per key."),
 	}}}

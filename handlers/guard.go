@@ -67,7 +67,7 @@ const DefaultSettleDelay = 2 * time.Second
 
 // checkUnmoved reads the status comment again just before a run that shares its issue
 // edits it.
-func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot) error {
+func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun) error {
 	if !b.mode.sharesIssue() || snap.status == nil {
 		return nil
 	}
@@ -88,7 +88,7 @@ func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref clar
 // comment to body at revision rev, the comments updated since its read, and reports
 // ErrLedgerMoved when another save overwrote the edit from an equally old read, or when a
 // comment came meanwhile whose own run may have saved in between.
-func (b *Base) checkKept(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, body string, rev int64) error {
+func (b *Base) checkKept(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, body string, rev int64) error {
 	if !b.mode.sharesIssue() {
 		return nil
 	}
@@ -135,7 +135,7 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref clarify
 // run can have saved before that edit landed (a run reads after its comment is made): a
 // later one's run reads the edit, so a stream of comments (a drive-by's) does not keep
 // this run starting over. A full page may hide newer ones past it: then its last stands.
-func cameAfter(listed []*github.IssueComment, snap *snapshot) *github.IssueComment {
+func cameAfter(listed []*github.IssueComment, snap *issueRun) *github.IssueComment {
 	edited := snap.status.GetUpdatedAt().Time
 	for _, c := range listed {
 		if c.GetID() > snap.lastRead && !c.GetCreatedAt().After(edited) &&
@@ -166,7 +166,7 @@ type memoryWrite struct {
 // It runs after the status comment's save, whose own read-back has mostly waited out the
 // delay already; the ledger then says the decision was made, so the write is made again
 // here rather than by running the issue again.
-func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot) error {
+func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun) error {
 	for tries := 0; b.mode.concurrent() && len(snap.memoryWrites) > 0; tries++ {
 		w := snap.memoryWrites[0]
 		snap.memoryWrites = snap.memoryWrites[1:]

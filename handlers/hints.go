@@ -39,7 +39,7 @@ func (b *Base) followHints(ref clarify.IssueRef, h clarify.Hints) {
 // the snapshot read (before the config was read), and the issue that
 // holds the repository's decisions as this process last found or made it (none when the
 // one hinted at is gone and the label names none).
-func (b *Base) noteHints(ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
+func (b *Base) noteHints(ref clarify.IssueRef, snap *issueRun, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
 	l.Hints.NoConfig, l.Hints.ConfigFile = b.Configs.configHints(snap.ledger.Hints, cfg, push, snap.lastRead)
 	l.Hints.Memory = clarify.MemoryHint{}
 	if n, ok := b.decisionIssues.get(ref.Owner + "/" + ref.Repo); ok {
@@ -51,7 +51,7 @@ func (b *Base) noteHints(ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, p
 // hintRun is what the run knows to decide on the ledger's config hints (config.go): the
 // payload's push and comment, and the newest comment it is to apply that is not the app's,
 // whose config must be the one in force when it was made (bot is the app's login).
-func (s *snapshot) hintRun(trig trigger, bot string) hintRun {
+func (s *issueRun) hintRun(trig trigger, bot string) hintRun {
 	h := hintRun{none: s.ledger.Hints.NoConfig, file: s.ledger.Hints.ConfigFile, push: trig.Push}
 	if trig.Kind == triggerComment {
 		h.trigger = trig.Comment.GetID()

@@ -57,14 +57,14 @@ func (e IndexEntry) Key() string {
 	return clarify.IssueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}.String()
 }
 
-// MemoryIndex is the DeadlineIndex of a single process.
-type MemoryIndex struct {
+// LocalIndex is the DeadlineIndex of a single process.
+type LocalIndex struct {
 	mu      sync.Mutex
 	entries map[string]IndexEntry
 }
 
 // Put records or replaces the issue's entry.
-func (m *MemoryIndex) Put(_ context.Context, e IndexEntry) error {
+func (m *LocalIndex) Put(_ context.Context, e IndexEntry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.entries == nil {
@@ -75,7 +75,7 @@ func (m *MemoryIndex) Put(_ context.Context, e IndexEntry) error {
 }
 
 // Remove forgets the issue.
-func (m *MemoryIndex) Remove(_ context.Context, e IndexEntry) error {
+func (m *LocalIndex) Remove(_ context.Context, e IndexEntry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.entries, e.Key())
@@ -83,7 +83,7 @@ func (m *MemoryIndex) Remove(_ context.Context, e IndexEntry) error {
 }
 
 // Due returns the entries due at now, earliest first.
-func (m *MemoryIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error) {
+func (m *LocalIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []IndexEntry
@@ -97,7 +97,7 @@ func (m *MemoryIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error
 }
 
 // Repo returns the entries of one repository.
-func (m *MemoryIndex) Repo(_ context.Context, installation int64, owner, repo string) ([]IndexEntry, error) {
+func (m *LocalIndex) Repo(_ context.Context, installation int64, owner, repo string) ([]IndexEntry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []IndexEntry
@@ -233,10 +233,10 @@ func (s *repoSet) take() map[RepoRef]bool {
 	return out
 }
 
-// savedMemory remembers when this process last saved each issue's ledger and whether that
+// savedCache remembers when this process last saved each issue's ledger and whether that
 // left an entry in the index, so that the sweep's walk can tell the issues it may leave to
 // the index (nothing happened in them since) from those it must read.
-type savedMemory = memory[savedMark]
+type savedCache = cache[savedMark]
 
 // savedMark is one issue's last save by this process.
 type savedMark struct {
@@ -257,7 +257,7 @@ const DefaultRunRetries = 3
 const failuresBeforeBackoff = 2 * (1 + DefaultRunRetries)
 
 // failureCounts counts each issue's runs that failed in a row, for indexFailed's back-off.
-type failureCounts struct{ m memory[int] }
+type failureCounts struct{ m cache[int] }
 
 // add counts one more failure and returns how many came before it.
 func (f *failureCounts) add(key string) int {

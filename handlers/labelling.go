@@ -81,12 +81,12 @@ func (b *Base) ColourLabels(ctx context.Context, client *github.Client, owner, r
 	}
 }
 
-// labelMemory remembers the app's own labels as this process last set them on each issue.
-type labelMemory struct{ m memory[[]string] }
+// labelCache remembers the app's own labels as this process last set them on each issue.
+type labelCache struct{ m cache[[]string] }
 
 // Known returns the app's own labels as this process last set them on the issue, and
 // whether it set them at all.
-func (l *labelMemory) Known(key string) ([]string, bool) { return l.m.get(key) }
+func (l *labelCache) Known(key string) ([]string, bool) { return l.m.get(key) }
 
 // Put remembers the app's own labels as this process just set them on the issue.
-func (l *labelMemory) Put(key string, names []string) { l.m.put(key, names) }
+func (l *labelCache) Put(key string, names []string) { l.m.put(key, names) }

@@ -12,7 +12,7 @@ import (
 // heldToIssue makes the trust decision for the app's run on the verified ledger l of
 // status comment c, and logs it: it reports whether the ledger must be rebuilt, marking
 // the snapshot damaged (and older, below the floor) then.
-func (b *Base) heldToIssue(ctx context.Context, ref clarify.IssueRef, snap *snapshot, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
+func (b *Base) heldToIssue(ctx context.Context, ref clarify.IssueRef, snap *issueRun, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
 	logger := zerolog.Ctx(ctx).With().Int64(LogKeyComment, c.GetID()).Logger()
 	cursor := l.Cursor
 	no, moved := b.reader().Trust(ref, l, c, snap.comments, snap.revFloor)

@@ -26,7 +26,7 @@ const raceWindow = 5 * time.Minute
 // one. In bot action only the scheduled run can post beside another run of the issue
 // (Mode.sharesIssue), and an event's run does not look (Mode.inIssueGroup): the scheduled run gives
 // way to any twin, older or newer.
-func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
+func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, mark, body string) (*github.IssueComment, error) {
 	for _, c := range snap.known() {
 		if b.carries(ref, c, mark) {
 			return c, nil

@@ -245,7 +245,7 @@ func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref clari
 	return checks.BlockingOpen(snap.ledger), true, nil
 }
 
-// checkIssues answers the checks' questions about an issue (checks.Issues).
+// checkIssues answers the checks' questions about an issue (checks.IssueView).
 type checkIssues struct{ b *Base }
 
 // Blocking is blockingNow, answered from memory when this process read or changed the

@@ -145,7 +145,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 
 // loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs
 // none, and its ledger's hints (hints.go) may spare the config's read and the label's.
-func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) (*snapshot, RepoConfig, error) {
+func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) (*issueRun, RepoConfig, error) {
 	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig), longIssue(b.mode, trig))
 	if err != nil {
 		return nil, RepoConfig{}, err
@@ -162,8 +162,8 @@ func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref clarify
 
 // foldIssue folds into the snapshot's ledger what is new (a dispatch's command first),
 // then time, then a deadlock break; it returns the trigger as the dispatch left it.
-func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, trig trigger, cfg RepoConfig) (folded, trigger, error) {
-	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
+func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, trig trigger, cfg RepoConfig) (folded, trigger, error) {
+	lookups := newActorLookups(client, ref, &b.caches, b.BotLogin())
 	snap.lookups = lookups
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
 		act, err := lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
@@ -202,7 +202,7 @@ func (b *Base) checkPullRequests(ctx context.Context, client *github.Client, ref
 // noteSaved tells what a saved ledger changes beyond the issue: the metrics, the active
 // issues, the deadline index, the newest revision, what the next run may skip and the
 // repository's dashboard.
-func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, f folded, saved clarify.Ledger, cfg RepoConfig, trig trigger) {
+func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, f folded, saved clarify.Ledger, cfg RepoConfig, trig trigger) {
 	if b.OnSaved != nil {
 		b.OnSaved(snap.ledger, saved)
 	}
@@ -216,7 +216,7 @@ func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref clarify
 // labelsToSave plans the issue's labels against the folded ledger l, from the labels it
 // carries as far as the run can tell, records in l those the app puts on, and puts them on;
 // it returns the plan, whose labels to take off wait for the save (labels.TakeOff).
-func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) (labels.Plan, error) {
+func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger, snap *issueRun, cfg RepoConfig, l *clarify.Ledger) (labels.Plan, error) {
 	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
 	if err != nil {
 		return labels.Plan{}, err

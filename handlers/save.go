@@ -20,7 +20,7 @@ const cursorLag = 20
 // toSave is the ledger to save and its revision: the loaded one when nothing changed and
 // only a few comments were applied (moving the cursor alone costs a write), and a new
 // revision, stamped at now, whenever what is saved differs from what was loaded.
-func toSave(snap *snapshot, l clarify.Ledger, applied int, now time.Time) (clarify.Ledger, error) {
+func toSave(snap *issueRun, l clarify.Ledger, applied int, now time.Time) (clarify.Ledger, error) {
 	l.Head = render.HeadSum(snap.head)
 	changed, err := ledgerChanged(snap.ledger, l)
 	if err != nil {
@@ -39,7 +39,7 @@ func toSave(snap *snapshot, l clarify.Ledger, applied int, now time.Time) (clari
 // the loaded one: a rebuilt ledger starts afresh, and must not read as older than the one
 // it replaces. The time tells a later reader that the body is the app's own save, not one
 // put back from the comment's edit history (ledger/trust.go).
-func newRevision(snap *snapshot, l clarify.Ledger, now time.Time) clarify.Ledger {
+func newRevision(snap *issueRun, l clarify.Ledger, now time.Time) clarify.Ledger {
 	l.Rev = max(snap.ledger.Rev, snap.revFloor) + 1
 	l.Saved, l.Read = now.UTC(), snap.readAt.UTC()
 	return l
@@ -47,7 +47,7 @@ func newRevision(snap *snapshot, l clarify.Ledger, now time.Time) clarify.Ledger
 
 // save writes the ledger into the status comment when it changed (or its cursor lags too
 // far), and creates the status comment the first time there is something to show.
-func (b *Base) save(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
+func (b *Base) save(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, applied int) (clarify.Ledger, error) {
 	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
 		return l, nil
 	}
@@ -85,7 +85,7 @@ func (b *Base) save(ctx context.Context, client *github.Client, ref clarify.Issu
 
 // statusBody renders the status comment of l, first moving settled clarifications into an
 // archive comment when the ledger has grown too big; it returns the ledger as it then is.
-func (b *Base) statusBody(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger) (clarify.Ledger, string, error) {
+func (b *Base) statusBody(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger) (clarify.Ledger, string, error) {
 	l, block, err := b.archiveIfLarge(ctx, client, ref, snap, l, snap.archived)
 	if err != nil {
 		return l, "", fmt.Errorf("encode ledger of %s: %w", ref.String(), err)
@@ -106,7 +106,7 @@ func (b *Base) statusBody(ctx context.Context, client *github.Client, ref clarif
 }
 
 // createStatus posts the issue's first status comment.
-func (b *Base) createStatus(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, body string) error {
+func (b *Base) createStatus(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, body string) error {
 	c, err := b.postOnce(ctx, client, ref, snap, render.StatusMarker, body)
 	if err != nil {
 		return fmt.Errorf("status comment: %w", err)

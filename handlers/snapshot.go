@@ -23,16 +23,16 @@ import (
 // first ask, not so far that installing the app replays an issue's old commands.
 const firstRunWindow = 15 * time.Minute
 
-// snapshot is one run of an issue: what it read of the issue (issueRead) and its own
+// issueRun is one run of an issue: what it read of the issue (its snapshot) and its own
 // state (runState).
-type snapshot struct {
-	issueRead
+type issueRun struct {
+	snapshot
 	runState
 }
 
-// issueRead is what a run read of an issue and made of it while loading (loadIssue): never
+// snapshot is what a run read of an issue and made of it while loading (loadIssue): never
 // changed after.
-type issueRead struct {
+type snapshot struct {
 	// ref is the issue read: whose keys seal the app's markers in it.
 	ref clarify.IssueRef
 	// comments are the issue's comments as listed; the run's own posts are runState's.
@@ -93,7 +93,7 @@ type runState struct {
 }
 
 // known is every comment of the issue the run knows of: those it read, then its posts.
-func (s *snapshot) known() []*github.IssueComment {
+func (s *issueRun) known() []*github.IssueComment {
 	if len(s.posts) == 0 {
 		return s.comments
 	}
@@ -101,12 +101,12 @@ func (s *snapshot) known() []*github.IssueComment {
 }
 
 // applied reports whether a comment was already applied to the snapshot's ledger.
-func (s *snapshot) applied(id int64) bool {
+func (s *issueRun) applied(id int64) bool {
 	return id <= max(s.ledger.Cursor, s.skipTo)
 }
 
 // posted reports whether one of the app's comments already carries the effect's marker.
-func (s *snapshot) posted(b *Base, ref clarify.IssueRef, key string) bool {
+func (s *issueRun) posted(b *Base, ref clarify.IssueRef, key string) bool {
 	return slices.ContainsFunc(s.known(), func(c *github.IssueComment) bool {
 		if s.status != nil && c.GetID() == s.status.GetID() {
 			// The status comment holds a round only in a head the ledger vouches for: a
@@ -119,7 +119,7 @@ func (s *snapshot) posted(b *Base, ref clarify.IssueRef, key string) bool {
 
 // hasRoundComment reports whether the app ever mirrored a round in these comments: the
 // sign that a missing status comment was deleted rather than never written.
-func (s *snapshot) hasRoundComment(b *Base, ref clarify.IssueRef) bool {
+func (s *issueRun) hasRoundComment(b *Base, ref clarify.IssueRef) bool {
 	return slices.ContainsFunc(s.known(), func(c *github.IssueComment) bool {
 		return b.ownComment(ref, c) && render.HasMarkerPrefix(c.GetBody(), "round:")
 	})
@@ -131,7 +131,7 @@ func (s *snapshot) hasRoundComment(b *Base, ref clarify.IssueRef) bool {
 // when its status comment was saved lately; else all of them. A ledger whose
 // revision is below floor is not trusted: it verifies, but the app has written a newer one
 // since (the status comment was put back to a body from its edit history).
-func (b *Base) load(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64, long bool) (*snapshot, error) {
+func (b *Base) load(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64, long bool) (*issueRun, error) {
 	readAt := b.Now()
 	snap, ok, err := b.loadRecent(ctx, client, ref, floor)
 	if err == nil && !ok && long {
@@ -158,13 +158,13 @@ func (b *Base) load(ctx context.Context, client *github.Client, ref clarify.Issu
 }
 
 // loadAll reads every comment of the issue.
-func (b *Base) loadAll(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, error) {
+func (b *Base) loadAll(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*issueRun, error) {
 	apps := ledger.CommentApps{}
 	comments, err := ledger.ListCommentsApps(ctx, client, ref, time.Time{}, 0, apps)
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{issueRead: issueRead{comments: comments, apps: apps, archived: map[string]bool{}, revFloor: floor}}
+	snap := &issueRun{snapshot: snapshot{comments: comments, apps: apps, archived: map[string]bool{}, revFloor: floor}}
 	status, extra, _ := b.reader().FindStatus(ref, comments)
 	for _, c := range extra {
 		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
@@ -194,7 +194,7 @@ func (b *Base) loadAll(ctx context.Context, client *github.Client, ref clarify.I
 // readStatus takes the ledger from the app's status comment c, with its archives; a ledger
 // that does not verify marks the snapshot damaged. The only error is a ledger written by a
 // newer Clarify, which is left alone rather than downgraded.
-func (b *Base) readStatus(ctx context.Context, ref clarify.IssueRef, snap *snapshot, c *github.IssueComment) error {
+func (b *Base) readStatus(ctx context.Context, ref clarify.IssueRef, snap *issueRun, c *github.IssueComment) error {
 	logger := zerolog.Ctx(ctx)
 	snap.status = c
 	l, err := b.decodeLedger(ref, c.GetBody())
@@ -229,8 +229,8 @@ func (b *Base) readStatus(ctx context.Context, ref clarify.IssueRef, snap *snaps
 // comment otherwise and the ledger's archives. The cost of an event then does not grow
 // with the issue's length. It returns false when the whole issue must be read: the issue
 // is not remembered, or its status comment is gone, changed or damaged.
-func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, bool, error) {
-	mem, ok := b.memory.get(ref.String())
+func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*issueRun, bool, error) {
+	mem, ok := b.lastRuns.get(ref.String())
 	if !ok {
 		return nil, false, nil
 	}
@@ -255,7 +255,7 @@ func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref clarif
 // partialSnapshot is the snapshot of a read of only the comments rc holds, which must hold
 // every comment since the cursor of the ledger in status: false when the whole issue must
 // be read (the ledger does not verify, is below floor, or an archive is missing).
-func (b *Base) partialSnapshot(ref clarify.IssueRef, rc *recentComments, status *github.IssueComment, floor int64) (*snapshot, bool, error) {
+func (b *Base) partialSnapshot(ref clarify.IssueRef, rc *recentComments, status *github.IssueComment, floor int64) (*issueRun, bool, error) {
 	l, err := b.decodeLedger(ref, status.GetBody())
 	if err != nil || l.Rev < floor {
 		return nil, false, nil
@@ -266,7 +266,7 @@ func (b *Base) partialSnapshot(ref clarify.IssueRef, rc *recentComments, status 
 		}
 	}
 	ledger.SortByID(rc.comments)
-	snap := &snapshot{issueRead: issueRead{comments: rc.comments, apps: rc.apps, ledger: l, hasLedger: true, revFloor: floor, partial: true},
+	snap := &issueRun{snapshot: snapshot{comments: rc.comments, apps: rc.apps, ledger: l, hasLedger: true, revFloor: floor, partial: true},
 		runState: runState{status: status}}
 	snap.keepHead(status.GetBody())
 	if snap.archived, err = b.readArchives(ref, snap); err != nil {
@@ -323,18 +323,18 @@ func (rc *recentComments) byID(id int64) (*github.IssueComment, bool, error) {
 
 // remember notes, after a run, what the next run of the issue needs to read only what is
 // new: the status comment as saved, and the newest comment applied to it.
-func (b *Base) remember(ref clarify.IssueRef, snap *snapshot, cursor int64) {
+func (b *Base) remember(ref clarify.IssueRef, snap *issueRun, cursor int64) {
 	if snap.status == nil || cursor == 0 {
-		b.memory.forget(ref.String())
+		b.lastRuns.forget(ref.String())
 		return
 	}
 	known := snap.known()
 	i := slices.IndexFunc(known, func(c *github.IssueComment) bool { return c.GetID() == cursor })
 	if i < 0 {
-		b.memory.forget(ref.String())
+		b.lastRuns.forget(ref.String())
 		return
 	}
-	b.memory.put(ref.String(), issueMemory{
+	b.lastRuns.put(ref.String(), lastRun{
 		statusID:   snap.status.GetID(),
 		statusHash: sha256.Sum256([]byte(snap.status.GetBody())),
 		cursor:     cursor,
@@ -342,8 +342,8 @@ func (b *Base) remember(ref clarify.IssueRef, snap *snapshot, cursor int64) {
 	})
 }
 
-// issueMemory is what a process remembers of an issue between runs.
-type issueMemory struct {
+// lastRun is what a process remembers of an issue between runs.
+type lastRun struct {
 	statusID   int64
 	statusHash [sha256.Size]byte
 	// cursor is the newest comment applied to the ledger in the status comment, whether
@@ -353,8 +353,8 @@ type issueMemory struct {
 	cursorAt time.Time
 }
 
-// issueMemories holds the issueMemory of each issue this process ran.
-type issueMemories = memory[issueMemory]
+// issueCache holds the lastRun of each issue this process ran.
+type issueCache = cache[lastRun]
 
 // revFloor is the newest revision of an issue's ledger this run knows of: the one this
 // process last wrote or read, or the one in the status body an edit replaced (the edit's
@@ -374,23 +374,23 @@ func (b *Base) revFloor(ref clarify.IssueRef, trig trigger) int64 {
 	return floor
 }
 
-// revMemory remembers the newest revision of each issue's ledger this process wrote or
-// read. It outlives issueMemory, which is dropped whenever the status comment changes
+// revCache remembers the newest revision of each issue's ledger this process wrote or
+// read. It outlives lastRun, which is dropped whenever the status comment changes
 // under the app, since that is just when it is needed.
-type revMemory struct{ m memory[int64] }
+type revCache struct{ m cache[int64] }
 
-func (r *revMemory) get(key string) int64 {
+func (r *revCache) get(key string) int64 {
 	rev, _ := r.m.get(key)
 	return rev
 }
 
-func (r *revMemory) raise(key string, rev int64) {
+func (r *revCache) raise(key string, rev int64) {
 	r.m.update(key, func(old int64) int64 { return max(old, rev) })
 }
 
 // keepHead takes the head of the status comment's body when it is the one the ledger
 // names.
-func (s *snapshot) keepHead(body string) {
+func (s *issueRun) keepHead(body string) {
 	if head := render.Head(body); render.HeadSum(head) == s.ledger.Head {
 		s.head = head
 	}
@@ -399,7 +399,7 @@ func (s *snapshot) keepHead(body string) {
 // recoverHead puts back a head edited by hand from the body the edit replaced (its
 // payload carries it), which the ledger vouches for; without it the head is left out, as
 // the ledger cannot vouch for what is there, and the round it held stays in the thread.
-func (s *snapshot) recoverHead(ctx context.Context, replaced string) {
+func (s *issueRun) recoverHead(ctx context.Context, replaced string) {
 	if s.head != "" || s.ledger.Head == "" || s.damaged {
 		return
 	}
@@ -410,7 +410,7 @@ func (s *snapshot) recoverHead(ctx context.Context, replaced string) {
 
 // headRoom is what the head takes, or may take, of the status comment: a run before the
 // status comment exists may still put a round of up to maxHead bytes above the table.
-func (s *snapshot) headRoom() int {
+func (s *issueRun) headRoom() int {
 	if s.status == nil && !s.hasLedger {
 		return render.HeadRoom(maxHead)
 	}
@@ -425,7 +425,7 @@ func (s *snapshot) headRoom() int {
 // been the app's only comment, so the app's other comments are no sign of their own. A
 // deletion whose delivery was lost comes back through redelivery. A label is no such
 // sign: one put on by hand on an old issue would replay commands from before the app.
-func (s *snapshot) lostStatus(trig trigger) {
+func (s *issueRun) lostStatus(trig trigger) {
 	if s.hasLedger || s.damaged || trig.Deleted == nil {
 		return
 	}

@@ -35,7 +35,7 @@ import (
 // (clarify.WakeKey), so that a receiver drops a repeat whatever sent it.
 
 // wake sends the dispatches for what the run's save settled.
-func (b *Base) wake(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, saved clarify.Ledger, n repoconfig.Notify) error {
+func (b *Base) wake(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, saved clarify.Ledger, n repoconfig.Notify) error {
 	if !n.Dispatch || snap.damaged {
 		return nil
 	}

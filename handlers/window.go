@@ -55,7 +55,7 @@ func longIssue(m Mode, trig trigger) bool {
 // to (windowHolds), the snapshot they make; false
 // when the whole issue must be read (Read's trust rules hold the ledger against the window's
 // comments, and one they distrust is rebuilt from every comment).
-func (b *Base) loadWindow(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, bool, error) {
+func (b *Base) loadWindow(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*issueRun, bool, error) {
 	now := b.Now()
 	rc := &recentComments{ctx: ctx, client: client, ref: ref}
 	if err := rc.list(now.Add(-statusWindow)); err != nil {

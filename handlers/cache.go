@@ -11,26 +11,26 @@ import (
 	"github.com/clarify-app/clarify/ledger"
 )
 
-// maxRemembered bounds the keys a memory holds; past it, it starts afresh.
+// maxRemembered bounds the keys a cache holds; past it, it starts afresh.
 const maxRemembered = 10_000
 
-// memories are what a process remembers between runs, in one place: each is a memory, so
+// caches are what a process remembers between runs, in one place: each is a cache, so
 // each is bounded the same way and none outlives what a restart would cost. All of them
 // are hints or caches: a restart, which forgets them, only makes the next runs read more.
-type memories struct {
+type caches struct {
 	// active knows the issues with an ask in flight or an open clarification, for the
 	// cheap filters.
 	active activeIssues
-	// memory lets a run read only what is new in an issue this process ran before.
-	memory issueMemories
+	// lastRuns lets a run read only what is new in an issue this process ran before.
+	lastRuns issueCache
 	// revs remembers the newest ledger revision of each issue, so an older one put back
 	// into the status comment is not trusted.
-	revs revMemory
+	revs revCache
 	// labelsSet remembers the app's own labels this process last set on each issue.
-	labelsSet labelMemory
+	labelsSet labelCache
 	// labelsColoured remembers the labels GitHub made on first use that this process's
 	// sweeps gave our colour, so that a listing that lags behind the edit costs no second.
-	labelsColoured memory[bool]
+	labelsColoured cache[bool]
 	// runFailures counts each issue's failed runs in a row, to space their retries.
 	runFailures failureCounts
 	// members remembers team memberships across runs, for membershipTTL.
@@ -38,38 +38,38 @@ type memories struct {
 	// permissions remembers nothing: it only lets runs that look up one login's permission
 	// at the same moment share the request (a burst's runs would each miss the ETag the
 	// first one is about to bring), so an answer is never older than its request.
-	permissions memory[permission]
+	permissions cache[permission]
 	// waitsChanged is the repositories where a run saved wait-for edges since the sweep
 	// last looked for deadlocks.
 	waitsChanged repoSet
 	// savedAt remembers this process's last save of each issue, for the sweep's walk.
-	savedAt savedMemory
+	savedAt savedCache
 	// blocked remembers each issue's open blocking clarifications, for outsiders' checks.
-	blocked memory[[]clarify.Clarification]
+	blocked cache[[]clarify.Clarification]
 	// checksOwed holds the issues whose pull requests' checks a run could not update.
-	checksOwed memory[bool]
+	checksOwed cache[bool]
 	// decisionIssues remembers the issue that holds each repository's decisions, so that
 	// reading them costs one read of its comments rather than the label's too.
-	decisionIssues memory[int]
+	decisionIssues cache[int]
 	// decisionBooks keeps each repository's decisions as last read or written, for
 	// offers, for decisionsTTL.
-	decisionBooks memory[ledger.MemoryBook]
+	decisionBooks cache[ledger.MemoryBook]
 	// pendingMemory holds the decisions waiting for the memory's next write.
 	pendingMemory pendingDecisions
 }
 
-// newMemories returns the memories of a process whose clock is now.
-func newMemories(now func() time.Time) memories {
-	return memories{members: membershipCache{ttl: membershipTTL, now: now},
-		blocked:       memory[[]clarify.Clarification]{ttl: checks.OutsiderTrust, now: now},
-		decisionBooks: memory[ledger.MemoryBook]{ttl: decisionsTTL, now: now}}
+// newCaches returns the caches of a process whose clock is now.
+func newCaches(now func() time.Time) caches {
+	return caches{members: membershipCache{ttl: membershipTTL, now: now},
+		blocked:       cache[[]clarify.Clarification]{ttl: checks.OutsiderTrust, now: now},
+		decisionBooks: cache[ledger.MemoryBook]{ttl: decisionsTTL, now: now}}
 }
 
-// memory is a map a process keeps between runs, safe for concurrent use. It is bounded:
+// cache is a map a process keeps between runs, safe for concurrent use. It is bounded:
 // past maxRemembered keys it starts afresh, which costs what a restart costs, no more.
 // With a ttl, an entry is fresh for that long after it was put; a stale one is still
 // there for a caller that would rather have it than nothing (lookup).
-type memory[V any] struct {
+type cache[V any] struct {
 	// ttl, when positive, is how long an entry stays fresh.
 	ttl time.Duration
 	// now is the clock the ttl is measured by; nil is the wall clock.
@@ -86,7 +86,7 @@ type memory[V any] struct {
 // asks at the same moment, so that a burst of runs costs one request. What fetch returns
 // is remembered when it says to keep it. fetched reports whether this caller's own fetch
 // found the value (the one run that should act on news in it, such as a broken file).
-func (m *memory[V]) load(key string, fetch func() (v V, keep bool, err error)) (v V, fetched bool, err error) {
+func (m *cache[V]) load(key string, fetch func() (v V, keep bool, err error)) (v V, fetched bool, err error) {
 	if v, ok := m.get(key); ok {
 		return v, false, nil
 	}
@@ -113,13 +113,13 @@ type remembered[V any] struct {
 }
 
 // get returns the key's value while it is fresh.
-func (m *memory[V]) get(key string) (V, bool) {
+func (m *cache[V]) get(key string) (V, bool) {
 	v, fresh, _ := m.lookup(key)
 	return v, fresh
 }
 
 // lookup returns the key's value, whether it is still fresh, and whether there is one.
-func (m *memory[V]) lookup(key string) (v V, fresh, ok bool) {
+func (m *cache[V]) lookup(key string) (v V, fresh, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.m[key]
@@ -129,19 +129,19 @@ func (m *memory[V]) lookup(key string) (v V, fresh, ok bool) {
 	return e.v, m.fresh(e), true
 }
 
-func (m *memory[V]) put(key string, v V) {
+func (m *cache[V]) put(key string, v V) {
 	m.update(key, func(V) V { return v })
 }
 
 // update replaces the key's value with f of the old one (the zero value when there is
 // none, or it is stale) and returns what it was.
-func (m *memory[V]) update(key string, f func(old V) V) V {
+func (m *cache[V]) update(key string, f func(old V) V) V {
 	return m.change(key, func(old V) (V, bool) { return f(old), true })
 }
 
 // change is update in which f may also say to forget the key, in the same step, so that
 // no other change comes between.
-func (m *memory[V]) change(key string, f func(old V) (v V, keep bool)) V {
+func (m *cache[V]) change(key string, f func(old V) (v V, keep bool)) V {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.m == nil || len(m.m) >= maxRemembered {
@@ -164,17 +164,17 @@ func (m *memory[V]) change(key string, f func(old V) (v V, keep bool)) V {
 	return old
 }
 
-func (m *memory[V]) forget(key string) {
+func (m *cache[V]) forget(key string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.m, key)
 }
 
-func (m *memory[V]) fresh(e remembered[V]) bool {
+func (m *cache[V]) fresh(e remembered[V]) bool {
 	return e.expires.IsZero() || m.clock().Before(e.expires)
 }
 
-func (m *memory[V]) clock() time.Time {
+func (m *cache[V]) clock() time.Time {
 	if m.now == nil {
 		return time.Now()
 	}
