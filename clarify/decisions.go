@@ -28,6 +28,10 @@ type Decision struct {
 	// SupersededBy names the clarification whose decision replaced this one; a superseded
 	// decision is never offered again (an agent that finds an old answer must not reuse it).
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// Repo is the repository that made the decision, as owner/name, set only on a
+	// decision offered from the repository this one inherits from (OfferAcross); a
+	// repository's memory never stores it, since what it remembers it decided itself.
+	Repo string `json:"repo,omitempty"`
 }
 
 // InForce reports whether the decision still stands.
@@ -84,14 +88,34 @@ func (m *Memory) trim() {
 // weak hint that misleads (tools that offer fuzzy duplicates are known for irrelevant
 // links), so nothing looser than that is offered.
 func (m Memory) Offer(topic, question string) (Decision, bool) {
+	return OfferAcross(m, Memory{}, "", topic, question)
+}
+
+// OfferAcross is Offer over a repository's own decisions and those it inherits from the
+// repository from (owner/name). A topic match beats a near-identical question wherever it
+// was made; on the same footing the repository's own decision wins, since what it decided
+// for itself is what it meant to set the organisation's aside for. An inherited decision
+// comes back with Repo set to from, so that the offer says where it was made.
+func OfferAcross(own, inherited Memory, from, topic, question string) (Decision, bool) {
 	key := NormalizeTopic(topic)
-	for i := len(m.Decisions) - 1; i >= 0; i-- {
-		if x := m.Decisions[i]; x.InForce() && key != "" && NormalizeTopic(x.Topic) == key {
-			return x, true
+	byTopic := func(x Decision) bool { return key != "" && NormalizeTopic(x.Topic) == key }
+	byQuestion := func(x Decision) bool { return NearIdentical(x.Question, question) }
+	for _, match := range []func(Decision) bool{byTopic, byQuestion} {
+		if d, ok := own.newest(match); ok {
+			return d, true
+		}
+		if d, ok := inherited.newest(match); ok {
+			d.Repo = from
+			return d, true
 		}
 	}
+	return Decision{}, false
+}
+
+// newest is the newest decision in force that match takes.
+func (m Memory) newest(match func(Decision) bool) (Decision, bool) {
 	for i := len(m.Decisions) - 1; i >= 0; i-- {
-		if x := m.Decisions[i]; x.InForce() && NearIdentical(x.Question, question) {
+		if x := m.Decisions[i]; x.InForce() && match(x) {
 			return x, true
 		}
 	}

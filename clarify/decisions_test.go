@@ -116,3 +116,59 @@ func TestARolesPersonStandsWithoutALookUp(t *testing.T) {
 		t.Errorf("an app in a role: %+v, looked up %v; want looked up and not remembered", got, asked)
 	}
 }
+
+// TestARepositorysOwnDecisionWinsOverTheInheritedOne: OfferAcross takes a topic match
+// before a near-identical question wherever it was made, and on the same footing the
+// repository's own decision; an inherited one says where it was made.
+func TestARepositorysOwnDecisionWinsOverTheInheritedOne(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := "Should the public API be rate limited per key or per client address?"
+	org := Memory{Decisions: []Decision{
+		{ID: "CLR-3-001", Issue: 3, Topic: "Cache scope", Question: "Which cache scope?", Decision: "Per user.", By: "lead", At: at},
+		{ID: "CLR-4-001", Issue: 4, Topic: "Rate limits", Question: q, Decision: "Per key.", By: "lead", At: at},
+		{ID: "CLR-5-001", Issue: 5, Topic: "Old", Decision: "Gone.", By: "lead", At: at, SupersededBy: "CLR-6-001"},
+	}}
+	own := Memory{Decisions: []Decision{
+		{ID: "CLR-42-001", Issue: 42, Topic: "cache-scope", Question: "Cache?", Decision: "Global.", By: "maria", At: at.Add(-time.Hour)},
+		{ID: "CLR-43-001", Issue: 43, Topic: "Limits", Question: q, Decision: "Per address.", By: "maria", At: at},
+	}}
+	cases := map[string]struct {
+		own             Memory
+		topic, question string
+		id, repo        string
+	}{
+		"theOwnDecisionOnTheTopicWins":             {own, "Cache scope", "anything", "CLR-42-001", ""},
+		"anInheritedDecisionFillsATopicNotDecided": {Memory{}, "Cache scope", "anything", "CLR-3-001", "octo/.github"},
+		"anInheritedTopicBeatsAnOwnTwinQuestion":   {own, "Rate limits", q, "CLR-4-001", "octo/.github"},
+		"theOwnTwinQuestionWinsWithoutATopic":      {own, "", q, "CLR-43-001", ""},
+		"anInheritedTwinQuestionWithoutATopic":     {Memory{}, "", q, "CLR-4-001", "octo/.github"},
+		"aSupersededInheritedOneIsNeverOffered":    {Memory{}, "Old", "anything", "", ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d, ok := OfferAcross(tc.own, org, "octo/.github", tc.topic, tc.question)
+			if ok != (tc.id != "") || d.ID != tc.id || d.Repo != tc.repo {
+				t.Errorf("OfferAcross = %s from %q (%v), want %s from %q", d.ID, d.Repo, ok, tc.id, tc.repo)
+			}
+		})
+	}
+	if d, ok := own.Offer("Cache scope", ""); !ok || d.ID != "CLR-42-001" || d.Repo != "" {
+		t.Errorf("Memory.Offer = %+v, %v: want the own decision, with no repository named", d, ok)
+	}
+}
+
+// TestAnInheritedPrecedentSettlesNamingItsSource: the resolution says which repository's
+// decision settled the question.
+func TestAnInheritedPrecedentSettlesNamingItsSource(t *testing.T) {
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	c := Clarification{ID: "CLR-60-001", Status: Pending, Round: 1, Topic: "Cache scope",
+		Precedent: &Precedent{From: "CLR-3-001", Repo: "octo/.github", Decision: "Per user.", Settles: now}}
+	l, effects := SettleFromPrecedents(Ledger{Issue: 60, Clarifications: []Clarification{c}}, now)
+	got := l.Clarifications[0]
+	if got.Status != Resolved || len(effects) != 1 {
+		t.Fatalf("the due precedent left %s with %v", got.Status, effects)
+	}
+	if e := got.Thread[len(got.Thread)-1]; e.Text != "precedent: Per user. (from CLR-3-001 in octo/.github)" {
+		t.Errorf("the resolution reads %q, want it to name octo/.github", e.Text)
+	}
+}

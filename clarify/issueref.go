@@ -12,13 +12,31 @@ type IssueRef struct {
 	Number      int
 }
 
-// ParseRepo reads OWNER/REPO; false when s is not one repository's name.
+// ParseRepo reads OWNER/REPO; false when s is not one repository's name. It takes the
+// characters GitHub allows and no more: an owner of letters, digits, '-' and '_', a name
+// of those and '.', and never "." or "..", which would name a path rather than a
+// repository in a URL built from it.
 func ParseRepo(s string) (owner, repo string, ok bool) {
 	owner, repo, ok = strings.Cut(s, "/")
-	if !ok || owner == "" || repo == "" || strings.ContainsAny(repo, "/#") {
+	if !ok || !repoChars(owner, false) || !repoChars(repo, true) || repo == "." || repo == ".." {
 		return "", "", false
 	}
 	return owner, repo, true
+}
+
+// repoChars reports whether s is non-empty and of the characters GitHub allows in an
+// owner (dot false) or a repository's name (dot true).
+func repoChars(s string, dot bool) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || dot && r == '.'
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseIssueRef reads OWNER/REPO#N (N a positive number); false when s is not one.

@@ -18,3 +18,19 @@ func TestParseIssueRefReadsWhatPeopleType(t *testing.T) {
 		t.Error("ParseRepo took octo/widgets#1 for a repository")
 	}
 }
+
+// TestParseRepoTakesGitHubsCharactersOnly: a name GitHub could not have is refused, so
+// that nothing built from it names a path instead of a repository.
+func TestParseRepoTakesGitHubsCharactersOnly(t *testing.T) {
+	for _, good := range []string{"octo/widgets", "octo/.github", "Octo-Org/my_repo.v2", "a_b/c-d", "octo/..x"} {
+		if _, _, ok := ParseRepo(good); !ok {
+			t.Errorf("ParseRepo(%q) refused a name GitHub allows", good)
+		}
+	}
+	for _, bad := range []string{"octo/.", "octo/..", "../widgets", "oc.to/widgets", "octo/wid gets", "octo/wid?gets", "octo/wid%2fgets",
+		"octo/", "/widgets", "octo/a/b", "octo/é", "octo\\widgets", "octo/widgets\n"} {
+		if o, r, ok := ParseRepo(bad); ok {
+			t.Errorf("ParseRepo(%q) = %s/%s: want refused", bad, o, r)
+		}
+	}
+}

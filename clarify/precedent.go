@@ -11,7 +11,10 @@ import (
 // settles the clarification unless someone objects first.
 type Precedent struct {
 	// From is the clarification whose decision was offered.
-	From     string `json:"from"`
+	From string `json:"from"`
+	// Repo is the repository (owner/name) that made the decision when it was inherited
+	// (Decision.Repo); "" for one of this repository's own.
+	Repo     string `json:"repo,omitempty"`
 	Decision string `json:"decision"`
 	// Value is the decision's typed value as an answer to this clarification
 	// (Decision.ValueFor): shown with the offer, and the resolution's when it settles.
@@ -31,6 +34,15 @@ type Precedent struct {
 // precedentPrefix starts the resolution entry of a clarification settled from precedent,
 // so that it is never remembered as a decision of its own (no chains of precedent).
 const precedentPrefix = "precedent: "
+
+// Source names the decision the precedent took: its clarification, and where it was
+// made when another repository made it ("CLR-3-001 in octo/.github").
+func (p Precedent) Source() string {
+	if p.Repo == "" {
+		return p.From
+	}
+	return p.From + " in " + p.Repo
+}
 
 // Pending reports whether the precedent may still settle its clarification.
 func (p *Precedent) Pending() bool {
@@ -64,7 +76,7 @@ func SettleFromPrecedents(l Ledger, now time.Time) (Ledger, []Effect) {
 		p.Applied = true
 		c.Precedent = &p
 		settle(c, Resolved, p.Decision, Entry{Kind: KindResolution, Round: c.Round, At: now,
-			Text: precedentPrefix + p.Decision + " (from " + p.From + ")", Value: p.Value}, now)
+			Text: precedentPrefix + p.Decision + " (from " + p.Source() + ")", Value: p.Value}, now)
 		effects = append(effects, Effect{Kind: EffectPrecedent, Key: "precedent:" + c.ID, ClarificationID: c.ID})
 	}
 	return l, effects

@@ -221,13 +221,14 @@ func (b *Base) offers(ctx context.Context, client *github.Client, ref clarify.Is
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not read: the new question goes without an offer")
 		return nil, nil
 	}
+	from, inherited := b.inheritedMemory(ctx, client, ref, cfg)
 	out := map[string]*offer{}
 	for _, e := range asks {
 		c, ok := l.Find(e.ClarificationID)
 		if !ok {
 			continue
 		}
-		if d, ok := book.Memory.Offer(c.Topic, clarify.FirstQuestion(c)); ok {
+		if d, ok := clarify.OfferAcross(book.Memory, inherited, from, c.Topic, clarify.FirstQuestion(c)); ok {
 			out[e.Key] = &offer{decision: d, id: c.ID}
 		}
 	}
@@ -253,7 +254,9 @@ func stampOffers(l clarify.Ledger, snap *issueRun, cfg RepoConfig, now time.Time
 			if c.ID != o.id || c.Precedent != nil {
 				continue
 			}
-			p := &clarify.Precedent{From: o.decision.ID, Decision: o.decision.Decision, Value: o.decision.ValueFor(*c), Comment: o.comment}
+			// An inherited decision gets the very same window for objection as one of the
+			// repository's own: where it was made changes nothing of who may object here.
+			p := &clarify.Precedent{From: o.decision.ID, Repo: o.decision.Repo, Decision: o.decision.Decision, Value: o.decision.ValueFor(*c), Comment: o.comment}
 			if key := clarify.NormalizeTopic(c.Topic); cfg.Decisions.SettleAfter > 0 && clarify.SettlesUnattended(*c) && key != "" && key == clarify.NormalizeTopic(o.decision.Topic) {
 				p.Settles = now.Add(cfg.Decisions.SettleAfter)
 			}
@@ -340,9 +343,12 @@ func (s *issueRun) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 }
 
 // supersede replaces a decision of the repository's memory as /clarify supersede asked:
-// a 👍 on the command once done, or a refusal saying why not (no such decision, or one
-// already replaced).
+// a 👍 on the command once done, or a refusal saying why not (no such decision, one
+// already replaced, or one the repository inherited: inheritedSupersede).
 func (b *Base) supersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, e clarify.Effect) error {
+	if refused, err := b.inheritedSupersede(ctx, client, ref, snap, l, e); refused || err != nil {
+		return err
+	}
 	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
 	problem, err := b.replaceDecision(ctx, client, ref, snap, e.ClarificationID, d)
 	switch {
@@ -398,6 +404,7 @@ func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, r
 		return err
 	}
 	f.ledger, f.effects = l, append(f.effects, settled...)
+	snap.inherits = inheritedFrom(ref, cfg)
 	snap.offers, err = b.offers(ctx, client, ref, cfg, snap, f.ledger, f.effects)
 	return err
 }

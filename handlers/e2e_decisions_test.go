@@ -469,3 +469,18 @@ func TestAFullMemorySpillsAcrossCommentsAndKeepsTheNewest(t *testing.T) {
 		t.Errorf("%d comments: a lookup would need more than one page", parts)
 	}
 }
+
+// TestASupersedeOutlivesTheProcessThatWroteIt: the decision that replaced another keeps
+// its id, and a fresh read of the memory keeps both, so a new process offers the new one.
+func TestASupersedeOutlivesTheProcessThatWroteIt(t *testing.T) {
+	w := &driver{t: t, h: newHarness(t)}
+	settleCacheScope(w)
+	w.h.Fake.OpenIssue(repo, 60, "Tenants share data now", "maria")
+	w.commentOn(60, "maria", "/clarify supersede CLR-42-001 One global cache: tenants share data now.")
+	w.h.Stop()
+	if _, err := w.h.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	offersInForceOnly(w, "> One global cache: tenants share data now.")
+	w.replayAll()
+}

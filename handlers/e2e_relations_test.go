@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -313,5 +314,28 @@ func TestAnEdgeTakenOffByHandStaysOff(t *testing.T) {
 			checkSettled(t, w, "> Per API key.")
 			w.replayAll()
 		})
+	}
+}
+
+// TestARelationPayloadWithIdsAloneIsAccepted: GitHub's schema of issue_dependencies and
+// sub_issues makes the issues themselves optional beside their ids. Such a delivery is
+// GitHub's: it is accepted (200, not 400) and costs no request, as the app cannot tell
+// which issue it concerns.
+func TestARelationPayloadWithIdsAloneIsAccepted(t *testing.T) {
+	w := askWithRelations(t)
+	d := w.h.Fake.TakeOffBlockedBy(repo, 42, decisionIssue, "maria")
+	var payload map[string]any
+	if err := json.Unmarshal(d.Body, &payload); err != nil {
+		t.Fatal(err)
+	}
+	delete(payload, "blocked_issue")
+	delete(payload, "blocking_issue")
+	d.Body, _ = json.Marshal(payload)
+	before := len(w.h.Fake.Requests())
+	if st := w.send(d); st != http.StatusOK {
+		t.Fatalf("a payload with the issues' ids alone answered %d, want 200", st)
+	}
+	if n := len(w.h.Fake.Requests()) - before; n != 0 {
+		t.Errorf("it cost %d requests, want 0", n)
 	}
 }

@@ -32,15 +32,28 @@ type IndexEntry struct {
 	// happened since, whatever GitHub's clock says and whichever replica saved. Zero when
 	// the run had only a webhook's payload, whose issue may be older than the comments read.
 	Seen time.Time `json:",omitempty"`
+	// Written is GitHub's time of the last write of the run that saved the entry (the Date
+	// of GitHub's answers, ghtransport.WriteClock): an issue listed with an updated_at no
+	// later than that has been touched since by nothing but that run's own writes (labels,
+	// comments), or within their second. Zero when the run wrote nothing, or not through
+	// the App's clients.
+	Written time.Time `json:",omitempty"`
 }
 
 // UnchangedSince reports whether the issue, as a walk lists it, is as it was when a run
-// last read it: its updated_at is the one the entry saw. GitHub moves updated_at on a new
-// comment, an edit of the issue, a label or a close, so an equal one means nothing a run
-// would apply has come since. (Whole seconds: a comment in the very second of the listing
-// that a run then missed would wait for its own delivery or the next change.)
+// last read it: its updated_at is the one the entry saw, or no later than the last write
+// of the run that saved it (Written), so that the run's own labels and comments do not
+// read as a change. GitHub moves updated_at on a new comment, an edit of the issue, a label
+// or a close, so such an updated_at means nothing a run would apply has come since, but
+// what came while the run was writing, or in the very second of the listing (whole
+// seconds): that waits for its own delivery, which the App fetches again from the delivery
+// log when it was lost, or for the next change.
 func (e IndexEntry) UnchangedSince(is *github.Issue) bool {
-	return !e.Seen.IsZero() && is.UpdatedAt != nil && e.Seen.Equal(is.GetUpdatedAt().Time)
+	if is.UpdatedAt == nil {
+		return false
+	}
+	at := is.GetUpdatedAt().Time
+	return !e.Seen.IsZero() && e.Seen.Equal(at) || !e.Written.IsZero() && !at.After(e.Written)
 }
 
 // seenOf is what a run's trigger vouches for of the issue's updated_at: the issue a sweep
@@ -134,9 +147,10 @@ func (b *Base) indexSaved(ctx context.Context, ref clarify.IssueRef, saved clari
 		return
 	}
 	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
-		Due: b.nextDue(ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen}
+		Due: b.nextDue(ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen,
+		Written: ghtransport.LastWrite(ctx)}
 	keep := !e.Due.IsZero() || len(saved.Open()) > 0
-	b.savedAt.put(ref.String(), savedMark{At: b.Now(), Put: keep})
+	b.savedAt.put(ref.String(), savedMark{At: b.Now(), Put: keep, Entry: e})
 	b.runFailures.clear(ref.String())
 	var err error
 	if !keep {
@@ -241,8 +255,25 @@ type savedCache = cache[savedMark]
 // savedMark is one issue's last save by this process.
 type savedMark struct {
 	At time.Time
-	// Put says the save left an entry in the index (a deadline was open).
-	Put bool
+	// Put says the save left an entry in the index (a deadline was open): Entry.
+	Put   bool
+	Entry IndexEntry
+}
+
+// indexWrites brings the index entry of the issue's save up to the run's last write,
+// when the run wrote after the save (the labels that come off after it): so the run's own
+// writes never read as a change to the walk (IndexEntry.Written).
+func (b *Base) indexWrites(ctx context.Context, ref clarify.IssueRef) {
+	mark, ok := b.savedAt.get(ref.String())
+	last := ghtransport.LastWrite(ctx)
+	if b.Index == nil || !ok || !mark.Put || !last.After(mark.Entry.Written) {
+		return
+	}
+	mark.Entry.Written = last
+	b.savedAt.put(ref.String(), mark)
+	if err := b.Index.Put(ctx, mark.Entry); err != nil {
+		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not brought up to the run's last write; the walk reads the issue again")
+	}
 }
 
 // DefaultRunRetries is how many times a delivery whose run failed is run again. A run is

@@ -62,9 +62,10 @@ func decodeRelationEvent(payload []byte) (*relationEvent, error) {
 	if err := json.Unmarshal(payload, &ev); err != nil {
 		return nil, err
 	}
-	work, decision := ev.ends()
-	if ev.Repo.GetOwner().GetLogin() == "" || ev.Repo.GetName() == "" || work.GetNumber() == 0 || decision.GetID() == 0 {
-		return nil, errors.New("relation payload lacks repository or issues")
+	// GitHub's schema of both events makes the issues themselves optional beside their ids:
+	// a payload without them is GitHub's and is accepted, and Handle lets it be.
+	if ev.Repo.GetOwner().GetLogin() == "" || ev.Repo.GetName() == "" {
+		return nil, errors.New("relation payload lacks the repository")
 	}
 	return &ev, nil
 }
@@ -78,7 +79,7 @@ func (h *RelationEvents) Handle(ctx context.Context, eventType, deliveryID strin
 	}
 	work, decision := ev.ends()
 	if ev.Action != "blocked_by_removed" && ev.Action != "sub_issue_removed" || h.selfSender(ev.Sender) ||
-		!ledger.IsLogin(decision.GetUser(), h.BotLogin()) {
+		work.GetNumber() == 0 || !ledger.IsLogin(decision.GetUser(), h.BotLogin()) {
 		return nil
 	}
 	ref := refOf(ev.Repo, work)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers/labels"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 )
 
 // refOf names the issue a payload is about.
@@ -96,6 +97,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 		return clarify.Ledger{}, fmt.Errorf("wait for %s: %w", ref.String(), err)
 	}
 	defer unlock()
+	ctx, _ = ghtransport.WithWriteClock(ctx)
 
 	// 1. The snapshot: comments, the ledger, its archives; then the config.
 	snap, cfg, err := b.loadIssue(ctx, client, ref, trig)
@@ -139,8 +141,16 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 	b.noteSaved(ctx, client, ref, snap, f, saved, cfg, trig)
 	// 6. The wake-ups of agents waiting on what settled (wake.go), then the labels that no
 	// longer match what was saved come off.
+	return saved, errors.Join(kept, b.afterSave(ctx, client, ref, snap, saved, cfg, plan))
+}
+
+// afterSave is the run's last stage: the wake-ups, the labels that come off, and the index
+// entry brought up to the run's last write (indexWrites).
+func (b *Base) afterSave(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, saved clarify.Ledger, cfg RepoConfig, plan labels.Plan) error {
 	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
-	return saved, errors.Join(kept, woke, labels.TakeOff(ctx, client, &b.labelsSet, ref, plan))
+	tookOff := labels.TakeOff(ctx, client, &b.labelsSet, ref, plan)
+	b.indexWrites(ctx, ref)
+	return errors.Join(woke, tookOff)
 }
 
 // loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs

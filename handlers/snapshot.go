@@ -88,6 +88,10 @@ type runState struct {
 	memoryWrites []memoryWrite
 	// offers holds, by effect key, the earlier decision a first round offers (decisions.go).
 	offers map[string]*offer
+	// inherits is the repository (owner/name) whose decisions this one inherits, "" for
+	// none, for a supersede to tell its decisions from the repository's own
+	// (decisions_inherit.go).
+	inherits string
 	// lookups says who the run's actors are (actors.go), asked of GitHub once a run.
 	lookups *actorLookups
 }

@@ -165,11 +165,18 @@ func (r Reader) bookOf(ctx context.Context, ref clarify.IssueRef, comments []*gi
 		// memory just made and empty: each holds a decision of its own, and both stand.
 		byPart[part] = append(byPart[part], ds...)
 	}
-	seen := map[string]bool{}
+	// A decision is told by its id and where it was made, not its id alone: a supersede
+	// keeps the id of the decision it replaces (clarify.Memory.Supersede), and both stay.
+	type made struct {
+		id      string
+		issue   int
+		comment int64
+	}
+	seen := map[made]bool{}
 	for i := range book.Parts {
 		for _, d := range byPart[i] {
-			if !seen[d.ID] {
-				seen[d.ID] = true
+			if k := (made{d.ID, d.Issue, d.CommentID}); !seen[k] {
+				seen[k] = true
 				book.Memory.Decisions = append(book.Memory.Decisions, d)
 			}
 		}

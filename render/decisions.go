@@ -162,13 +162,13 @@ func RoundWithOffer(c clarify.Clarification, round int, mention []string, key st
 // (../issues/N), as Renovate links its pull requests, so that the earlier issue gets no "mentioned" entry in its
 // timeline; the decider's login is written without @, so nobody is notified by advice.
 func offered(d clarify.Decision, value clarify.Value) string {
-	where := fmt.Sprintf("../issues/%d", d.Issue)
+	where, issue := decidedIn(d)
 	if d.CommentID != 0 {
 		where += fmt.Sprintf("#issuecomment-%d", d.CommentID)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Decided before** in %s ([issue %d](%s)), by `%s` on %s",
-		id(d.ID), d.Issue, where, inline(d.By, capWord), d.At.UTC().Format("2006-01-02"))
+	fmt.Fprintf(&b, "**Decided before** in %s ([%s](%s)), by `%s` on %s",
+		id(d.ID), issue, where, inline(d.By, capWord), d.At.UTC().Format("2006-01-02"))
 	if d.Topic != "" {
 		b.WriteString(", topic " + inline(d.Topic, capTopic))
 	}
@@ -179,6 +179,22 @@ func offered(d clarify.Decision, value clarify.Value) string {
 	b.WriteString("This is advice: the question stays open. If the earlier decision holds, " +
 		"resolve with it; if not, answer as usual.\n\n")
 	return b.String()
+}
+
+// decidedIn is the relative link to the issue where d was made and how to name it: in this
+// repository "issue 4" at ../issues/4; in the repository it was inherited from "issue 4 of
+// octo/.github" at ../../../octo/.github/issues/4, up from this repository's issue page.
+// A repository's name is checked again before it goes into a link, so a name that is not
+// one (clarify.ParseRepo) is named in words and linked nowhere.
+func decidedIn(d clarify.Decision) (link, name string) {
+	if d.Repo == "" {
+		return fmt.Sprintf("../issues/%d", d.Issue), fmt.Sprintf("issue %d", d.Issue)
+	}
+	owner, repo, ok := clarify.ParseRepo(d.Repo)
+	if !ok {
+		return "#", fmt.Sprintf("issue %d of another repository", d.Issue)
+	}
+	return fmt.Sprintf("../../../%s/%s/issues/%d", owner, repo, d.Issue), fmt.Sprintf("issue %d of %s/%s", d.Issue, owner, repo)
 }
 
 // inertLinks keeps a decision's text from linking anywhere where it is quoted again, in
@@ -203,9 +219,18 @@ func FromPrecedent(c clarify.Clarification, key string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**[%s]** Resolved from precedent · %s\n\n", sides(c), id(c.ID))
 	fmt.Fprintf(&b, "Nobody objected within the repository's window, so %s takes the decision of %s:\n\n%s\n\n",
-		id(c.ID), id(p.From), quote(inertLinks(p.Decision), capQuestion))
+		id(c.ID), precedentSource(*p), quote(inertLinks(p.Decision), capQuestion))
 	fmt.Fprintf(&b, "`/clarify undo %s` reopens it, waiting on %s again.\n", c.ID, inline(c.Target.Name, capWord))
 	return finish(b.String(), key, recordOf("precedent", c, c.Round))
+}
+
+// precedentSource names the decision a precedent took, and the repository that made it when it
+// was inherited.
+func precedentSource(p clarify.Precedent) string {
+	if _, _, ok := clarify.ParseRepo(p.Repo); ok {
+		return id(p.From) + " in " + p.Repo
+	}
+	return id(p.From)
 }
 
 // precedentLine is the stats line on earlier decisions, when any was offered.

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clarify-app/clarify/clarify"
 )
@@ -68,5 +69,35 @@ func TestADecisionsPartEditedByHandIsNotTrusted(t *testing.T) {
 	}
 	if _, err := DecodeLedger(bodies[0], key); err == nil {
 		t.Error("a decisions part passed for a ledger")
+	}
+}
+
+// TestAnInheritedDecisionSaysWhereItWasMade: an offer from the repository this one
+// inherits from links that repository's issue, up from this one's issue page, and names
+// it; a settlement from it names the repository too.
+func TestAnInheritedDecisionSaysWhereItWasMade(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	c := clarify.Clarification{ID: "CLR-60-001", Status: clarify.Pending, Round: 1, MaxRounds: 5, Topic: "Cache scope",
+		Asker: clarify.Party{Login: "coder-agent"}, Target: clarify.Target{Kind: clarify.TargetLogin, Name: "maria"},
+		Thread: []clarify.Entry{{Kind: clarify.KindQuestion, Round: 1, Text: "Which cache scope?"}}}
+	d := clarify.Decision{ID: "CLR-4-001", Issue: 4, Topic: "Cache scope", Decision: "Per user.", By: "lead", At: at, CommentID: 77, Repo: "octo/.github"}
+	got := RoundWithOffer(c, 1, nil, "round:CLR-60-001:1", d)
+	for _, want := range []string{"**Decided before** in CLR-4-001 ([issue 4 of octo/.github](../../../octo/.github/issues/4#issuecomment-77)), by `lead`",
+		`"offered":"CLR-4-001"`, `"offered_from":"octo/.github"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the round lacks %q:\n%s", want, got)
+		}
+	}
+	d.Repo = ""
+	if got := RoundWithOffer(c, 1, nil, "round:CLR-60-001:1", d); !strings.Contains(got, "([issue 4](../issues/4#issuecomment-77))") || strings.Contains(got, "offered_from") {
+		t.Errorf("an own decision's offer links outside the repository:\n%s", got)
+	}
+	d.Repo = "octo/../../evil"
+	if got := RoundWithOffer(c, 1, nil, "round:CLR-60-001:1", d); strings.Contains(got, "evil/issues") {
+		t.Errorf("a repository name that is none went into a link:\n%s", got)
+	}
+	c.Status, c.Precedent = clarify.Resolved, &clarify.Precedent{From: "CLR-4-001", Repo: "octo/.github", Decision: "Per user.", Applied: true}
+	if got := FromPrecedent(c, "precedent:CLR-60-001"); !strings.Contains(got, "takes the decision of CLR-4-001 in octo/.github:") {
+		t.Errorf("the settlement does not name the repository that decided:\n%s", got)
 	}
 }

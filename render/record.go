@@ -38,6 +38,9 @@ type Record struct {
 	// it is one (clarify.Decision.ValueFor).
 	Offered      string        `json:"offered,omitempty"`
 	OfferedValue clarify.Value `json:"offered_value,omitempty"`
+	// OfferedFrom is the repository (owner/name) that made the offered decision, when this
+	// one inherited it.
+	OfferedFrom string `json:"offered_from,omitempty"`
 	// Precedents are a stats reply's counts of earlier decisions offered.
 	Precedents *clarify.PrecedentCounts `json:"precedents,omitempty"`
 	// Outcome tells apart how the clarification ended or stands for its asker

@@ -59,7 +59,7 @@ func roundWith(c clarify.Clarification, round int, mention []string, key string,
 	if offer != nil {
 		v := offer.ValueFor(c)
 		b.WriteString(offered(*offer, v))
-		rec.Offered, rec.OfferedValue = offer.ID, v
+		rec.Offered, rec.OfferedValue, rec.OfferedFrom = offer.ID, v, offer.Repo
 	}
 	b.WriteString(howToAnswer(cid))
 	return finish(b.String(), key, rec)

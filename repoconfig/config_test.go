@@ -109,6 +109,16 @@ var refusals = map[string]struct {
 		[]want{{1, "answer_from", `did you mean "targets"? Write targets_and_write (the targets and anyone with write access) or targets`}}},
 	"relationsUnknownIsRefused": {"relations: true\n",
 		[]want{{1, "relations", `"true" is not a choice: write blocked-by (the issue blocked by a decision issue) or sub-issue`}}},
+	"inheritOfAnOwnerAloneIsRefused": {"decisions:\n  inherit: octo\n",
+		[]want{{2, "decisions.inherit", `"octo" is not true, false or a repository: write true (the organisation's .github repository) or owner/name, like octo/.github`}}},
+	"inheritOfAPathIsRefused": {"decisions:\n  inherit: octo/..\n",
+		[]want{{2, "decisions.inherit", `"octo/.." is not true, false or a repository`}}},
+	"inheritOfAnIssueIsRefused": {"decisions:\n  inherit: octo/.github#4\n",
+		[]want{{2, "decisions.inherit", `"octo/.github#4" is not true, false or a repository`}}},
+	"inheritQuotedTrueIsRefused": {"decisions:\n  inherit: \"yes\"\n",
+		[]want{{2, "decisions.inherit", `"yes" is not true, false or a repository`}}},
+	"inheritAsAListIsRefused": {"decisions:\n  inherit: [octo/.github]\n",
+		[]want{{2, "decisions.inherit", "expected true, or a repository like octo/.github, and this is a list"}}},
 	"relationsTypoIsRefused": {"relations: blocked_by\n",
 		[]want{{1, "relations", `did you mean "blocked-by"?`}}},
 	"answerFromUnknownIsRefused": {"answer_from: anyone\n",
@@ -259,7 +269,7 @@ func full() Config {
 		},
 		Notify:     Notify{Dispatch: true},
 		Labels:     Labels{Active: "clarify: open", Stale: "clarify: stale", Escalated: "clarify: escalated"},
-		Decisions:  Decisions{Offer: false, SettleAfter: 72 * time.Hour},
+		Decisions:  Decisions{Offer: false, SettleAfter: 72 * time.Hour, Inherit: "octo/.github"},
 		Dashboard:  true,
 		Relations:  clarify.RelationBlockedBy,
 		VerifyKeys: render.VerifyKeys{mustVerifyKey("ed25519:hAMhwyyLPPLJvPO/mqTw/6T1SoT4hoOWkLsgpK02LCk=")},
@@ -282,8 +292,12 @@ func TestParseAccepts(t *testing.T) {
 		"oneLabelKeepsTheOthers": {"labels:\n  stale: waiting-too-long\n", func(c *Config) {
 			c.Labels.Stale = "waiting-too-long"
 		}},
-		"noQuotaIsZero": {"max_per_issue: 0\n", func(*Config) {}},
-		"hardCapIsOne":  {"max_per_issue: 1\n", func(c *Config) { c.Policy.MaxPerIssue = 1 }},
+		"noQuotaIsZero":                          {"max_per_issue: 0\n", func(*Config) {}},
+		"inheritTrueIsTheOwnersGithubRepository": {"decisions:\n  inherit: true\n", func(c *Config) { c.Decisions.Inherit = OrgRepository }},
+		"inheritFalseIsNone":                     {"decisions:\n  inherit: false\n", func(*Config) {}},
+		"inheritNamesARepository":                {"decisions:\n  inherit: octo/policies\n", func(c *Config) { c.Decisions.Inherit = "octo/policies" }},
+		"inheritLeftEmptyIsNone":                 {"decisions:\n  inherit:\n", func(*Config) {}},
+		"hardCapIsOne":                           {"max_per_issue: 1\n", func(c *Config) { c.Policy.MaxPerIssue = 1 }},
 		"membersAreNormalised": {"roles:\n  architect: [\"@alice\", octo/architects, \"@octo/leads\", \"agent[bot]\"]\n", func(c *Config) {
 			c.Policy.Roles = map[string][]string{"architect": {"alice", "@octo/architects", "@octo/leads", "agent[bot]"}}
 		}},
@@ -466,4 +480,29 @@ func mustVerifyKey(s string) ed25519.PublicKey {
 		panic(err)
 	}
 	return pub
+}
+
+// TestInheritFromNamesTheDecidingRepository: true is the owner's .github repository, a
+// name is that repository, and a repository never inherits from itself.
+func TestInheritFromNamesTheDecidingRepository(t *testing.T) {
+	cases := map[string]struct {
+		inherit, owner, repo string
+		o, r                 string
+		ok                   bool
+	}{
+		"noneInheritsNothing":           {"", "octo", "widgets", "", "", false},
+		"trueIsTheOwnersGithub":         {OrgRepository, "octo", "widgets", "octo", ".github", true},
+		"aNameIsThatRepository":         {"acme/policies", "octo", "widgets", "acme", "policies", true},
+		"theGithubRepositoryItself":     {OrgRepository, "octo", ".github", "", "", false},
+		"itselfByNameInAnyCase":         {"Octo/Widgets", "octo", "widgets", "", "", false},
+		"aMalformedNameInheritsNothing": {"octo", "octo", "widgets", "", "", false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			o, r, ok := Decisions{Inherit: tc.inherit}.InheritFrom(tc.owner, tc.repo)
+			if o != tc.o || r != tc.r || ok != tc.ok {
+				t.Errorf("InheritFrom(%s/%s) with %q = %s/%s %v, want %s/%s %v", tc.owner, tc.repo, tc.inherit, o, r, ok, tc.o, tc.r, tc.ok)
+			}
+		})
+	}
 }

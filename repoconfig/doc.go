@@ -58,6 +58,9 @@
 //	decisions.settle_after   default: none (never; a duration of 1m or more)
 //	    Resolve a question whose topic matches a decision exactly with it once it has
 //	    waited this long, unless someone who is not a bot comments or reacts 👎 first.
+//	decisions.inherit        default: false
+//	    true takes the decisions of the owner's .github repository too, or owner/name another
+//	    repository's; the repository's own decision on a topic wins over an inherited one.
 //	dashboard                default: false
 //	    Keep one issue of the app's listing the repository's escalated, stale and open
 //	    clarifications and its decisions in force.

@@ -85,6 +85,11 @@ func checkSensible(t *testing.T, in string, cfg Config) {
 	checkSensibleLabels(cfg.Labels, fail)
 	checkSensibleRoles(cfg.Policy, fail)
 	checkSensibleRoutes(cfg.Policy, fail)
+	if i := cfg.Decisions.Inherit; i != "" && i != OrgRepository {
+		if _, _, ok := clarify.ParseRepo(i); !ok {
+			fail("decisions.inherit of no repository")
+		}
+	}
 }
 
 // checkSensibleLimits fails for rounds, an SLA or a quota out of range, or an unknown
@@ -169,6 +174,22 @@ func orNull(s string) any {
 	return s
 }
 
+// encodeDecisions writes d out as the file's `decisions` mapping.
+func encodeDecisions(d Decisions) map[string]any {
+	dm := map[string]any{"offer": d.Offer}
+	if d.SettleAfter > 0 {
+		dm["settle_after"] = d.SettleAfter.String()
+	}
+	switch d.Inherit {
+	case "":
+	case OrgRepository:
+		dm["inherit"] = true
+	default:
+		dm["inherit"] = d.Inherit
+	}
+	return dm
+}
+
 // encode writes cfg out as a config file, leaving out what is at its default.
 func encode(t *testing.T, cfg Config) []byte {
 	t.Helper()
@@ -206,11 +227,7 @@ func encode(t *testing.T, cfg Config) []byte {
 	if p.Require != nil {
 		m["require"] = p.Require
 	}
-	dm := map[string]any{"offer": cfg.Decisions.Offer}
-	if cfg.Decisions.SettleAfter > 0 {
-		dm["settle_after"] = cfg.Decisions.SettleAfter.String()
-	}
-	m["decisions"] = dm
+	m["decisions"] = encodeDecisions(cfg.Decisions)
 	m["dashboard"] = cfg.Dashboard
 	m["relations"] = orNull(cfg.Relations)
 	if cfg.VerifyKeys != nil {

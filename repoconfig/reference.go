@@ -45,6 +45,8 @@ var reference = []keyDoc{
 		"Offer a new question the repository's earlier decision on the same topic (or a near-identical question) as advice in its round comment; `false` turns it off."},
 	{"decisions.settle_after", "none: never",
 		"A Go duration of `1m` or more: a question whose topic matches a decision in force exactly is resolved with it once it has waited this long, unless someone who is not a bot comments or reacts 👎 to the offer first (never one that needs several people); `/clarify undo CLR-…` reopens it."},
+	{"decisions.inherit", "false",
+		"`true` takes the decisions of the organisation's `" + OrgRepository + "` repository as well as this repository's own; `owner/name` names another repository to take them from. An offer says where a decision was made, the repository's own decision on a topic wins, and an inherited one settles a question only after the same `settle_after` window for objection; only someone with write access on the deciding repository supersedes it, there ([Inherited decisions](organisations.md#inherited-decisions))."},
 	{"dashboard", "false",
 		"`true` keeps one issue of the app's listing the repository's escalated, stale and open clarifications and its decisions in force; closed by a person, it stays closed until reopened."},
 	{"relations", "none",

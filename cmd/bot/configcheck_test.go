@@ -97,3 +97,29 @@ func TestConfigCheckKnowsRelations(t *testing.T) {
 		t.Errorf("the misspelt value is not refused with its line:\n%s", got)
 	}
 }
+
+func TestConfigCheckKnowsInheritedDecisions(t *testing.T) {
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.yml"), filepath.Join(dir, "bad.yml")
+	if err := os.WriteFile(good, []byte("decisions:\n  inherit: true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("decisions:\n  inherit: octo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"config", "check", good}, &out, &errs); code != 0 {
+		t.Fatalf("decisions.inherit: true: exit %d: %s", code, errs.String())
+	}
+	if got := out.String(); !strings.Contains(got, "decisions.inherit: the decisions of the organisation's .github repository are offered too") {
+		t.Errorf("bot config check does not say what decisions.inherit: true does:\n%s", got)
+	}
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"config", "check", bad}, &out, &errs); code != 1 {
+		t.Fatalf("decisions.inherit: octo: exit %d, want 1", code)
+	}
+	if got := errs.String(); !strings.Contains(got, `line 2: decisions.inherit: "octo" is not true, false or a repository`) {
+		t.Errorf("an owner without a repository is not refused with its line:\n%s", got)
+	}
+}

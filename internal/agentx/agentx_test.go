@@ -261,7 +261,7 @@ func fullLedger() clarify.Ledger {
 			Type: "security-decision", Blocking: true, Options: []clarify.Option{{Key: "a", Text: "pool"}},
 			Fallback: "a", Evidence: []string{"ADR-42"}, Status: clarify.Escalated, Round: 2, MaxRounds: 5,
 			CreatedAt: at(0), UpdatedAt: at(3), StaleAfter: at(33), ResolvedAt: at(40), Resolution: "pool it",
-			Precedent: &clarify.Precedent{From: "CLR-7-001", Decision: "pool it", Value: `{"key":"a","text":"pool"}`, Settles: at(39), Comment: 5, Objected: true, Applied: true, Undone: true},
+			Precedent: &clarify.Precedent{From: "CLR-7-001", Repo: "octo/.github", Decision: "pool it", Value: `{"key":"a","text":"pool"}`, Settles: at(39), Comment: 5, Objected: true, Applied: true, Undone: true},
 			Ref:       "run-981/step-3", State: `{"session":"é \"q\" -->"}`, Nonce: "q3Jx-7_aZ", Expect: "option", Needs: 2,
 			Thread: []clarify.Entry{{Kind: clarify.KindEscalation, Round: 2, Author: "maria", CommentID: 1003, At: at(3), Text: "stuck", Edited: true,
 				Value: `{"key":"a","text":"pool"}`}},

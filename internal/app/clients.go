@@ -29,7 +29,7 @@ type Clients struct {
 func NewClientCreator(cfg githubapp.Config, c Clients) (githubapp.ClientCreator, error) {
 	// Retry outermost, so that every attempt counts against the sweep's budget and every
 	// write sent again is paced.
-	mw := []githubapp.ClientMiddleware{ghtransport.RetryTransient(c.Retry), ghtransport.CountRequests, c.Pacer.Middleware()}
+	mw := []githubapp.ClientMiddleware{ghtransport.RetryTransient(c.Retry), ghtransport.CountRequests, ghtransport.NoteWrites, c.Pacer.Middleware()}
 	if c.Inner != nil {
 		mw = append(mw, c.Inner)
 	}

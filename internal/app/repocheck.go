@@ -34,7 +34,18 @@ func CheckRepoConfig(w io.Writer, path string) (repoconfig.Config, error) {
 		fmt.Fprintf(w, "  relations: %s: each blocking clarification opens a decision issue, %s, closed with the decision\n",
 			cfg.Relations, relationShown[cfg.Relations])
 	}
+	if from := inheritShown(cfg.Decisions.Inherit); from != "" {
+		fmt.Fprintf(w, "  decisions.inherit: the decisions of %s are offered too; this repository's own decision on a topic wins\n", from)
+	}
 	return cfg, nil
+}
+
+// inheritShown names the repository decisions.inherit takes decisions from, or "".
+func inheritShown(inherit string) string {
+	if inherit == repoconfig.OrgRepository {
+		return "the organisation's " + repoconfig.OrgRepository + " repository"
+	}
+	return inherit
 }
 
 // relationShown says how each kind of relations: shows in GitHub's own model.

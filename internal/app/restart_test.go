@@ -92,3 +92,47 @@ func issuesRead(reqs []fakegithub.Request) map[string]bool {
 	}
 	return read
 }
+
+// TestARestartRightAfterEscalationsReadsLittle: twenty questions go stale, then escalate,
+// each escalation a run that writes to its issue (the label, the maintainers' ping, the
+// status comment), and the app restarts before any walk has read them since. The index
+// entries keep GitHub's time of each run's last write, so the restarted app's first walk
+// does not take the app's own writes for a change: it reads at most a tenth of the issues.
+// A person's reply made after the escalation, whose delivery GitHub never sent, is still
+// found by that walk.
+func TestARestartRightAfterEscalationsReadsLittle(t *testing.T) {
+	srv := redistest.Start(t)
+	h := newHarnessWith(t, func(c *app.Config) { c.Clarify.RedisURL = srv.URL })
+	ctx := context.Background()
+	for n := 1; n <= 20; n++ {
+		restartAsk(t, h, n, "/clarify @maria Which region serves Asia?")
+	}
+	restartSweep(t, h)
+	for range 2 { // stale, then escalated
+		h.Fake.Advance(31 * time.Minute)
+		restartSweep(t, h)
+	}
+	for n := 1; n <= 20; n++ {
+		if l, err := h.Ledger(repo, n); err != nil || l.Clarifications[0].Status != clarify.Escalated {
+			t.Fatalf("#%d before the restart: %+v, %v; want escalated", n, l.Clarifications, err)
+		}
+	}
+	h.Fake.Advance(time.Minute)
+	h.Fake.Comment(repo, 7, "maria", "Singapore.") // its delivery is never sent
+
+	h.Stop()
+	if _, err := h.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h.Fake.Advance(16 * time.Minute) // past clarify.walk_interval: the sweep walks
+	before := len(h.Fake.Requests())
+	restartSweep(t, h)
+	read := issuesRead(h.Fake.Requests()[before:])
+	t.Logf("the restarted app's first walk after 20 escalations read %d of 20 active issues, %d requests", len(read), len(h.Fake.Requests())-before)
+	if len(read) > 2 || !read["7"] {
+		t.Errorf("the restarted app's first walk read %v; want #7 (answered since) and at most a tenth of the 20", read)
+	}
+	if l, _ := h.Ledger(repo, 7); l.Clarifications[0].Status != clarify.Answered {
+		t.Errorf("#7's question is %s after the walk, want answered by maria's reply", l.Clarifications[0].Status)
+	}
+}

@@ -461,6 +461,9 @@ func (s *Server) writeLocked(w http.ResponseWriter, r *http.Request, inst int64,
 	h.Set("X-GitHub-Request-Id", fmt.Sprintf("FA4E:%04X:%06X:%06X:%08X", n%0x10000, n*7919%0x1000000, n*104729%0x1000000, n))
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
+	// On the fake's clock, as an issue's updated_at is: GitHub's Date and its timestamps
+	// come from one clock.
+	h.Set("Date", s.nowLocked().UTC().Format(http.TimeFormat))
 
 	var payload []byte
 	if rep.body != nil {

@@ -1,0 +1,87 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/rs/zerolog"
+
+	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/ledger"
+	"github.com/clarify-app/clarify/render"
+)
+
+// A repository may take its organisation's decisions as well as its own
+// (decisions.inherit, docs/organisations.md#inherited-decisions). The deciding repository
+// keeps them in its own memory, as any repository does; the inheriting one only reads it,
+// through the same cache as its own, and never writes it: what was decided there is
+// changed there, by someone with write access there.
+
+// inheritedFrom is the repository (owner/name) whose decisions ref's repository inherits,
+// or "" for none.
+func inheritedFrom(ref clarify.IssueRef, cfg RepoConfig) string {
+	o, r, ok := cfg.Decisions.InheritFrom(ref.Owner, ref.Repo)
+	if !ok {
+		return ""
+	}
+	return o + "/" + r
+}
+
+// inheritedMemory is the decisions of the repository ref's inherits from, as this process
+// last read them less than decisionsTTL ago, else read once for every run that asks at
+// that moment, and from which repository (""). Advice is best effort: an inherited
+// repository that cannot be read (gone, outside the installation, GitHub failing) is
+// logged and left out, and never holds up the question.
+func (b *Base) inheritedMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef, cfg RepoConfig) (string, clarify.Memory) {
+	return b.decisionsOf(ctx, client, inheritedFrom(ref, cfg))
+}
+
+// decisionsOf is inheritedMemory of the repository from (owner/name, "" for none).
+func (b *Base) decisionsOf(ctx context.Context, client *github.Client, from string) (string, clarify.Memory) {
+	o, r, ok := clarify.ParseRepo(from)
+	if !ok {
+		return "", clarify.Memory{}
+	}
+	book, _, err := b.decisionBooks.load(from, func() (ledger.MemoryBook, bool, error) {
+		book, err := b.readMemory(ctx, client, o, r)
+		return book, err == nil, err
+	})
+	if err != nil {
+		zerolog.Ctx(ctx).Warn().Err(err).Str("inherited_from", from).Msg("Inherited decisions not read: the new question goes without them")
+		return "", clarify.Memory{}
+	}
+	// Not the owed decisions' repair: that writes the deciding repository's memory, which
+	// is that repository's runs' to do. Its pending decisions and the replicas' are reads.
+	return from, b.withPending(ctx, client, book, false, o, r).Memory
+}
+
+// inheritedSupersede refuses a supersede of a decision that the repository inherited, not
+// made: only someone with write access where it was decided replaces it, there. It reports
+// whether it refused; a decision the repository made itself under the same id is its own
+// to replace, as usual.
+func (b *Base) inheritedSupersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, e clarify.Effect) (bool, error) {
+	from, inherited := b.decisionsOf(ctx, client, snap.inherits)
+	if from == "" || !holds(inherited, e.ClarificationID) {
+		return false, nil
+	}
+	own, err := b.offerMemory(ctx, client, ref.Owner, ref.Repo)
+	if err != nil {
+		return false, err
+	}
+	if holds(own.Memory, e.ClarificationID) {
+		return false, nil
+	}
+	r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeNotPermitted, To: e.Reply.To, Quote: e.Reply.Quote,
+		Problem: fmt.Sprintf("%s was decided in %s, whose decisions this repository inherits: only someone with write access there replaces it, with `/clarify supersede %s …` in one of its issues.",
+			e.ClarificationID, from, e.ClarificationID),
+		Try: "to set it aside here, answer or resolve your own question as usual: this repository's own decision on the topic then wins over the inherited one."}
+	_, err = b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), render.Reply(r, l, e.Key))
+	return true, err
+}
+
+// holds reports whether the memory has a decision of clarification id, in force or not.
+func holds(m clarify.Memory, id string) bool {
+	return slices.ContainsFunc(m.Decisions, func(d clarify.Decision) bool { return d.ID == id })
+}
