@@ -62,10 +62,10 @@ func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref clar
 // repository's memory (clarify.SettledByPeople says which). It runs before the ledger is
 // saved: a run that fails after it is run again from the same ledger, and recording a
 // decision twice changes nothing.
-func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, p clarify.Policy, before, after clarify.Ledger) error {
-	lookups := snap.lookups
+func (run *issueRun) rememberDecisions(ctx context.Context, p clarify.Policy, before, after clarify.Ledger) error {
+	lookups := run.lookups
 	if lookups == nil {
-		lookups = newActorLookups(client, ref, &b.caches, b.BotLogin())
+		lookups = newActorLookups(run.client, run.ref, &run.caches, run.BotLogin())
 	}
 	ds, err := clarify.SettledByPeople(before, after, p, func(login string) (clarify.Actor, error) {
 		return lookups.now(ctx, login)
@@ -73,7 +73,7 @@ func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref
 	if err != nil || len(ds) == 0 {
 		return err
 	}
-	return b.noteDecisions(ctx, client, ref, snap, ds)
+	return run.noteDecisions(ctx, ds)
 }
 
 // recordDecisions records ds in the repository's memory and notes the write for its
@@ -199,29 +199,29 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	return 0, fmt.Errorf("the decisions issue of %s/%s is #%d, made by another run meanwhile: %w", ref.Owner, ref.Repo, stands, ErrLedgerMoved)
 }
 
-// offers finds, for each first round the effects post, the earlier decision to offer; it
+// offersFor finds, for each first round the effects post, the earlier decision to offer; it
 // reads the memory only when there is such a round and the repository wants offers.
-func (b *Base) offers(ctx context.Context, client *github.Client, ref clarify.IssueRef, cfg RepoConfig, snap *issueRun, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
-	if !cfg.Decisions.Offer {
+func (run *issueRun) offersFor(ctx context.Context, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
+	if !run.cfg.Decisions.Offer {
 		return nil, nil
 	}
 	var asks []clarify.Effect
 	for _, e := range effects {
-		if e.Kind == clarify.EffectPostRound && e.Round == 1 && !snap.posted(b, ref, e.Key) {
+		if e.Kind == clarify.EffectPostRound && e.Round == 1 && !run.posted(e.Key) {
 			asks = append(asks, e)
 		}
 	}
 	if len(asks) == 0 {
 		return nil, nil
 	}
-	book, err := b.offerMemory(ctx, client, ref.Owner, ref.Repo)
+	book, err := run.offerMemory(ctx, run.client, run.ref.Owner, run.ref.Repo)
 	if err != nil {
 		// Advice is best effort: a question is never held up because the memory could
 		// not be read; it is asked without an offer.
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not read: the new question goes without an offer")
 		return nil, nil
 	}
-	from, inherited := b.inheritedMemory(ctx, client, ref, cfg)
+	from, inherited := run.inheritedMemory(ctx)
 	out := map[string]*offer{}
 	for _, e := range asks {
 		c, ok := l.Find(e.ClarificationID)
@@ -269,17 +269,17 @@ func stampOffers(l clarify.Ledger, snap *issueRun, cfg RepoConfig, now time.Time
 // settleFromPrecedents resolves the clarifications whose precedent is due, after looking
 // for a 👎 on each offer by someone who is not a bot: reactions fire no webhook, so the
 // look is the only way to hear the objection.
-func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
+func (run *issueRun) settleFromPrecedents(ctx context.Context, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
 	for i := range l.Clarifications {
 		c := &l.Clarifications[i]
 		if !c.Status.Open() || !c.Precedent.Pending() || now.Before(c.Precedent.Settles) {
 			continue
 		}
 		id := c.Precedent.Comment
-		if id == 0 && snap.status != nil {
-			id = snap.status.GetID()
+		if id == 0 && run.status != nil {
+			id = run.status.GetID()
 		}
-		objected, err := thumbsDown(ctx, client, ref, id)
+		objected, err := thumbsDown(ctx, run.client, run.ref, id)
 		if err != nil {
 			return l, nil, err
 		}
@@ -329,8 +329,8 @@ func thumbsDown(ctx context.Context, client *github.Client, ref clarify.IssueRef
 }
 
 // withOffer is the body of a round that has an earlier decision to offer, else body.
-func (s *issueRun) withOffer(e clarify.Effect, l clarify.Ledger, body string) string {
-	o, ok := s.offers[e.Key]
+func (run *issueRun) withOffer(e clarify.Effect, l clarify.Ledger, body string) string {
+	o, ok := run.offers[e.Key]
 	if !ok {
 		return body
 	}
@@ -345,33 +345,33 @@ func (s *issueRun) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 // supersede replaces a decision of the repository's memory as /clarify supersede asked:
 // a 👍 on the command once done, or a refusal saying why not (no such decision, one
 // already replaced, or one the repository inherited: inheritedSupersede).
-func (b *Base) supersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, e clarify.Effect) error {
-	if refused, err := b.inheritedSupersede(ctx, client, ref, snap, l, e); refused || err != nil {
+func (run *issueRun) supersede(ctx context.Context, l clarify.Ledger, e clarify.Effect) error {
+	if refused, err := run.inheritedSupersede(ctx, l, e); refused || err != nil {
 		return err
 	}
-	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
-	problem, err := b.replaceDecision(ctx, client, ref, snap, e.ClarificationID, d)
+	d := clarify.Decision{Issue: run.ref.Number, Decision: e.Reason, By: e.Reply.To, At: run.Now(), CommentID: e.CommentID}
+	problem, err := run.replaceDecision(ctx, e.ClarificationID, d)
 	switch {
 	case err != nil:
 		return err
 	case problem != "":
 		r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeUnknownID, To: e.Reply.To, Quote: e.Reply.Quote, Problem: problem,
 			Try: "`/clarify supersede CLR-… <new decision>` names a decision in force, as a round's \"Decided before\" shows it."}
-		_, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), render.Reply(r, l, e.Key))
+		_, err := run.postOnce(ctx, render.Marker(e.Key), render.Reply(r, l, e.Key))
 		return err
 	}
-	return react(ctx, client, ref, clarify.Effect{CommentID: e.CommentID, Reaction: "+1"})
+	return react(ctx, run.client, run.ref, clarify.Effect{CommentID: e.CommentID, Reaction: "+1"})
 }
 
 // replaceDecision supersedes the decision of clarification id with d in the repository's
 // memory, and notes the write for its read-back; it returns the problem when there is no
 // such decision in force.
-func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, id string, d clarify.Decision) (string, error) {
+func (run *issueRun) replaceDecision(ctx context.Context, id string, d clarify.Decision) (string, error) {
 	// The decision to supersede may still wait for the memory's next write.
-	if err := b.flushMemory(ctx, client, ref); err != nil {
+	if err := run.flushMemory(ctx, run.client, run.ref); err != nil {
 		return "", err
 	}
-	book, unlock, err := b.lockedMemory(ctx, client, ref)
+	book, unlock, err := run.lockedMemory(ctx, run.client, run.ref)
 	if err != nil {
 		return "", err
 	}
@@ -380,17 +380,17 @@ func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref c
 	if problem != "" || !changed {
 		return problem, nil
 	}
-	if err := b.writeMemory(ctx, client, ref, &book); err != nil {
+	if err := run.writeMemory(ctx, run.client, run.ref, &book); err != nil {
 		return "", err
 	}
-	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.Issue,
+	run.memoryWrites = append(run.memoryWrites, memoryWrite{at: time.Now(), issue: book.Issue,
 		kept: func(m clarify.Memory) bool {
 			return slices.ContainsFunc(m.Decisions, func(x clarify.Decision) bool { return x.Issue == d.Issue && x.CommentID == d.CommentID })
 		},
 		redo: func() error {
 			// Replaced by someone else meanwhile: their decision stands, as it would had
 			// they come after.
-			_, err := b.replaceDecision(ctx, client, ref, snap, id, d)
+			_, err := run.replaceDecision(ctx, id, d)
 			return err
 		}})
 	return "", nil
@@ -398,20 +398,20 @@ func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref c
 
 // precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
 // to offer the new questions the effects post.
-func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, cfg RepoConfig, f *folded) error {
-	l, settled, err := b.settleFromPrecedents(ctx, client, ref, snap, f.ledger, b.Now())
+func (run *issueRun) precedentsAndOffers(ctx context.Context, f *folded) error {
+	l, settled, err := run.settleFromPrecedents(ctx, f.ledger, run.Now())
 	if err != nil {
 		return err
 	}
 	f.ledger, f.effects = l, append(f.effects, settled...)
-	snap.inherits = inheritedFrom(ref, cfg)
-	snap.offers, err = b.offers(ctx, client, ref, cfg, snap, f.ledger, f.effects)
+	run.inherits = inheritedFrom(run.ref, run.cfg)
+	run.offers, err = run.offersFor(ctx, f.ledger, f.effects)
 	return err
 }
 
 // rememberOffersAndDecisions writes into the ledger what each new question was offered,
 // and into the repository's memory the decisions people made in this run.
-func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, cfg RepoConfig, l *clarify.Ledger) error {
-	*l = stampOffers(*l, snap, cfg, b.Now())
-	return b.rememberDecisions(ctx, client, ref, snap, cfg.Policy, snap.ledger, *l)
+func (run *issueRun) rememberOffersAndDecisions(ctx context.Context, l *clarify.Ledger) error {
+	*l = stampOffers(*l, run, run.cfg, run.Now())
+	return run.rememberDecisions(ctx, run.cfg.Policy, run.ledger, *l)
 }

@@ -34,8 +34,8 @@ func inheritedFrom(ref clarify.IssueRef, cfg RepoConfig) string {
 // that moment, and from which repository (""). Advice is best effort: an inherited
 // repository that cannot be read (gone, outside the installation, GitHub failing) is
 // logged and left out, and never holds up the question.
-func (b *Base) inheritedMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef, cfg RepoConfig) (string, clarify.Memory) {
-	return b.decisionsOf(ctx, client, inheritedFrom(ref, cfg))
+func (run *issueRun) inheritedMemory(ctx context.Context) (string, clarify.Memory) {
+	return run.decisionsOf(ctx, run.client, inheritedFrom(run.ref, run.cfg))
 }
 
 // decisionsOf is inheritedMemory of the repository from (owner/name, "" for none).
@@ -61,12 +61,12 @@ func (b *Base) decisionsOf(ctx context.Context, client *github.Client, from stri
 // made: only someone with write access where it was decided replaces it, there. It reports
 // whether it refused; a decision the repository made itself under the same id is its own
 // to replace, as usual.
-func (b *Base) inheritedSupersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, l clarify.Ledger, e clarify.Effect) (bool, error) {
-	from, inherited := b.decisionsOf(ctx, client, snap.inherits)
+func (run *issueRun) inheritedSupersede(ctx context.Context, l clarify.Ledger, e clarify.Effect) (bool, error) {
+	from, inherited := run.decisionsOf(ctx, run.client, run.inherits)
 	if from == "" || !holds(inherited, e.ClarificationID) {
 		return false, nil
 	}
-	own, err := b.offerMemory(ctx, client, ref.Owner, ref.Repo)
+	own, err := run.offerMemory(ctx, run.client, run.ref.Owner, run.ref.Repo)
 	if err != nil {
 		return false, err
 	}
@@ -77,7 +77,7 @@ func (b *Base) inheritedSupersede(ctx context.Context, client *github.Client, re
 		Problem: fmt.Sprintf("%s was decided in %s, whose decisions this repository inherits: only someone with write access there replaces it, with `/clarify supersede %s …` in one of its issues.",
 			e.ClarificationID, from, e.ClarificationID),
 		Try: "to set it aside here, answer or resolve your own question as usual: this repository's own decision on the topic then wins over the inherited one."}
-	_, err = b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), render.Reply(r, l, e.Key))
+	_, err = run.postOnce(ctx, render.Marker(e.Key), render.Reply(r, l, e.Key))
 	return true, err
 }
 

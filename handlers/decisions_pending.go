@@ -143,24 +143,24 @@ func (p *pendingDecisions) waiting() []*pendingRepo {
 
 // noteDecisions records ds in the repository's memory: at once, or, when this process
 // wrote it less than memoryWriteEvery ago, with the next write.
-func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, ds []clarify.Decision) error {
-	if b.Recent != nil {
-		if err := b.Recent.Add(ctx, ref.Owner+"/"+ref.Repo, ds); err != nil {
+func (run *issueRun) noteDecisions(ctx context.Context, ds []clarify.Decision) error {
+	if run.Recent != nil {
+		if err := run.Recent.Add(ctx, run.ref.Owner+"/"+run.ref.Repo, ds); err != nil {
 			// Advice only: the memory's write below is what keeps the decision.
 			zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not shared with the other replicas; their offers see them once written")
 		}
 	}
-	if !b.mode.batchesMemory() {
-		return b.recordDecisions(ctx, client, ref, snap, ds)
+	if !run.mode.batchesMemory() {
+		return run.recordDecisions(ctx, run.client, run.ref, run, ds)
 	}
-	if _, err := b.repairOnce(ctx, client, ref, nil); err != nil {
+	if _, err := run.repairOnce(ctx, run.client, run.ref, nil); err != nil {
 		return err
 	}
-	if !b.pendingMemory.note(client, ref.Owner, ref.Repo, ds, b.Now()) {
+	if !run.pendingMemory.note(run.client, run.ref.Owner, run.ref.Repo, ds, run.Now()) {
 		zerolog.Ctx(ctx).Debug().Int("decisions", len(ds)).Msg("Decisions wait for the memory's next write")
 		return nil
 	}
-	return b.flushMemory(ctx, client, ref)
+	return run.flushMemory(ctx, run.client, run.ref)
 }
 
 // flushMemory writes the repository's pending decisions into its memory, in one write.

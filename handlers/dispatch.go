@@ -174,13 +174,13 @@ func dispatchTrigger(ctx context.Context, client *github.Client, ref clarify.Iss
 // may come while a run of the issue is under way, which folds it in or leaves it past the
 // cursor for the next.
 func (b *Base) mirrorOnly(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) error {
-	snap, cfg, err := b.loadIssue(ctx, client, ref, trig)
-	if err != nil {
+	run := b.newRun(client, ref, trig)
+	if err := run.loadIssue(ctx); err != nil {
 		return err
 	}
 	lookups := newActorLookups(client, ref, &b.caches, b.BotLogin())
-	snap.lookups = lookups
-	_, err = b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy)
+	run.lookups = lookups
+	_, err := run.dispatched(ctx, lookups, run.cfg.Policy)
 	return err
 }
 
@@ -327,12 +327,12 @@ func (b *Base) mirrorInput(ref clarify.IssueRef, c *github.IssueComment) (input,
 
 // input is the event a comment of the snapshot is: the sender's command for a mirror of a
 // dispatch, the comment itself otherwise.
-func (s *issueRun) input(c *github.IssueComment) input {
-	if in, ok := s.mirrors[c.GetID()]; ok {
+func (run *issueRun) input(c *github.IssueComment) input {
+	if in, ok := run.mirrors[c.GetID()]; ok {
 		return in
 	}
 	in := commentInput(c)
-	in.app = s.apps[c.GetID()]
+	in.app = run.apps[c.GetID()]
 	return in
 }
 
@@ -341,63 +341,62 @@ func (s *issueRun) input(c *github.IssueComment) input {
 // then finds the dispatch's mirror, or posts it (or, for a payload that is no command, a
 // refusal), and goes on as a run woken by that comment; an outsider's dispatch, or one
 // already answered, goes on as a tick.
-func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, trig trigger,
-	lookups *actorLookups, p clarify.Policy) (trigger, error) {
-	snap.mirrors = map[int64]input{}
+func (run *issueRun) dispatched(ctx context.Context, lookups *actorLookups, p clarify.Policy) (trigger, error) {
+	run.mirrors = map[int64]input{}
 	seen := map[string]bool{} // a dispatch's delivery: the first comment that mirrors it is its mirror
-	for _, c := range snap.known() {
-		if in, ok := b.mirrorInput(ref, c); ok && !seen[in.delivery] {
-			snap.mirrors[c.GetID()] = in
+	for _, c := range run.known() {
+		if in, ok := run.mirrorInput(run.ref, c); ok && !seen[in.delivery] {
+			run.mirrors[c.GetID()] = in
 			seen[in.delivery] = true
 		}
 	}
-	if trig.Kind != triggerDispatch || trig.Dispatch == nil {
-		return trig, nil
+	if run.trig.Kind != triggerDispatch || run.trig.Dispatch == nil {
+		return run.trig, nil
 	}
-	d := trig.Dispatch
+	d := run.trig.Dispatch
 	logger := zerolog.Ctx(ctx)
 	// The dispatch's trigger as it came (its issue, its sender, its payload's push), without
 	// the command: a field added to triggers is carried without being named here.
-	tick := trig
+	tick := run.trig
 	tick.Kind, tick.Dispatch = triggerTick, nil
 	mark := render.Marker(dispatchKey(d.GUID))
-	found, err := b.findDispatch(ctx, client, ref, snap, mark)
+	found, err := run.findDispatch(ctx, mark)
 	if err != nil {
-		return trig, err
+		return run.trig, err
 	}
 	if found != nil {
-		if _, ok := snap.mirrors[found.GetID()]; !ok {
+		if _, ok := run.mirrors[found.GetID()]; !ok {
 			logger.Info().Int64(LogKeyComment, found.GetID()).Msg("Dispatch already answered; nothing to do")
 			return tick, nil
 		}
 		logger.Info().Int64(LogKeyComment, found.GetID()).Msg("Dispatch already mirrored; folding in its mirror")
-		return mirrorTrigger(found, snap.mirrors[found.GetID()], trig), nil
+		return mirrorTrigger(found, run.mirrors[found.GetID()], run.trig), nil
 	}
-	if quiet, err := b.writesNothing(ctx, lookups, d, snap.ledger, p); err != nil || quiet {
+	if quiet, err := run.writesNothing(ctx, lookups, d, run.ledger, p); err != nil || quiet {
 		return tick, err
 	}
 	if d.Problem != nil {
 		logger.Info().Str("problem", d.Problem.Problem).Msg("Dispatch is no command; refused")
-		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(d.refusal(), snap.ledger, dispatchKey(d.GUID)))
+		_, err := run.postOnce(ctx, mark, render.Reply(d.refusal(), run.ledger, dispatchKey(d.GUID)))
 		return tick, err
 	}
-	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
-		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State), Nonce: d.Nonce, At: b.Now()})
+	block, err := run.mirrorBlock(run.ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
+		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State), Nonce: d.Nonce, At: run.Now()})
 	if err != nil {
-		return trig, err
+		return run.trig, err
 	}
 	mention := clarify.MirrorMentions(d.Command, d.Sender.GetLogin())
-	c, err := b.postOnce(ctx, client, ref, snap, mark, d.mirror(mention, block))
+	c, err := run.postOnce(ctx, mark, d.mirror(mention, block))
 	if err != nil {
-		return trig, fmt.Errorf("mirror of a dispatch: %w", err)
+		return run.trig, fmt.Errorf("mirror of a dispatch: %w", err)
 	}
-	in, ok := b.mirrorInput(ref, c)
+	in, ok := run.mirrorInput(run.ref, c)
 	if !ok {
-		return trig, fmt.Errorf("mirror %d of a dispatch on %s does not verify", c.GetID(), ref.String())
+		return run.trig, fmt.Errorf("mirror %d of a dispatch on %s does not verify", c.GetID(), run.ref.String())
 	}
-	snap.mirrors[c.GetID()] = in
+	run.mirrors[c.GetID()] = in
 	logger.Info().Int64(LogKeyComment, c.GetID()).Msg("Dispatch mirrored")
-	return mirrorTrigger(c, in, trig), nil
+	return mirrorTrigger(c, in, run.trig), nil
 }
 
 // writesNothing reports whether a dispatch gets nothing written, neither mirror nor
@@ -457,22 +456,22 @@ func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
 // findDispatch returns the app's comment carrying mark, the answer to a dispatch, or nil.
 // A snapshot of the comments since the cursor may miss the answer to a dispatch that is
 // redelivered days later, so then the comments of the last dispatchLookBack are read.
-func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, mark string) (*github.IssueComment, error) {
-	for _, c := range snap.known() {
-		if b.carries(ref, c, mark) {
+func (run *issueRun) findDispatch(ctx context.Context, mark string) (*github.IssueComment, error) {
+	for _, c := range run.known() {
+		if run.carries(run.ref, c, mark) {
 			return c, nil
 		}
 	}
-	if !snap.partial {
+	if !run.partial {
 		return nil, nil
 	}
-	since := b.Now().Add(-dispatchLookBack)
-	recent, err := ledger.ListCommentsSince(ctx, client, ref, since, 0)
+	since := run.Now().Add(-dispatchLookBack)
+	recent, err := ledger.ListCommentsSince(ctx, run.client, run.ref, since, 0)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range recent {
-		if b.carries(ref, c, mark) {
+		if run.carries(run.ref, c, mark) {
 			return c, nil
 		}
 	}

@@ -70,7 +70,7 @@ func checkFoldTakesMirror(t *testing.T, b *Base, mirror *github.IssueComment, in
 	t.Helper()
 	snap := &issueRun{snapshot: snapshot{comments: []*github.IssueComment{mirror, comment(1002, "clarify[bot]", foldT0, "a round")}},
 		runState: runState{mirrors: map[int64]input{1001: in}}}
-	ins := b.events(snap, trigger{Kind: triggerTick, At: foldT0})
+	ins := eventsOf(b, snap, trigger{Kind: triggerTick, At: foldT0})
 	if len(ins) != 2 || ins[0].user.GetLogin() != "coder-agent" || ins[1].user.GetLogin() != "clarify[bot]" {
 		t.Fatalf("events = %+v", ins)
 	}

@@ -19,6 +19,12 @@ func comment(id int64, login string, at time.Time, body string) *github.IssueCom
 	return &github.IssueComment{ID: &id, Body: &body, User: &github.User{Login: &login}, CreatedAt: &github.Timestamp{Time: at}}
 }
 
+// eventsOf is what a run of b's woken by trig, with snap read, folds.
+func eventsOf(b *Base, snap *issueRun, trig trigger) []input {
+	snap.Base, snap.trig = b, trig
+	return snap.events()
+}
+
 func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 	b := NewBase(Options{AppSlug: "clarify"})
 	withCursor := func(cursor int64) *issueRun {
@@ -82,7 +88,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 				tc.snap.comments = tc.snap.comments[:2]
 			}
 			var got []string
-			for _, in := range b.events(tc.snap, tc.trig) {
+			for _, in := range eventsOf(b, tc.snap, tc.trig) {
 				got = append(got, string(in.event.Kind)+":"+strconv.FormatInt(in.event.CommentID, 10)+":"+in.event.Body)
 			}
 			if !slices.Equal(got, tc.want) {
@@ -99,7 +105,7 @@ func TestEventsMarksOnlyTheTriggerWithTheIssueState(t *testing.T) {
 		comment(103, "maria", foldT0, "Per key."),
 	}}}
 	trig := trigger{Kind: triggerComment, Comment: comment(103, "maria", foldT0, "Per key."), At: foldT0, IssueClosed: true}
-	ins := b.events(snap, trig)
+	ins := eventsOf(b, snap, trig)
 	if len(ins) != 2 || ins[0].event.IssueClosed || !ins[1].event.IssueClosed {
 		t.Fatalf("IssueClosed should be set on the trigger alone: %+v", ins)
 	}

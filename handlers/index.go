@@ -136,8 +136,8 @@ func SortEntries(es []IndexEntry) {
 // and the entry lets a restarted process's walk leave the issue unread), and nothing once
 // nothing is open. The index is a cache of the ledgers, so a failure to write it is logged
 // and the run goes on: the sweep's reconciliation finds the issue again.
-func (b *Base) indexSaved(ctx context.Context, ref clarify.IssueRef, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
-	if b.Index == nil {
+func (run *issueRun) indexSaved(ctx context.Context, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
+	if run.Index == nil {
 		return
 	}
 	inst, ok := ghtransport.InstallationOf(ctx)
@@ -146,23 +146,23 @@ func (b *Base) indexSaved(ctx context.Context, ref clarify.IssueRef, saved clari
 		// without it is a test's, and an entry without its installation could never be run.
 		return
 	}
-	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
-		Due: b.nextDue(ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen,
+	e := IndexEntry{Installation: inst, Owner: run.ref.Owner, Repo: run.ref.Repo, Number: run.ref.Number,
+		Due: run.nextDue(run.ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen,
 		Written: ghtransport.LastWrite(ctx)}
 	keep := !e.Due.IsZero() || len(saved.Open()) > 0
-	b.savedAt.put(ref.String(), savedMark{At: b.Now(), Put: keep, Entry: e})
-	b.runFailures.clear(ref.String())
+	run.savedAt.put(run.ref.String(), savedMark{At: run.Now(), Put: keep, Entry: e})
+	run.runFailures.clear(run.ref.String())
 	var err error
 	if !keep {
-		err = b.Index.Remove(ctx, e)
+		err = run.Index.Remove(ctx, e)
 	} else {
-		err = b.Index.Put(ctx, e)
+		err = run.Index.Put(ctx, e)
 	}
 	if err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated; the sweep's reconciliation will find the issue")
 	}
 	if len(e.Waits) > 0 {
-		b.waitsChanged.add(RepoRef{Installation: inst, Owner: ref.Owner, Repo: ref.Repo})
+		run.waitsChanged.add(RepoRef{Installation: inst, Owner: run.ref.Owner, Repo: run.ref.Repo})
 	}
 }
 
@@ -182,17 +182,17 @@ func (b *Base) nextDue(ref clarify.IssueRef, saved clarify.Ledger) time.Time {
 // failures in a row (a delivery's own tries count), each doubles the wait, up to an hour,
 // so that an issue that cannot succeed (its installation gone, a ledger of a newer
 // version) costs little.
-func (b *Base) indexFailed(ctx context.Context, ref clarify.IssueRef) {
+func (run *issueRun) indexFailed(ctx context.Context) {
 	inst, ok := ghtransport.InstallationOf(ctx)
-	if b.Index == nil || !ok {
+	if run.Index == nil || !ok {
 		return
 	}
 	var wait time.Duration
-	if n := b.runFailures.add(ref.String()) - failuresBeforeBackoff; n >= 0 {
+	if n := run.runFailures.add(run.ref.String()) - failuresBeforeBackoff; n >= 0 {
 		wait = min(time.Minute<<min(n, 6), time.Hour)
 	}
-	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number, Due: b.Now().Add(wait)}
-	if err := b.Index.Put(context.WithoutCancel(ctx), e); err != nil {
+	e := IndexEntry{Installation: inst, Owner: run.ref.Owner, Repo: run.ref.Repo, Number: run.ref.Number, Due: run.Now().Add(wait)}
+	if err := run.Index.Put(context.WithoutCancel(ctx), e); err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated after a failed run; the sweep's walk will find the issue")
 	}
 }
@@ -263,15 +263,15 @@ type savedMark struct {
 // indexWrites brings the index entry of the issue's save up to the run's last write,
 // when the run wrote after the save (the labels that come off after it): so the run's own
 // writes never read as a change to the walk (IndexEntry.Written).
-func (b *Base) indexWrites(ctx context.Context, ref clarify.IssueRef) {
-	mark, ok := b.savedAt.get(ref.String())
+func (run *issueRun) indexWrites(ctx context.Context) {
+	mark, ok := run.savedAt.get(run.ref.String())
 	last := ghtransport.LastWrite(ctx)
-	if b.Index == nil || !ok || !mark.Put || !last.After(mark.Entry.Written) {
+	if run.Index == nil || !ok || !mark.Put || !last.After(mark.Entry.Written) {
 		return
 	}
 	mark.Entry.Written = last
-	b.savedAt.put(ref.String(), mark)
-	if err := b.Index.Put(ctx, mark.Entry); err != nil {
+	run.savedAt.put(run.ref.String(), mark)
+	if err := run.Index.Put(ctx, mark.Entry); err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not brought up to the run's last write; the walk reads the issue again")
 	}
 }

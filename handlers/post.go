@@ -26,26 +26,26 @@ const raceWindow = 5 * time.Minute
 // one. In bot action only the scheduled run can post beside another run of the issue
 // (Mode.sharesIssue), and an event's run does not look (Mode.inIssueGroup): the scheduled run gives
 // way to any twin, older or newer.
-func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *issueRun, mark, body string) (*github.IssueComment, error) {
-	for _, c := range snap.known() {
-		if b.carries(ref, c, mark) {
+func (run *issueRun) postOnce(ctx context.Context, mark, body string) (*github.IssueComment, error) {
+	for _, c := range run.known() {
+		if run.carries(run.ref, c, mark) {
 			return c, nil
 		}
 	}
 	// Sealed, the marker is the app's alone: another workflow writing as the same account
 	// cannot make the app skip this post, or take its comment for this one.
-	body = b.signed(ref, b.keys(ref).Seal(body, mark))
-	c, err := b.create(ctx, client, ref, mark, body)
+	body = run.signed(run.ref, run.keys(run.ref).Seal(body, mark))
+	c, err := run.create(ctx, run.client, run.ref, mark, body)
 	if err != nil {
-		return nil, fmt.Errorf("post on %s: %w", ref.String(), err)
+		return nil, fmt.Errorf("post on %s: %w", run.ref.String(), err)
 	}
-	snap.posts = append(snap.posts, c)
-	if b.mode.inIssueGroup() {
+	run.posts = append(run.posts, c)
+	if run.mode.inIssueGroup() {
 		return c, nil
 	}
 
 	since := c.GetCreatedAt().Time.Add(-raceWindow)
-	recent, err := ledger.ListCommentsSince(ctx, client, ref, since, 1) // a twin is among the first 100 since
+	recent, err := ledger.ListCommentsSince(ctx, run.client, run.ref, since, 1) // a twin is among the first 100 since
 	if err != nil {
 		// Best effort: the post itself succeeded, and a twin, if any, stays.
 		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Could not look for a twin posted by another replica")
@@ -53,7 +53,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.
 	}
 	kept := c
 	for _, o := range recent {
-		if o.GetID() != c.GetID() && b.carries(ref, o, mark) && (o.GetID() < kept.GetID() || kept == c && b.mode.sharesIssue()) {
+		if o.GetID() != c.GetID() && run.carries(run.ref, o, mark) && (o.GetID() < kept.GetID() || kept == c && run.mode.sharesIssue()) {
 			kept = o
 		}
 	}
@@ -61,10 +61,10 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.
 		return c, nil
 	}
 	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Int64("twin", kept.GetID()).Msg("Another run posted the same message; deleting ours")
-	if _, err := client.Issues.DeleteComment(ctx, ref.Owner, ref.Repo, c.GetID()); err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
-		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), ref.String(), err)
+	if _, err := run.client.Issues.DeleteComment(ctx, run.ref.Owner, run.ref.Repo, c.GetID()); err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
+		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), run.ref.String(), err)
 	}
-	snap.posts = append(snap.posts, kept)
+	run.posts = append(run.posts, kept)
 	return kept, nil
 }
 

@@ -234,8 +234,8 @@ func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref clari
 	case !b.hasOurLabel(ref.Owner, ref.Repo, is.Labels) && !b.active.has(ref.String()):
 		return nil, true, nil
 	}
-	snap, err := b.load(ctx, client, ref, b.revs.get(ref.String()), false)
-	if err != nil {
+	snap := b.newRun(client, ref, trigger{})
+	if err := snap.load(ctx, b.revs.get(ref.String()), false); err != nil {
 		return nil, false, err
 	}
 	if snap.damaged {
