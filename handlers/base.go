@@ -43,9 +43,8 @@ type Base struct {
 	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
 	// metrics; nil costs nothing.
 	OnSaved func(before, after clarify.Ledger)
-	// SettleDelay is how long a workflow run waits before reading its edit back
-	// (guard.go; zero: DefaultSettleDelay; negative: none).
-	SettleDelay time.Duration
+	// settleDelay is how long a workflow run waits before reading its edit back (guard.go).
+	settleDelay time.Duration
 	// Recent shares the decisions people made lately between replicas, for offers; nil
 	// for a lone process.
 	Recent RecentDecisions
@@ -76,7 +75,8 @@ type Options struct {
 	Mode Mode
 	// OnSaved, when set, is given each run's ledger as loaded and as saved (Base.OnSaved).
 	OnSaved func(before, after clarify.Ledger)
-	// SettleDelay is Base.SettleDelay.
+	// SettleDelay is how long a workflow run waits before reading its edit back (guard.go;
+	// zero: DefaultSettleDelay; negative: none).
 	SettleDelay time.Duration
 	// OneRepo reads each repository's own config file only, not its organisation's default
 	// (NewRepoConfigLoader): a workflow's token reaches no other repository.
@@ -114,13 +114,13 @@ func NewBase(opts Options) *Base {
 		Locks:       IssueLocks{Shared: opts.IssueLeases},
 		Index:       index,
 		OnSaved:     opts.OnSaved,
-		SettleDelay: opts.SettleDelay,
+		settleDelay: settleDelayOf(opts.SettleDelay),
 		Recent:      opts.Recent,
 		caches:      newCaches(now),
 	}
 	mode := opts.Mode
 	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: b.readMemory,
-		ReadBack: mode.concurrent(), Settle: b.settleDelay, Attempts: sharedAttempts})
+		ReadBack: mode.concurrent(), Settle: func() time.Duration { return b.settleDelay }, Attempts: sharedAttempts})
 	b.checks = checks.New(opts.AppSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
 	return b
 }

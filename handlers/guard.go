@@ -92,7 +92,7 @@ func (run *issueRun) checkKept(ctx context.Context, body string, rev int64) erro
 	if !run.mode.sharesIssue() {
 		return nil
 	}
-	if err := ghtransport.Sleep(ctx, run.settleDelay()); err != nil {
+	if err := ghtransport.Sleep(ctx, run.settleDelay); err != nil {
 		return err
 	}
 	id := run.status.GetID()
@@ -175,7 +175,7 @@ func (run *issueRun) checkMemoryWrites(ctx context.Context) error {
 			// record the decision; the run fails loudly instead.
 			return fmt.Errorf("decisions of %s/%s in #%d overwritten %d times by other runs; this run's change is not in them", run.ref.Owner, run.ref.Repo, w.issue, tries)
 		}
-		if err := ghtransport.Sleep(ctx, time.Until(w.at.Add(run.settleDelay()))); err != nil {
+		if err := ghtransport.Sleep(ctx, time.Until(w.at.Add(run.settleDelay))); err != nil {
 			return err
 		}
 		book, err := run.reader().ReadMemoryIn(ctx, run.client, run.ref.Owner, run.ref.Repo, w.issue, true)
@@ -203,12 +203,13 @@ func (run *issueRun) checkMemoryWrites(ctx context.Context) error {
 // shares (the decisions, the dashboard), when other runs' writes keep dropping it.
 const sharedAttempts = 4
 
-func (b *Base) settleDelay() time.Duration {
-	if b.SettleDelay < 0 {
+// settleDelayOf is the wait before a read-back that a SettleDelay option asks for.
+func settleDelayOf(d time.Duration) time.Duration {
+	if d < 0 {
 		return 0
 	}
-	if b.SettleDelay == 0 {
+	if d == 0 {
 		return DefaultSettleDelay
 	}
-	return b.SettleDelay
+	return d
 }

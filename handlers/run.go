@@ -193,7 +193,7 @@ func (run *issueRun) foldIssue(ctx context.Context) error {
 		act.App = in.app
 		return act, err
 	}
-	trig, err := run.dispatched(ctx, lookups, run.cfg.Policy)
+	trig, err := run.dispatched(ctx)
 	run.trig = trig
 	if err != nil {
 		return err

@@ -149,7 +149,7 @@ const (
 
 // roomFor reports whether the open clarifications of l, which no archive takes, fit in
 // the status comment with room to spare, beside reserved bytes (the head).
-func (b *Base) roomFor(l clarify.Ledger, reserved int) bool {
+func (id *Identity) roomFor(l clarify.Ledger, reserved int) bool {
 	if clarify.OpenText(l) < roomCheckAbove-reserved {
 		return true
 	}
@@ -160,6 +160,6 @@ func (b *Base) roomFor(l clarify.Ledger, reserved int) bool {
 			open.Clarifications = append(open.Clarifications, c)
 		}
 	}
-	block, err := render.EncodeLedger(open, b.LedgerKey)
+	block, err := render.EncodeLedger(open, id.LedgerKey)
 	return err == nil && reserved+len(render.Status(open, block)) <= statusBudget
 }
