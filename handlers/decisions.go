@@ -398,7 +398,8 @@ func (run *issueRun) replaceDecision(ctx context.Context, id string, d clarify.D
 
 // precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
 // to offer the new questions the effects post.
-func (run *issueRun) precedentsAndOffers(ctx context.Context, f *folded) error {
+func (run *issueRun) precedentsAndOffers(ctx context.Context) error {
+	f := &run.folded
 	l, settled, err := run.settleFromPrecedents(ctx, f.ledger, run.Now())
 	if err != nil {
 		return err
@@ -411,7 +412,8 @@ func (run *issueRun) precedentsAndOffers(ctx context.Context, f *folded) error {
 
 // rememberOffersAndDecisions writes into the ledger what each new question was offered,
 // and into the repository's memory the decisions people made in this run.
-func (run *issueRun) rememberOffersAndDecisions(ctx context.Context, l *clarify.Ledger) error {
+func (run *issueRun) rememberOffersAndDecisions(ctx context.Context) error {
+	l := &run.folded.ledger
 	*l = stampOffers(*l, run, run.cfg, run.Now())
 	return run.rememberDecisions(ctx, run.cfg.Policy, run.ledger, *l)
 }

@@ -53,7 +53,8 @@ const maxHead = 4096
 
 // carryOut posts and reacts as the effects say; every posted comment carries its effect's
 // marker, and a marker already in one of the app's comments is not posted again.
-func (run *issueRun) carryOut(ctx context.Context, l clarify.Ledger, p clarify.Policy, effects []clarify.Effect) error {
+func (run *issueRun) carryOut(ctx context.Context) error {
+	l, p, effects := run.folded.ledger, withEscalationFallback(run.cfg.Policy, run.trig.Issue), run.folded.effects
 	logger := zerolog.Ctx(ctx)
 	for _, e := range effects {
 		if e.Kind == clarify.EffectReact {

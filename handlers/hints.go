@@ -39,7 +39,8 @@ func (run *issueRun) followHints(h clarify.Hints) {
 // the snapshot read (before the config was read), and the issue that
 // holds the repository's decisions as this process last found or made it (none when the
 // one hinted at is gone and the label names none).
-func (run *issueRun) noteHints(push clarify.Push, l *clarify.Ledger) {
+func (run *issueRun) noteHints() {
+	push, l := run.trig.Push, &run.folded.ledger
 	l.Hints.NoConfig, l.Hints.ConfigFile = run.Configs.configHints(run.ledger.Hints, run.cfg, push, run.lastRead)
 	l.Hints.Memory = clarify.MemoryHint{}
 	if n, ok := run.decisionIssues.get(run.ref.Owner + "/" + run.ref.Repo); ok {

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 
-	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers/relations"
 )
 
@@ -11,7 +10,8 @@ import (
 // repository's relations: says (handlers/relations), into the folded ledger l before the
 // save that records it. A repository that never set it, with nothing recorded, costs no
 // request; one that unset it still has its edges taken off as their clarifications settle.
-func (run *issueRun) relate(ctx context.Context, l *clarify.Ledger) error {
+func (run *issueRun) relate(ctx context.Context) error {
+	l := &run.folded.ledger
 	if run.cfg.Relations == "" && len(l.Relations) == 0 {
 		return nil
 	}

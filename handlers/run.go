@@ -100,7 +100,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 	}
 	defer unlock()
 	ctx, _ = ghtransport.WithWriteClock(ctx)
-	saved, plan, err := run.stages(ctx)
+	saved, err := run.stages(ctx)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
@@ -109,7 +109,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 	run.noteSaved(ctx, saved)
 	// 6. The wake-ups of agents waiting on what settled (wake.go), then the labels that no
 	// longer match what was saved come off.
-	return saved, errors.Join(kept, run.afterSave(ctx, saved, plan))
+	return saved, errors.Join(kept, run.afterSave(ctx, saved))
 }
 
 // newRun is the run of issue ref that trig woke, with client.
@@ -117,49 +117,40 @@ func (b *Base) newRun(client *github.Client, ref clarify.IssueRef, trig trigger)
 	return &issueRun{Base: b, client: client, ref: ref, trig: trig}
 }
 
-// stages runs the stages up to the save, in order, and returns the ledger as saved and the
-// plan of the labels, whose labels to take off wait for the end.
-func (run *issueRun) stages(ctx context.Context) (clarify.Ledger, labels.Plan, error) {
+// stages runs the stages up to the save, in order, and returns the ledger as saved.
+func (run *issueRun) stages(ctx context.Context) (clarify.Ledger, error) {
 	// 1. The snapshot: comments, the ledger, its archives; then the config.
 	if err := run.loadIssue(ctx); err != nil {
-		return clarify.Ledger{}, labels.Plan{}, err
+		return clarify.Ledger{}, err
 	}
 	// 2. The fold: what is new, then time, then a deadlock break.
 	if err := run.foldIssue(ctx); err != nil {
-		return clarify.Ledger{}, labels.Plan{}, err
+		return clarify.Ledger{}, err
 	}
-	f := &run.folded
 	// 3. The labels, decided first so the ledger saved records those the app puts on; they go
 	// on before anything is posted, so that a reply mentioning someone carries the label a
 	// workflow's job needs to start (docs/workflow.md). Those to take off come off last.
-	plan, err := run.labelsToSave(ctx, &f.ledger)
-	if err != nil {
-		return clarify.Ledger{}, plan, err
+	if err := run.labelsToSave(ctx); err != nil {
+		return clarify.Ledger{}, err
 	}
-	// 4. The effects: notices first, then what the fold asked for, each posted once.
-	if err := run.report(ctx); err != nil {
-		return clarify.Ledger{}, plan, err
+	// 4. The effects: notices first, then what the fold asked for, each posted once; the
+	// decision memory; the relations; the checks of linked pull requests; the hints.
+	for _, stage := range []func(context.Context) error{run.report, run.carryOut, run.rememberOffersAndDecisions, run.relate} {
+		if err := stage(ctx); err != nil {
+			return clarify.Ledger{}, err
+		}
 	}
-	if err := run.carryOut(ctx, f.ledger, withEscalationFallback(run.cfg.Policy, run.trig.Issue), f.effects); err != nil {
-		return clarify.Ledger{}, plan, err
-	}
-	if err := run.rememberOffersAndDecisions(ctx, &f.ledger); err != nil {
-		return clarify.Ledger{}, plan, err
-	}
-	if err := run.relate(ctx, &f.ledger); err != nil {
-		return clarify.Ledger{}, plan, err
-	}
-	run.checkPullRequests(ctx, run.ledger, f.ledger)
-	run.noteHints(run.trig.Push, &f.ledger)
+	run.checkPullRequests(ctx)
+	run.noteHints()
 	// 5. The save: the status comment, and archives when it grows too big.
-	saved, err := run.save(ctx, f.ledger, f.applied)
-	return saved, plan, err
+	return run.save(ctx)
 }
 
 // afterSave is the run's last stage: the wake-ups, the labels that come off, and the index
 // entry brought up to the run's last write (indexWrites).
-func (run *issueRun) afterSave(ctx context.Context, saved clarify.Ledger, plan labels.Plan) error {
-	woke := run.wake(ctx, saved, run.cfg.Notify)
+func (run *issueRun) afterSave(ctx context.Context, saved clarify.Ledger) error {
+	plan := run.plan
+	woke := run.wake(ctx, saved)
 	tookOff := labels.TakeOff(ctx, run.client, &run.labelsSet, run.ref, plan)
 	run.indexWrites(ctx)
 	return errors.Join(woke, tookOff)
@@ -204,7 +195,7 @@ func (run *issueRun) foldIssue(ctx context.Context) error {
 		return err
 	}
 	// Then what precedent settles now, and the earlier decisions new questions are offered.
-	return run.precedentsAndOffers(ctx, &run.folded)
+	return run.precedentsAndOffers(ctx)
 }
 
 // checkPullRequests sets the checks of linked pull requests, before the save, best
@@ -212,7 +203,8 @@ func (run *issueRun) foldIssue(ctx context.Context) error {
 // fails or is deferred is owed: the issue is made due (indexSaved), and its next run
 // brings the checks in line even though its blocking clarifications did not change, which
 // a settled issue's never do again.
-func (run *issueRun) checkPullRequests(ctx context.Context, before, after clarify.Ledger) {
+func (run *issueRun) checkPullRequests(ctx context.Context) {
+	before, after := run.ledger, run.folded.ledger
 	_, owed := run.checksOwed.get(run.ref.String())
 	err := run.syncChecks(ctx, run.client, run.ref, before, after, owed)
 	if err == nil {
@@ -241,18 +233,20 @@ func (run *issueRun) noteSaved(ctx context.Context, saved clarify.Ledger) {
 // labelsToSave plans the issue's labels against the folded ledger l, from the labels it
 // carries as far as the run can tell, records in l those the app puts on, and puts them on;
 // it returns the plan, whose labels to take off wait for the save (labels.TakeOff).
-func (run *issueRun) labelsToSave(ctx context.Context, l *clarify.Ledger) (labels.Plan, error) {
+func (run *issueRun) labelsToSave(ctx context.Context) error {
+	l := &run.folded.ledger
 	current, err := run.currentLabels(ctx, run.ledger)
 	if err != nil {
-		return labels.Plan{}, err
+		return err
 	}
 	plan := labels.Decide(&run.labelsSet, run.ref, labels.Of(run.cfg.Labels), current, *l)
 	if labels.DoneAlready(&run.labelsSet, run.ref, plan) {
 		if current, err = labels.Read(ctx, run.client, run.ref); err != nil {
-			return labels.Plan{}, err
+			return err
 		}
 		plan = labels.Decide(&run.labelsSet, run.ref, labels.Of(run.cfg.Labels), current, *l)
 	}
 	l.Labels = plan.Owned
-	return plan, labels.PutOn(ctx, run.client, &run.labelsSet, run.ref, plan)
+	run.plan = plan
+	return labels.PutOn(ctx, run.client, &run.labelsSet, run.ref, plan)
 }

@@ -47,7 +47,8 @@ func newRevision(snap *issueRun, l clarify.Ledger, now time.Time) clarify.Ledger
 
 // save writes the ledger into the status comment when it changed (or its cursor lags too
 // far), and creates the status comment the first time there is something to show.
-func (run *issueRun) save(ctx context.Context, l clarify.Ledger, applied int) (clarify.Ledger, error) {
+func (run *issueRun) save(ctx context.Context) (clarify.Ledger, error) {
+	l, applied := run.folded.ledger, run.folded.applied
 	if !run.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
 		return l, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/labels"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
@@ -103,6 +104,8 @@ type runState struct {
 	// folded is what the fold made of the snapshot's ledger (foldIssue): the ledger, the
 	// effects, the comments applied.
 	folded folded
+	// plan is the labels the run decided (labelsToSave): those to take off come off last.
+	plan labels.Plan
 	// lookups says who the run's actors are (actors.go), asked of GitHub once a run.
 	lookups *actorLookups
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
-	"github.com/clarify-app/clarify/repoconfig"
 	"github.com/clarify-app/clarify/wire"
 )
 
@@ -35,7 +34,8 @@ import (
 // (clarify.WakeKey), so that a receiver drops a repeat whatever sent it.
 
 // wake sends the dispatches for what the run's save settled.
-func (run *issueRun) wake(ctx context.Context, saved clarify.Ledger, n repoconfig.Notify) error {
+func (run *issueRun) wake(ctx context.Context, saved clarify.Ledger) error {
+	n := run.cfg.Notify
 	if !n.Dispatch || run.damaged {
 		return nil
 	}
