@@ -10,6 +10,7 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers/appissues"
 	"github.com/clarify-app/clarify/handlers/checks"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
@@ -119,7 +120,9 @@ func NewBase(opts Options) *Base {
 		caches:      newCaches(now),
 	}
 	mode := opts.Mode
-	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: b.readMemory,
+	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: func(ctx context.Context, client *github.Client, owner, repo string) (ledger.MemoryBook, error) {
+		return decisions.Read(ctx, memoryHost{b}, client, owner, repo)
+	},
 		ReadBack: mode.concurrent(), Settle: func() time.Duration { return b.settleDelay }, Attempts: sharedAttempts})
 	b.checks = checks.New(opts.AppSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
 	return b

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers/checks"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/ledger"
 )
 
@@ -55,14 +56,14 @@ type caches struct {
 	// offers, for decisionsTTL.
 	decisionBooks cache[ledger.MemoryBook]
 	// pendingMemory holds the decisions waiting for the memory's next write.
-	pendingMemory pendingDecisions
+	pendingMemory decisions.Pending
 }
 
 // newCaches returns the caches of a process whose clock is now.
 func newCaches(now func() time.Time) caches {
 	return caches{members: membershipCache{ttl: membershipTTL, now: now},
 		blocked:       cache[[]clarify.Clarification]{ttl: checks.OutsiderTrust, now: now},
-		decisionBooks: cache[ledger.MemoryBook]{ttl: decisionsTTL, now: now}}
+		decisionBooks: cache[ledger.MemoryBook]{ttl: decisions.TTL, now: now}}
 }
 
 // cache is a map a process keeps between runs, safe for concurrent use. It is bounded:

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
@@ -67,13 +68,13 @@ func (run *issueRun) carryOut(ctx context.Context) error {
 			continue
 		}
 		if e.Kind == clarify.EffectSupersede {
-			if err := run.supersede(ctx, l, e); err != nil {
+			if err := decisions.Supersede(ctx, run, run.inherits, l, e); err != nil {
 				return err
 			}
 			continue
 		}
 		body, ok := renderEffect(e, l, p)
-		body = run.withOffer(e, l, body)
+		body = decisions.WithOffer(run.offers, e, l, body)
 		if !ok {
 			logger.Error().Str("effect", string(e.Kind)).Str("clarification", e.ClarificationID).Msg("Effect names a clarification the ledger lacks")
 			continue
@@ -89,7 +90,7 @@ func (run *issueRun) carryOut(ctx context.Context) error {
 			return fmt.Errorf("%s comment: %w", e.Kind, err)
 		}
 		if o := run.offers[e.Key]; o != nil {
-			o.comment = posted.GetID()
+			o.Comment = posted.GetID()
 		}
 	}
 	return nil

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
-	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
@@ -21,7 +21,7 @@ import (
 // the scheduled sweep) saved first, or would have been overwritten. Nothing of the run is
 // lost: its comments are past the ledger's cursor and its posts carry markers, so running
 // the event again from a fresh read applies exactly what is missing. RunAgain does that.
-var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked on it")
+var ErrLedgerMoved = decisions.ErrLedgerMoved
 
 // runAttempts bounds how often one event or issue is run again after another run moved its
 // ledger.
@@ -149,16 +149,6 @@ func cameAfter(listed []*github.IssueComment, snap *issueRun) *github.IssueComme
 	return nil
 }
 
-// memoryWrite is a write of the repository's decisions that a run made, for its read-back.
-type memoryWrite struct {
-	at    time.Time // when it was written, by this process's clock
-	issue int       // the decisions issue written
-	// kept says whether the memory read back holds the write's change.
-	kept func(clarify.Memory) bool
-	// redo makes the change again, on a fresh read, and notes that write in its turn.
-	redo func() error
-}
-
 // checkMemoryWrites reads the repository's decisions back SettleDelay after each write the
 // run made of them, when Mode.concurrent (workflow runs of different issues run at
 // once, and nothing locks the memory between them). A write that another run's, from a
@@ -173,26 +163,26 @@ func (run *issueRun) checkMemoryWrites(ctx context.Context) error {
 		if tries == sharedAttempts {
 			// Not ErrLedgerMoved: the ledger is saved, so running the issue again would not
 			// record the decision; the run fails loudly instead.
-			return fmt.Errorf("decisions of %s/%s in #%d overwritten %d times by other runs; this run's change is not in them", run.ref.Owner, run.ref.Repo, w.issue, tries)
+			return fmt.Errorf("decisions of %s/%s in #%d overwritten %d times by other runs; this run's change is not in them", run.ref.Owner, run.ref.Repo, w.Issue, tries)
 		}
-		if err := ghtransport.Sleep(ctx, time.Until(w.at.Add(run.settleDelay))); err != nil {
+		if err := ghtransport.Sleep(ctx, time.Until(w.At.Add(run.settleDelay))); err != nil {
 			return err
 		}
-		book, err := run.reader().ReadMemoryIn(ctx, run.client, run.ref.Owner, run.ref.Repo, w.issue, true)
+		book, err := run.reader().ReadMemoryIn(ctx, run.client, run.ref.Owner, run.ref.Repo, w.Issue, true)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			// The write was taken; only whether another overwrote it is unknown, as with
 			// the status comment's read-back.
-			zerolog.Ctx(ctx).Warn().Err(err).Int("issue", w.issue).Msg("Could not read the decisions back; taking the write as standing")
+			zerolog.Ctx(ctx).Warn().Err(err).Int("issue", w.Issue).Msg("Could not read the decisions back; taking the write as standing")
 			continue
 		case err != nil:
 			return err
-		case w.kept(book.Memory):
+		case w.Kept(book.Memory):
 			continue
 		}
 		run.decisionIssues.forget(run.ref.Owner + "/" + run.ref.Repo)
-		zerolog.Ctx(ctx).Warn().Int("issue", w.issue).Msg("Another run wrote the decisions from the same read; writing them again")
-		if err := w.redo(); err != nil {
+		zerolog.Ctx(ctx).Warn().Int("issue", w.Issue).Msg("Another run wrote the decisions from the same read; writing them again")
+		if err := w.Redo(); err != nil {
 			return err
 		}
 	}

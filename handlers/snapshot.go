@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/handlers/labels"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
@@ -94,9 +95,9 @@ type runState struct {
 	mirrors map[int64]input
 	// memoryWrites are this run's writes of the repository's decisions, to be read back
 	// (guard.go).
-	memoryWrites []memoryWrite
-	// offers holds, by effect key, the earlier decision a first round offers (decisions.go).
-	offers map[string]*offer
+	memoryWrites []decisions.Write
+	// offers holds, by effect key, the earlier decision a first round offers (package decisions).
+	offers map[string]*decisions.Offer
 	// inherits is the repository (owner/name) whose decisions this one inherits, "" for
 	// none, for a supersede to tell its decisions from the repository's own
 	// (decisions_inherit.go).
