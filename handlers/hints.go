@@ -23,7 +23,7 @@ func pushOf(repo *github.Repository) clarify.Push {
 
 // followHints starts this process from the memory's issue a ledger's hint names, when it
 // knows none of its own and the hint carries the app's mark for that number: the decisions
-// are then read there (decisions_read.go), and the label only when it is gone.
+// are then read there (decisions/read.go), and the label only when it is gone.
 func (run *issueRun) followHints(h clarify.Hints) {
 	key := run.ref.Owner + "/" + run.ref.Repo
 	if _, ok := run.decisionIssues.get(key); ok || h.Memory.Issue <= 0 {

@@ -56,7 +56,7 @@ func (m Mode) sharesIssue() bool { return m.kind == workflowRun && m.sweeps }
 func (m Mode) inIssueGroup() bool { return m.kind == workflowRun && !m.sweeps }
 
 // batchesMemory says the decision memory is written at most once a minute
-// (decisions_pending.go): only a lone server that runs the sweep, which writes what waits.
+// (decisions/pending.go): only a lone server that runs the sweep, which writes what waits.
 // Replicas would each hold decisions the others' offers cannot see, and workflow runs end
 // with their process: both write each decision at once, as the read-backs of concurrent
 // runs (guard.go) expect.

@@ -100,7 +100,7 @@ type runState struct {
 	offers map[string]*decisions.Offer
 	// inherits is the repository (owner/name) whose decisions this one inherits, "" for
 	// none, for a supersede to tell its decisions from the repository's own
-	// (decisions_inherit.go).
+	// (decisions/inherit.go).
 	inherits string
 	// folded is what the fold made of the snapshot's ledger (foldIssue): the ledger, the
 	// effects, the comments applied.

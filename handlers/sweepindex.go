@@ -27,7 +27,7 @@ type SweepIndex struct {
 	owner, repo string
 	issue       int                  // the decisions issue; 0 when there is none yet
 	comment     *github.IssueComment // the comment holding the index; nil when none yet
-	book        ledger.MemoryBook    // the decisions issue as read, for its index (decisions_read.go)
+	book        ledger.MemoryBook    // the decisions issue as read, for its index (decisions/read.go)
 	loaded      map[int]render.Swept
 	next        map[int]render.Swept
 }
