@@ -41,7 +41,7 @@
 //  4. report, carryOut (effects.go, post.go): what the fold asks for, each posted once;
 //     rememberOffersAndDecisions (memory.go): the repository's decision memory, package
 //     decisions; relate (relating.go): the decision issues and edges of relations:;
-//     checkPullRequests; noteHints (hints.go).
+//     checkPullRequests (checking.go); noteHints (hints.go).
 //  5. save (save.go): the status comment with the signed ledger; checkMemoryWrites
 //     (guard.go): the read-backs of a run that may share its issue (Mode); noteSaved.
 //  6. afterSave: wake (wake.go), a repository_dispatch for each clarification settled,

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers/labels"
@@ -196,23 +195,6 @@ func (run *issueRun) foldIssue(ctx context.Context) error {
 	}
 	// Then what precedent settles now, and the earlier decisions new questions are offered.
 	return run.precedentsAndOffers(ctx)
-}
-
-// checkPullRequests sets the checks of linked pull requests, before the save, best
-// effort: a pull request's check must never hold up the issue's ledger. An update that
-// fails or is deferred is owed: the issue is made due (indexSaved), and its next run
-// brings the checks in line even though its blocking clarifications did not change, which
-// a settled issue's never do again.
-func (run *issueRun) checkPullRequests(ctx context.Context) {
-	before, after := run.ledger, run.folded.ledger
-	_, owed := run.checksOwed.get(run.ref.String())
-	err := run.syncChecks(ctx, run.client, run.ref, before, after, owed)
-	if err == nil {
-		run.checksOwed.forget(run.ref.String())
-		return
-	}
-	run.checksOwed.put(run.ref.String(), true)
-	zerolog.Ctx(ctx).Warn().Err(err).Msg("Checks of the pull requests linking the issue not updated; the next sweep tries again")
 }
 
 // noteSaved tells what a saved ledger changes beyond the issue: the metrics, the active
