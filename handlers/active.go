@@ -5,8 +5,8 @@ package handlers
 // a reply or a close that GitHub delivers before the app has put its label on (seconds
 // normally, minutes when writes are paced) must still reach the ledger.
 type activeIssues struct {
-	inFlight memory[int]  // deliveries accepted and not yet run to the end
-	open     memory[bool] // issues whose last saved ledger holds an open clarification
+	inFlight cache[int]  // deliveries accepted and not yet run to the end
+	open     cache[bool] // issues whose last saved ledger holds an open clarification
 }
 
 // begin notes a delivery that may open a clarification; the returned function ends it.

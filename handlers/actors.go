@@ -23,7 +23,7 @@ type actorLookups struct {
 	perms   map[string]string
 	members *membershipCache
 	// flight shares a permission lookup between runs that make it at the same moment.
-	flight *memory[permission]
+	flight *cache[permission]
 	// self is the app's own login. In bot action it is github-actions[bot], the account
 	// every workflow of the repository writes as, some of them started by outsiders: a
 	// comment of that account that is not the app's own is a bot's without write access,
@@ -33,7 +33,7 @@ type actorLookups struct {
 	bots map[string]bool
 }
 
-func newActorLookups(client *github.Client, ref clarify.IssueRef, m *memories, self string) *actorLookups {
+func newActorLookups(client *github.Client, ref clarify.IssueRef, m *caches, self string) *actorLookups {
 	return &actorLookups{client: client, ref: ref, perms: map[string]string{}, members: &m.members,
 		flight: &m.permissions, self: self, bots: map[string]bool{}}
 }
@@ -167,5 +167,5 @@ func (a *actorLookups) member(ctx context.Context, team, login string) bool {
 const membershipTTL = 10 * time.Minute
 
 // membershipCache remembers team memberships across runs and issues, each for
-// membershipTTL (newMemories sets it).
-type membershipCache = memory[bool]
+// membershipTTL (newCaches sets it).
+type membershipCache = cache[bool]

@@ -19,7 +19,7 @@ import (
 // (an agent running in a workflow, or a workflow an outsider started) has a bot's standing
 // without write access, whatever GitHub says the token may do, and costs no look-up.
 func TestTheAppsOwnLoginNeverSpeaksForTheRepository(t *testing.T) {
-	m := newMemories(time.Now)
+	m := newCaches(time.Now)
 	a := newActorLookups(nil, clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}, &m, "github-actions[bot]")
 	act, err := a.now(context.Background(), "GitHub-Actions[bot]")
 	if err != nil {
@@ -44,7 +44,7 @@ func TestARepositorysOwnerNeedsNoLookUp(t *testing.T) {
 	defer srv.Close()
 	client := github.NewClient(srv.Client())
 	client.BaseURL, _ = url.Parse(srv.URL + "/")
-	m := newMemories(time.Now)
+	m := newCaches(time.Now)
 	a := newActorLookups(client, clarify.IssueRef{Owner: "maria", Repo: "widgets", Number: 42}, &m, "github-actions[bot]")
 	act, err := a.now(context.Background(), "Maria")
 	if err != nil || len(asked) != 0 {

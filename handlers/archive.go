@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/google/go-github/v60/github"
-
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/render"
 )
@@ -20,10 +18,10 @@ const (
 	archiveBelow = 25_000
 )
 
-// readArchives merges the ledger's archives into the snapshot's ledger (LedgerReader) and
+// readArchives merges the ledger's archives into the snapshot's ledger (Reader) and
 // returns their ids.
-func (b *Base) readArchives(ref clarify.IssueRef, snap *snapshot) (map[string]bool, error) {
-	return b.reader().MergeArchives(ref, &snap.ledger, snap.comments)
+func (run *issueRun) readArchives() (map[string]bool, error) {
+	return run.reader().MergeArchives(run.ref, &run.ledger, run.comments)
 }
 
 // mainPart is the ledger as the status comment holds it: without the archived clarifications.
@@ -44,8 +42,8 @@ func mainPart(l clarify.Ledger, archived map[string]bool) clarify.Ledger {
 // the ledger changed). It posts at most one archive per run; an archive already posted by
 // a run that failed afterwards is found by its marker and reused, so a retry posts
 // nothing twice.
-func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
-	block, err := b.keys(ref).EncodeLedger(mainPart(l, archived))
+func (run *issueRun) archiveIfLarge(ctx context.Context, l clarify.Ledger, archived map[string]bool) (clarify.Ledger, string, error) {
+	block, err := run.keys(run.ref).EncodeLedger(mainPart(l, archived))
 	if err != nil || len(block) <= archiveAbove {
 		return l, block, err
 	}
@@ -56,7 +54,7 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref cl
 		}
 		move = append(move, c)
 		archived[c.ID] = true
-		block, err = b.keys(ref).EncodeLedger(mainPart(l, archived))
+		block, err = run.keys(run.ref).EncodeLedger(mainPart(l, archived))
 		if err != nil {
 			return l, "", err
 		}
@@ -67,12 +65,12 @@ func (b *Base) archiveIfLarge(ctx context.Context, client *github.Client, ref cl
 	if len(move) == 0 {
 		return l, block, nil // nothing settled to move; save says so if the block no longer fits
 	}
-	ab, err := b.keys(ref).EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move})
+	ab, err := run.keys(run.ref).EncodeArchive(clarify.Ledger{Version: clarify.LedgerVersion, Issue: l.Issue, Clarifications: move})
 	if err != nil {
 		return l, "", err
 	}
 	key := fmt.Sprintf("archive:%s:%s", move[0].ID, move[len(move)-1].ID)
-	c, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.Archive(move, ab, key))
+	c, err := run.postOnce(ctx, render.Marker(key), render.Archive(move, ab, key))
 	if err != nil {
 		return l, "", fmt.Errorf("archive comment: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers/appissues"
 	"github.com/clarify-app/clarify/handlers/checks"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
@@ -26,6 +27,7 @@ const (
 
 // Base is what every handler shares: the client creator, the clock, the app's identity
 // and keys, the mode, the per-issue locks, and what the process remembers between runs.
+// NewBase sets every field from its Options; the handlers and sweeps only read them.
 type Base struct {
 	Clients githubapp.ClientCreator
 	// Identity is the app's account and keys.
@@ -42,17 +44,16 @@ type Base struct {
 	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
 	// metrics; nil costs nothing.
 	OnSaved func(before, after clarify.Ledger)
-	// SettleDelay is how long a workflow run waits before reading its edit back
-	// (guard.go; zero: DefaultSettleDelay; negative: none).
-	SettleDelay time.Duration
+	// settleDelay is how long a workflow run waits before reading its edit back (guard.go).
+	settleDelay time.Duration
 	// Recent shares the decisions people made lately between replicas, for offers; nil
 	// for a lone process.
 	Recent RecentDecisions
 
 	// mode is how this process runs issues beside others (mode.go).
 	mode Mode
-	// memories are what this process remembers between runs (memory.go).
-	memories
+	// caches are what this process remembers between runs (cache.go).
+	caches
 	// checks writes the check runs of the pull requests that link an issue.
 	checks *checks.Checks
 	// appIssues keeps the app's own issues of each repository: the labels naming the
@@ -60,20 +61,70 @@ type Base struct {
 	appIssues *appissues.Keeper
 }
 
-// NewBase returns a Base with the default labels and policy, running in mode.
-func NewBase(clients githubapp.ClientCreator, appSlug string, ledgerKey []byte, now func() time.Time, mode Mode) *Base {
-	b := &Base{
-		mode:     mode,
-		Clients:  clients,
-		Now:      now,
-		Identity: Identity{AppSlug: appSlug, LedgerKey: ledgerKey},
-		Configs:  NewConfigLoader(DefaultConfigTTL, now),
-		Index:    &MemoryIndex{},
-		memories: newMemories(now),
+// Options are everything a Base is built from. NewBase takes them once; nothing is set
+// on a Base afterwards.
+type Options struct {
+	// Clients makes the app's and each installation's GitHub clients.
+	Clients githubapp.ClientCreator
+	// AppSlug, LedgerKey and PreviousKeys are the app's identity (Identity).
+	AppSlug      string
+	LedgerKey    []byte
+	PreviousKeys [][]byte
+	// Now is the clock; nil is the wall clock.
+	Now func() time.Time
+	// Mode is how this process runs issues beside others (mode.go).
+	Mode Mode
+	// OnSaved, when set, is given each run's ledger as loaded and as saved (Base.OnSaved).
+	OnSaved func(before, after clarify.Ledger)
+	// SettleDelay is how long a workflow run waits before reading its edit back (guard.go;
+	// zero: DefaultSettleDelay; negative: none).
+	SettleDelay time.Duration
+	// OneRepo reads each repository's own config file only, not its organisation's default
+	// (NewRepoConfigLoader): a workflow's token reaches no other repository.
+	OneRepo bool
+	// IssueLeases, when set, are the leases the replicas share, taken after this process's
+	// own per-issue lock (IssueLocks.Shared).
+	IssueLeases IssueLocker
+	// Index keeps the deadlines; nil is this process's own (LocalIndex).
+	Index DeadlineIndex
+	// Recent shares the decisions people made lately between replicas; nil for a lone
+	// process.
+	Recent RecentDecisions
+}
+
+// NewBase returns a Base built from opts, with the default labels and policy.
+func NewBase(opts Options) *Base {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
 	}
-	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: b.readMemory,
-		ReadBack: mode.concurrent(), Settle: b.settleDelay, Attempts: sharedAttempts})
-	b.checks = checks.New(appSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
+	configs := NewConfigLoader(DefaultConfigTTL, now)
+	if opts.OneRepo {
+		configs = NewRepoConfigLoader(DefaultConfigTTL, now)
+	}
+	index := opts.Index
+	if index == nil {
+		index = &LocalIndex{}
+	}
+	b := &Base{
+		mode:        opts.Mode,
+		Clients:     opts.Clients,
+		Now:         now,
+		Identity:    Identity{AppSlug: opts.AppSlug, LedgerKey: opts.LedgerKey, PreviousKeys: opts.PreviousKeys},
+		Configs:     configs,
+		Locks:       IssueLocks{Shared: opts.IssueLeases},
+		Index:       index,
+		OnSaved:     opts.OnSaved,
+		settleDelay: settleDelayOf(opts.SettleDelay),
+		Recent:      opts.Recent,
+		caches:      newCaches(now),
+	}
+	mode := opts.Mode
+	b.appIssues = appissues.New(appissues.Config{Reader: b.reader, Decisions: func(ctx context.Context, client *github.Client, owner, repo string) (ledger.MemoryBook, error) {
+		return decisions.Read(ctx, memoryHost{b}, client, owner, repo)
+	},
+		ReadBack: mode.concurrent(), Settle: func() time.Duration { return b.settleDelay }, Attempts: sharedAttempts})
+	b.checks = checks.New(opts.AppSlug, now, checkIssues{b}, mode.seesEveryEvent(), maxRemembered)
 	return b
 }
 

@@ -65,7 +65,7 @@ type ConfigLoader struct {
 	loader *appconfig.Loader
 	// cache keeps each repository's config for the loader's ttl, and the last one read
 	// after that, for when GitHub cannot be reached.
-	cache memory[RepoConfig]
+	cache cache[RepoConfig]
 	// oneRepo says the loader reads the repository's own file only (a workflow's token
 	// reaches no other repository), so that a push to the repository is the only thing that
 	// can bring or change a file: a ledger's hint of what it was holds until the next (holds).
@@ -87,7 +87,7 @@ func NewRepoConfigLoader(ttl time.Duration, now func() time.Time) *ConfigLoader 
 }
 
 func newConfigLoader(ttl time.Duration, now func() time.Time, opts ...appconfig.Option) *ConfigLoader {
-	return &ConfigLoader{loader: appconfig.NewLoader([]string{ConfigPath}, opts...), cache: memory[RepoConfig]{ttl: ttl, now: now}}
+	return &ConfigLoader{loader: appconfig.NewLoader([]string{ConfigPath}, opts...), cache: cache[RepoConfig]{ttl: ttl, now: now}}
 }
 
 // Load returns the repository's config. A missing file gives the defaults; a broken one

@@ -16,7 +16,6 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/ledger"
-	"github.com/clarify-app/clarify/render"
 	"github.com/clarify-app/clarify/wire"
 )
 
@@ -65,11 +64,6 @@ const maxDispatchCommand = 20_000
 // Payload: https://docs.github.com/en/webhooks/webhook-events-and-payloads#repository_dispatch
 type Dispatch struct {
 	*Base
-	// MirrorOnly writes the dispatch's mirror (or its refusal) and nothing else: the job a
-	// workflow runs outside the issue's concurrency group, before the issue's own job waits
-	// there, where a newer job may cancel it; that job, or the newer one, folds the mirror
-	// in (docs/workflow.md).
-	MirrorOnly bool
 }
 
 var _ githubapp.EventHandler = (*Dispatch)(nil)
@@ -149,8 +143,8 @@ func (h *Dispatch) Handle(ctx context.Context, eventType, deliveryID string, pay
 	if !ok || err != nil {
 		return err
 	}
-	if h.MirrorOnly {
-		return h.mirrorOnly(ctx, client, ref, trig)
+	if h.mode.mirrorOnly() {
+		return h.newRun(client, ref, trig).mirrorOnly(ctx)
 	}
 	_, err = h.run(ctx, client, ref, trig)
 	return err
@@ -172,21 +166,6 @@ func dispatchTrigger(ctx context.Context, client *github.Client, ref clarify.Iss
 	}
 	return trigger{Kind: triggerDispatch, Dispatch: req, Sender: req.Sender, At: now,
 		Issue: is, IssueClosed: is.GetState() == "closed", Push: pushOf(repo)}, true, nil
-}
-
-// mirrorOnly writes a dispatch's mirror, or its refusal, as its run would, and folds and
-// saves nothing (Dispatch.MirrorOnly). It takes no lock: like anyone's comment, the mirror
-// may come while a run of the issue is under way, which folds it in or leaves it past the
-// cursor for the next.
-func (b *Base) mirrorOnly(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) error {
-	snap, cfg, err := b.loadIssue(ctx, client, ref, trig)
-	if err != nil {
-		return err
-	}
-	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
-	snap.lookups = lookups
-	_, err = b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy)
-	return err
 }
 
 // dispatchProblem is why a payload is no command (wire.Problem).
@@ -293,212 +272,4 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return b.Bytes()
-}
-
-// dispatchKey is the marker key of the comment that answers a dispatch: its mirror, or
-// its refusal.
-func dispatchKey(guid string) string { return "dispatch:" + guid }
-
-// mirrorBlock is the hidden, signed copy of a dispatched command.
-func (id *Identity) mirrorBlock(ref clarify.IssueRef, m render.DispatchCopy) (string, error) {
-	return id.keys(ref).EncodeDispatch(m)
-}
-
-// readMirror takes the signed copy out of one of the app's comments; false when there is
-// none, or it does not verify under the issue's keys.
-func (id *Identity) readMirror(ref clarify.IssueRef, c *github.IssueComment) (render.DispatchCopy, bool) {
-	if !id.isSelf(c.User) {
-		return render.DispatchCopy{}, false
-	}
-	m, ok := id.keys(ref).DecodeDispatch(c.GetBody())
-	return m, ok && m.Holds(c.GetCreatedAt().Time)
-}
-
-// mirrorInput is what a mirror stands for: the sender's comment, with the mirror's id. An
-// edited mirror reads as an edited comment, whose command is never run.
-func (b *Base) mirrorInput(ref clarify.IssueRef, c *github.IssueComment) (input, bool) {
-	m, ok := b.readMirror(ref, c)
-	if !ok {
-		return input{}, false
-	}
-	login, typ := m.Login, m.Type
-	return input{
-		event: clarify.Event{Kind: clarify.EventComment, CommentID: c.GetID(), Body: m.Command, At: c.GetCreatedAt().Time,
-			Edited: c.GetUpdatedAt().Time.After(c.GetCreatedAt().Time), State: string(m.State), Nonce: m.Nonce, Mirrored: true},
-		user:     &github.User{Login: &login, Type: &typ},
-		delivery: m.Delivery,
-	}, true
-}
-
-// input is the event a comment of the snapshot is: the sender's command for a mirror of a
-// dispatch, the comment itself otherwise.
-func (s *snapshot) input(c *github.IssueComment) input {
-	if in, ok := s.mirrors[c.GetID()]; ok {
-		return in
-	}
-	in := commentInput(c)
-	in.app = s.apps[c.GetID()]
-	return in
-}
-
-// dispatched readies a run for dispatched commands. Every run reads the mirrors among
-// its comments, so that its fold takes each as the sender's. A run woken by a dispatch
-// then finds the dispatch's mirror, or posts it (or, for a payload that is no command, a
-// refusal), and goes on as a run woken by that comment; an outsider's dispatch, or one
-// already answered, goes on as a tick.
-func (b *Base) dispatched(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, trig trigger,
-	lookups *actorLookups, p clarify.Policy) (trigger, error) {
-	snap.mirrors = map[int64]input{}
-	seen := map[string]bool{} // a dispatch's delivery: the first comment that mirrors it is its mirror
-	for _, c := range snap.known() {
-		if in, ok := b.mirrorInput(ref, c); ok && !seen[in.delivery] {
-			snap.mirrors[c.GetID()] = in
-			seen[in.delivery] = true
-		}
-	}
-	if trig.Kind != triggerDispatch || trig.Dispatch == nil {
-		return trig, nil
-	}
-	d := trig.Dispatch
-	logger := zerolog.Ctx(ctx)
-	// The dispatch's trigger as it came (its issue, its sender, its payload's push), without
-	// the command: a field added to triggers is carried without being named here.
-	tick := trig
-	tick.Kind, tick.Dispatch = triggerTick, nil
-	mark := render.Marker(dispatchKey(d.GUID))
-	found, err := b.findDispatch(ctx, client, ref, snap, mark)
-	if err != nil {
-		return trig, err
-	}
-	if found != nil {
-		if _, ok := snap.mirrors[found.GetID()]; !ok {
-			logger.Info().Int64(LogKeyComment, found.GetID()).Msg("Dispatch already answered; nothing to do")
-			return tick, nil
-		}
-		logger.Info().Int64(LogKeyComment, found.GetID()).Msg("Dispatch already mirrored; folding in its mirror")
-		return mirrorTrigger(found, snap.mirrors[found.GetID()], trig), nil
-	}
-	if quiet, err := b.writesNothing(ctx, lookups, d, snap.ledger, p); err != nil || quiet {
-		return tick, err
-	}
-	if d.Problem != nil {
-		logger.Info().Str("problem", d.Problem.Problem).Msg("Dispatch is no command; refused")
-		_, err := b.postOnce(ctx, client, ref, snap, mark, render.Reply(d.refusal(), snap.ledger, dispatchKey(d.GUID)))
-		return tick, err
-	}
-	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: d.GUID, Login: d.Sender.GetLogin(),
-		Type: d.Sender.GetType(), Command: d.Command, State: []byte(d.State), Nonce: d.Nonce, At: b.Now()})
-	if err != nil {
-		return trig, err
-	}
-	mention := clarify.MirrorMentions(d.Command, d.Sender.GetLogin())
-	c, err := b.postOnce(ctx, client, ref, snap, mark, d.mirror(mention, block))
-	if err != nil {
-		return trig, fmt.Errorf("mirror of a dispatch: %w", err)
-	}
-	in, ok := b.mirrorInput(ref, c)
-	if !ok {
-		return trig, fmt.Errorf("mirror %d of a dispatch on %s does not verify", c.GetID(), ref.String())
-	}
-	snap.mirrors[c.GetID()] = in
-	logger.Info().Int64(LogKeyComment, c.GetID()).Msg("Dispatch mirrored")
-	return mirrorTrigger(c, in, trig), nil
-}
-
-// writesNothing reports whether a dispatch gets nothing written, neither mirror nor
-// refusal: an outsider's, or an ask that repeats the ref and nonce of an open clarification
-// of its sender's (a retried step, whose clarification is already there): the sender is
-// the dispatch's, in App and Action mode alike, and the nonce tells apart the workflows
-// that all send as github-actions[bot].
-func (b *Base) writesNothing(ctx context.Context, lookups *actorLookups, d *dispatchRequest, l clarify.Ledger, p clarify.Policy) (bool, error) {
-	logger := zerolog.Ctx(ctx)
-	if outsider, err := b.dispatchOutsider(ctx, lookups, d, l, p); err != nil || outsider {
-		if outsider {
-			logger.Info().Msg("Dispatch from someone without write access and no part in this issue's clarifications: nothing is written")
-		}
-		return outsider, err
-	}
-	if c, ok := clarify.SameAsk(l, d.Sender.GetLogin(), d.Ref, d.Nonce); ok && d.Problem == nil {
-		logger.Info().Str("clarification", c.ID).Msg("Dispatch asks again with the ref of an open clarification of its sender: the same ask, not asked again")
-		return true, nil
-	}
-	return false, nil
-}
-
-// mirror is the comment that stands for the request's command: a dispatch's, or a reply's
-// in a decision issue.
-func (d *dispatchRequest) mirror(mention []string, block string) string {
-	if d.Decision > 0 {
-		return render.ReplyMirror(d.Sender.GetLogin(), d.Decision, d.Command, mention, block, dispatchKey(d.GUID))
-	}
-	return render.Mirror(d.Sender.GetLogin(), d.Command, d.Nonce, mention, block, dispatchKey(d.GUID))
-}
-
-// refusal is the answer to a payload that is no command, in place of its mirror.
-func (d *dispatchRequest) refusal() clarify.Reply {
-	quote := "repository_dispatch clarify " + d.Sent
-	if d.Decision > 0 {
-		quote = fmt.Sprintf("a reply in #%d", d.Decision)
-	}
-	r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: cmp.Or(d.Problem.Code, clarify.CodeBadCommand), To: d.Sender.GetLogin(),
-		Quote: quote, Problem: d.Problem.Problem, Try: d.Problem.Try}
-	if problem, _ := clarify.RefProblem(d.Ref); problem == "" {
-		r.Ref = d.Ref
-	}
-	if clarify.NonceProblem(d.Nonce) == "" {
-		r.Nonce = d.Nonce // so that the asker finds the refusal of its ask by its nonce
-	}
-	return r
-}
-
-// mirrorTrigger is the run's trigger once a dispatch has its mirror: that comment, sent by
-// the dispatch's sender, and the rest of the dispatch's trigger as it came.
-func mirrorTrigger(c *github.IssueComment, in input, trig trigger) trigger {
-	trig.Kind, trig.Dispatch = triggerComment, nil
-	trig.Comment, trig.Sender, trig.At = c, in.user, c.GetCreatedAt().Time
-	return trig
-}
-
-// findDispatch returns the app's comment carrying mark, the answer to a dispatch, or nil.
-// A snapshot of the comments since the cursor may miss the answer to a dispatch that is
-// redelivered days later, so then the comments of the last dispatchLookBack are read.
-func (b *Base) findDispatch(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark string) (*github.IssueComment, error) {
-	for _, c := range snap.known() {
-		if b.carries(ref, c, mark) {
-			return c, nil
-		}
-	}
-	if !snap.partial {
-		return nil, nil
-	}
-	since := b.Now().Add(-dispatchLookBack)
-	recent, err := ledger.ListCommentsSince(ctx, client, ref, since, 0)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range recent {
-		if b.carries(ref, c, mark) {
-			return c, nil
-		}
-	}
-	return nil, nil
-}
-
-// dispatchOutsider reports whether the sender is one whose command Apply would ignore
-// without a word, looking up only what that takes: a bot, a login the ledger knows or one
-// with write access is none.
-func (b *Base) dispatchOutsider(ctx context.Context, lookups *actorLookups, d *dispatchRequest, l clarify.Ledger, p clarify.Policy) (bool, error) {
-	act, err := lookups.actor(ctx, b, d.Sender, d.Command, l, p)
-	if err != nil || !clarify.IsOutsider(l, p, act) {
-		return false, err
-	}
-	if act.Permission == "" {
-		if act.Permission, err = lookups.permission(ctx, act.Login); err != nil {
-			return false, err
-		}
-	}
-	if act.Teams == nil {
-		act.Teams = lookups.teams(ctx, l, p, act.Login)
-	}
-	return clarify.IsOutsider(l, p, act), nil
 }

@@ -12,7 +12,7 @@ import (
 )
 
 func TestOnlyAnUntouchedMirrorOfTheAppsStandsForItsSender(t *testing.T) {
-	b := &Base{Identity: Identity{AppSlug: "clarify", LedgerKey: []byte("ledger key")}}
+	b := NewBase(Options{AppSlug: "clarify", LedgerKey: []byte("ledger key")})
 	ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
 	block, err := b.mirrorBlock(ref, render.DispatchCopy{V: render.DispatchCopyVersion, Delivery: "g1", Login: "coder-agent", Type: "Bot", Command: "/clarify @maria Per key?"})
 	if err != nil {
@@ -68,9 +68,9 @@ func checkMirrorCopiesRefused(t *testing.T, b *Base, ref clarify.IssueRef, block
 // comment, and every other comment of the app's as none.
 func checkFoldTakesMirror(t *testing.T, b *Base, mirror *github.IssueComment, in input) {
 	t.Helper()
-	snap := &snapshot{issueRead: issueRead{comments: []*github.IssueComment{mirror, comment(1002, "clarify[bot]", foldT0, "a round")}},
+	snap := &issueRun{snapshot: snapshot{comments: []*github.IssueComment{mirror, comment(1002, "clarify[bot]", foldT0, "a round")}},
 		runState: runState{mirrors: map[int64]input{1001: in}}}
-	ins := b.events(snap, trigger{Kind: triggerTick, At: foldT0})
+	ins := eventsOf(b, snap, trigger{Kind: triggerTick, At: foldT0})
 	if len(ins) != 2 || ins[0].user.GetLogin() != "coder-agent" || ins[1].user.GetLogin() != "clarify[bot]" {
 		t.Fatalf("events = %+v", ins)
 	}

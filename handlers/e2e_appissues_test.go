@@ -15,7 +15,7 @@ import (
 // the app's, the label is pointed at it, and the log says so; the memory works from there.
 func TestADecisionsLabelPointedAtAPersonsIssueIsNotFollowed(t *testing.T) {
 	var logs testenv.Buffer
-	w := &world{t: t, h: newHarnessLogging(t, &logs, nil)}
+	w := &driver{t: t, h: newHarnessLogging(t, &logs, nil)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssueWithBody(repo, 80, "Crash on start", "drive-by", "It crashes.\n")
 	w.h.Fake.SetLabel(repo, ledger.DecisionsLabel, "ededed", "Clarify's decision memory: issue #80")

@@ -28,7 +28,7 @@ func words(r *rand.Rand, n int) string {
 
 // fullLedger reads the status comment's ledger and every archive it lists, as the app
 // does, and returns it with the characters those comments hold together.
-func (w *world) fullLedger() (l clarify.Ledger, archives, chars int) {
+func (w *driver) fullLedger() (l clarify.Ledger, archives, chars int) {
 	w.t.Helper()
 	l = w.ledger()
 	_, status := w.statusComment()
@@ -50,7 +50,7 @@ func (w *world) fullLedger() (l clarify.Ledger, archives, chars int) {
 
 func TestLedgerOutgrowsOneCommentWithNothingLost(t *testing.T) {
 	t.Parallel() // the longest test here: the others run beside it
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	r := rand.New(rand.NewSource(1))
 	const n = 30
 	questions := map[string]string{}

@@ -28,7 +28,7 @@ func trickyState(seed string, n int) string {
 // without the app's key: the ledger of the app's status comment, read unverified, and the
 // hidden record of the app's round comment for it. It returns the clarification (zero when
 // none), and the ref the round's record names.
-func (w *world) byRef(asker, ref string) (clarify.Clarification, string) {
+func (w *driver) byRef(asker, ref string) (clarify.Clarification, string) {
 	w.t.Helper()
 	_, body := w.statusComment()
 	l, err := render.DecodeLedgerUnverified(body)
@@ -53,7 +53,7 @@ func (w *world) byRef(asker, ref string) (clarify.Clarification, string) {
 
 // wantByRef checks that coder-agent finds id under ref, in the ledger and in the record of
 // its round, with state kept whole.
-func (w *world) wantByRef(ref, id, state string) {
+func (w *driver) wantByRef(ref, id, state string) {
 	w.t.Helper()
 	c, roundRef := w.byRef("coder-agent", ref)
 	if c.ID != id || roundRef != ref || c.State != state {
@@ -63,7 +63,7 @@ func (w *world) wantByRef(ref, id, state string) {
 
 // wakeContexts reads the wake-ups GitHub received, verbatim, as "event id" and the context
 // sent with each, and checks each against GitHub's limits for a client_payload.
-func (w *world) wakeContexts() ([]string, []map[string]string) {
+func (w *driver) wakeContexts() ([]string, []map[string]string) {
 	w.t.Helper()
 	var sent []string
 	var contexts []map[string]string
@@ -89,7 +89,7 @@ func (w *world) wakeContexts() ([]string, []map[string]string) {
 
 // askBoth has coder-agent ask once through a comment with a Ref: line, once through a
 // dispatch with ref and state; it returns the comment's id.
-func (w *world) askBoth(dispatchRef, state string) int64 {
+func (w *driver) askBoth(dispatchRef, state string) int64 {
 	id := w.comment("coder-agent", "/clarify @maria Per API key or per client IP?\nRef: comment-step-1")
 	w.dispatch("coder-agent", map[string]any{"issue": 42, "action": "ask", "target": "@maria", "question": "Which header carries the key?",
 		"context": map[string]any{"ref": dispatchRef, "state": state}})
@@ -101,7 +101,7 @@ func (w *world) askBoth(dispatchRef, state string) int64 {
 // wake-up carries the ask's ref and state byte for byte. A retried ask of either kind is
 // asked once, with no comment, and every redelivery changes nothing.
 func TestAskerRefAndStateInAppMode(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 	state := trickyState("state", clarify.MaxStateBytes)
 	dispatchRef := `run 981 "é" --> step/3`
@@ -143,7 +143,7 @@ func TestAskerRefAndStateInAppMode(t *testing.T) {
 // refused with the code too-long, whichever way it comes; nothing is asked, and the
 // refusal neither repeats the state nor loses the ask's ref when that was fine.
 func TestAskerRefOrStateTooLongIsRefused(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	longRef := strings.Repeat("r", clarify.MaxRefRunes+1)
 	w.dispatch("coder-agent", map[string]any{"issue": 42, "action": "ask", "target": "@maria", "question": "Per key?",
 		"context": map[string]any{"ref": "step-9", "state": trickyState("state", clarify.MaxStateBytes+1)}})
@@ -181,7 +181,7 @@ func TestAskerRefOrStateTooLongIsRefused(t *testing.T) {
 }
 
 // statusCommentOrNone is statusComment, or "" when the app wrote none.
-func (w *world) statusCommentOrNone() (int64, string) {
+func (w *driver) statusCommentOrNone() (int64, string) {
 	for _, c := range w.h.Fake.Comments(repo, 42) {
 		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
 			return c.ID, c.Body
@@ -195,7 +195,7 @@ func (w *world) statusCommentOrNone() (int64, string) {
 // and changes nothing, the status comment stays under GitHub's limit throughout, and once
 // the earlier asks settle (and are archived) new ones fit again, every state kept whole.
 func TestAsksWithFullStatesKeepTheLedgerWithinGitHubsLimit(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	states := map[string]string{}
 	ask := func(i int) {
 		ref := fmt.Sprintf("step-%d", i)
@@ -238,7 +238,7 @@ func TestAsksWithFullStatesKeepTheLedgerWithinGitHubsLimit(t *testing.T) {
 
 // wholeLedger is every clarification of #42, read as the asker's client reads them without
 // the app's key: the status comment's ledger and the app's archive comments.
-func (w *world) wholeLedger() []clarify.Clarification {
+func (w *driver) wholeLedger() []clarify.Clarification {
 	w.t.Helper()
 	var all []clarify.Clarification
 	for _, c := range w.h.Fake.Comments(repo, 42) {
@@ -261,7 +261,7 @@ func (w *world) wholeLedger() []clarify.Clarification {
 // (which takes six bytes a character in JSON) would pass GitHub's 64 KB in a wake-up; the
 // answer is shortened there, the state is not, and GitHub takes the wake-up.
 func TestWakeUpWithAFullStateAndALongAnswerFitsGitHubsLimit(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 	state := strings.Repeat("<>&", clarify.MaxStateBytes/3) + "é"
 	w.dispatch("coder-agent", map[string]any{"issue": 42, "action": "ask", "target": "@maria", "question": "Which header?",

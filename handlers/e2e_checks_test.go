@@ -15,7 +15,7 @@ import (
 )
 
 // openPR opens pull request number with body and sends its pull_request.opened delivery.
-func (w *world) openPR(number int, body string) {
+func (w *driver) openPR(number int, body string) {
 	w.t.Helper()
 	if st := w.send(w.h.Fake.OpenPullRequestWithBody(repo, number, "Rate-limit per API key", "coder-agent", body)); st != http.StatusOK {
 		w.t.Fatalf("pull_request.opened answered %d", st)
@@ -23,7 +23,7 @@ func (w *world) openPR(number int, body string) {
 }
 
 // blockedPR opens pull request 7, which fixes #42, and asks in #42: the check fails.
-func (w *world) blockedPR(ask string) {
+func (w *driver) blockedPR(ask string) {
 	w.t.Helper()
 	w.openPR(7, "Fixes #42")
 	w.comment("coder-agent", ask)
@@ -34,7 +34,7 @@ func (w *world) blockedPR(ask string) {
 
 // check returns the one check run named after issue on the head of pull request pr, or
 // fails the test when there is not exactly one.
-func (w *world) check(pr, issue int) fakegithub.CheckRun {
+func (w *driver) check(pr, issue int) fakegithub.CheckRun {
 	w.t.Helper()
 	var found []fakegithub.CheckRun
 	for _, cr := range w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, pr)) {
@@ -61,7 +61,7 @@ func checkRequests(h interface{ Requests() []fakegithub.Request }) (pulls, check
 }
 
 func TestABlockingClarificationFailsTheLinkedPullRequestUntilResolved(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.openPR(7, "Rate-limit the public API.\n\nFixes #42")
 	if runs := w.h.Fake.CheckRuns(repo, w.h.Fake.PullHead(repo, 7)); len(runs) != 0 {
 		t.Fatalf("a pull request linking an issue with nothing open got check runs: %+v", runs)
@@ -86,7 +86,7 @@ func TestABlockingClarificationFailsTheLinkedPullRequestUntilResolved(t *testing
 }
 
 func TestAPullRequestOpenedWhileAClarificationBlocksFailsAtOnce(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
 	w.openPR(8, "Closes octo/widgets#42")
 	if cr := w.check(8, 42); cr.Conclusion != "failure" || !strings.Contains(cr.Title, "CLR-42-001") {
@@ -112,7 +112,7 @@ func TestAPullRequestOpenedWhileAClarificationBlocksFailsAtOnce(t *testing.T) {
 }
 
 func TestANonBlockingClarificationFailsNothing(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.openPR(7, "Fixes #42")
 	w.h.Fake.ResetRequests()
 	w.comment("coder-agent", "/clarify @maria --non-blocking Should the limit apply per API key or per client IP?")
@@ -127,7 +127,7 @@ func TestANonBlockingClarificationFailsNothing(t *testing.T) {
 }
 
 func TestAPullRequestsOwnBlockingClarificationFailsItsCheck(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.openPR(9, "A refactoring that closes nothing.")
 	d, _ := w.h.Fake.Comment(repo, 9, "coder-agent", "/clarify @maria Keep the old endpoint?")
 	w.send(d)
@@ -146,7 +146,7 @@ func TestAPullRequestsOwnBlockingClarificationFailsItsCheck(t *testing.T) {
 // requests once, and the answer, the resolve and the next issue's lifecycle list them no
 // more. `go test ./handlers -run TestChecksCost -v` prints it.
 func TestChecksCostOfALifecycleWithoutPullRequests(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.OpenIssue(repo, 43, "Cache the schema", "maria")
 	w.h.Fake.ResetRequests()
 	for _, n := range []int{42, 43} {
@@ -171,7 +171,7 @@ func TestChecksCostOfALifecycleWithoutPullRequests(t *testing.T) {
 // linking #42; one opened since tells the app through its pull_request event, so the
 // resolve lists them again and passes its check.
 func TestAPullRequestOpenedAfterTheListingIsCheckedOnResolve(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
 	w.openPR(8, "Fixes #42")
 	if cr := w.check(8, 42); cr.Conclusion != "failure" {
@@ -186,7 +186,7 @@ func TestAPullRequestOpenedAfterTheListingIsCheckedOnResolve(t *testing.T) {
 // TestTheSweepSettlingAClarificationPassesTheCheck: a clarification that times out to its
 // fallback on the sweep settles like a resolve, and the check follows.
 func TestTheSweepSettlingAClarificationPassesTheCheck(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.blockedPR("/clarify @maria Per key or per IP?\nOptions:\na) per key\nb) per IP\nFallback: a")
 	for i := 0; i < 2; i++ { // stale, then timed out to the fallback
 		w.h.Fake.Advance(31 * time.Minute)
@@ -206,7 +206,7 @@ func TestTheSweepSettlingAClarificationPassesTheCheck(t *testing.T) {
 // issue cannot pass the pull request's check (GitHub answers 502); the issue has nothing
 // more to change, yet the next sweep turns the check green.
 func TestAPassingCheckThatFailedToWriteIsWrittenByTheNextSweep(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.blockedPR("/clarify @maria Per key or per IP?")
 	// Every try of the transport (ghtransport.DefaultRetryAttempts) is answered 502.
 	w.h.Fake.FailNext(fakegithub.RouteUpdateCheckRun, http.StatusBadGateway, ghtransport.DefaultRetryAttempts)
@@ -245,7 +245,7 @@ func TestAPassingCheckThatFailedToWriteIsWrittenByTheNextSweep(t *testing.T) {
 // update (the lowest of the app's writes) is deferred; the next sweep writes it.
 func TestAPassingCheckDeferredNearTheLimitsIsWrittenByTheNextSweep(t *testing.T) {
 	const minute = 3 * time.Second // the pacer's minute, of real time
-	w := &world{t: t, h: newHarnessWith(t, func(c *app.Config) {
+	w := &driver{t: t, h: newHarnessWith(t, func(c *app.Config) {
 		c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour, c.PaceMinute = 20, -1, minute
 	})}
 	w.blockedPR("/clarify @maria Per key or per IP?")

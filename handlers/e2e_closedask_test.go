@@ -16,7 +16,7 @@ func TestAnAskRefusedInAClosedIssueStaysRefused(t *testing.T) {
 		"withALedger":    {"/clarify @maria Per key or per IP?", "/clarify resolve CLR-42-001 Per key."},
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			for _, body := range before {
 				w.comment("coder-agent", body)
 			}
@@ -50,7 +50,7 @@ func TestAnAskRefusedInAClosedIssueStaysRefused(t *testing.T) {
 // TestAnAskAfterReopenIsStillTaken is the guard: an ask refused while the issue was closed
 // stays refused, and an ask once it is reopened is taken.
 func TestAnAskAfterAReopenIsTakenAndTheRefusedOneIsNot(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
 	w.comment("coder-agent", "/clarify @maria Which region stores the logs?")
 	w.send(w.h.Fake.ReopenIssue(repo, 42, "maria"))

@@ -16,7 +16,7 @@ import (
 func TestRequestsPerEventDoNotGrowWithTheIssue(t *testing.T) {
 	for _, size := range []int{100, 10_000} {
 		t.Run(strconv.Itoa(size), func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			for i := 0; i < size; i++ {
 				w.h.Fake.Comment(repo, 42, "drive-by", "+1") // deliveries dropped: nothing asked yet
 			}
@@ -43,7 +43,7 @@ func TestRequestsPerEventDoNotGrowWithTheIssue(t *testing.T) {
 // the first run folds them all into one save, and the runs after it find nothing new, so
 // the status comment is written once, not five times.
 func TestABurstInOneIssueCoalescesItsStatusEdits(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.h.Fake.ResetRequests()
 	var burst []fakegithub.Delivery

@@ -14,14 +14,14 @@ import (
 )
 
 // dashboardWorld is a world whose repository has opted into the dashboard.
-func dashboardWorld(t *testing.T) *world {
-	w := &world{t: t, h: newHarness(t)}
+func dashboardWorld(t *testing.T) *driver {
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "dashboard: true\n")
 	return w
 }
 
 // minuteLater moves the clock a minute on and sweeps, as bot serve does every minute.
-func (w *world) minuteLater() {
+func (w *driver) minuteLater() {
 	w.t.Helper()
 	w.h.Fake.Advance(time.Minute)
 	w.sweep()
@@ -29,7 +29,7 @@ func (w *world) minuteLater() {
 
 // withADashboard is a dashboard world whose dashboard lists one question: it returns the
 // dashboard's number.
-func withADashboard(t *testing.T) (*world, int) {
+func withADashboard(t *testing.T) (*driver, int) {
 	w := dashboardWorld(t)
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.sweep()
@@ -41,7 +41,7 @@ func withADashboard(t *testing.T) (*world, int) {
 }
 
 // dashboard returns the dashboard issue's number and body as the label names it.
-func (w *world) dashboard() (int, string) {
+func (w *driver) dashboard() (int, string) {
 	w.t.Helper()
 	_, desc, ok := w.h.Fake.RepoLabel(repo, appissues.DashboardLabel)
 	if !ok {

@@ -12,7 +12,7 @@ import (
 
 // replyMirrors lists the app's comments in #42 that stand for replies made in decision
 // issue n.
-func (w *world) replyMirrors(n int) []fakegithub.Comment {
+func (w *driver) replyMirrors(n int) []fakegithub.Comment {
 	var out []fakegithub.Comment
 	for _, c := range w.h.Fake.Comments(repo, 42) {
 		if c.User == "clarify[bot]" && strings.Contains(c.Body, " in #"+strconv.Itoa(n)+", taken as their comment:") {

@@ -17,7 +17,7 @@ import (
 )
 
 // botText is every comment the app wrote in issue n, joined.
-func (w *world) botText(n int) string {
+func (w *driver) botText(n int) string {
 	var b strings.Builder
 	for _, c := range w.h.Fake.Comments(repo, n) {
 		if c.User == "clarify[bot]" {
@@ -29,7 +29,7 @@ func (w *world) botText(n int) string {
 
 // memory reads the repository's decisions as a reader with the key would: the label's
 // issue, its app comments, each part verified.
-func (w *world) memory() (int, clarify.Memory) {
+func (w *driver) memory() (int, clarify.Memory) {
 	w.t.Helper()
 	_, desc, ok := w.h.Fake.RepoLabel(repo, ledger.DecisionsLabel)
 	if !ok {
@@ -57,7 +57,7 @@ func (w *world) memory() (int, clarify.Memory) {
 // settleCacheScope asks, answers and resolves a question on the topic "Cache scope" in #42;
 // it returns maria's answer, where the decision was made (the agent resolves in words of
 // its own, which are never put in her mouth).
-func settleCacheScope(w *world) int64 {
+func settleCacheScope(w *driver) int64 {
 	w.comment("coder-agent", "/clarify @maria Should the cache be per user or global?\nTopic: Cache scope")
 	answer := w.comment("maria", "Per-user cache, keyed by tenant.")
 	w.comment("coder-agent", "/clarify resolve CLR-42-001 Per user, as maria says: tenants must never see each other's data.")
@@ -65,7 +65,7 @@ func settleCacheScope(w *world) int64 {
 }
 
 func TestASettledDecisionIsOfferedToAMatchingQuestionOnly(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	decidedIn := settleCacheScope(w)
 
 	n, m := w.memory()
@@ -104,7 +104,7 @@ func TestASettledDecisionIsOfferedToAMatchingQuestionOnly(t *testing.T) {
 }
 
 func TestANearIdenticalQuestionIsOfferedTheDecision(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Should the rate limit apply per API key or per client IP?")
 	w.comment("maria", "Per API key.")
 	w.comment("coder-agent", "/clarify resolve CLR-42-001")
@@ -117,7 +117,7 @@ func TestANearIdenticalQuestionIsOfferedTheDecision(t *testing.T) {
 }
 
 func TestOffersCanBeTurnedOff(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "decisions:\n  offer: false\n")
 	w.h.Fake.Advance(time.Hour) // past the config cache
@@ -133,7 +133,7 @@ func TestOffersCanBeTurnedOff(t *testing.T) {
 }
 
 func TestSettlingTheSameTopicDifferentlySupersedesTheEarlierDecision(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 60, "Cache again", "maria")
 	w.commentOn(60, "coder-agent", "/clarify @maria Per user or global, now that tenants share data?\nTopic: Cache scope")
@@ -150,7 +150,7 @@ func TestSettlingTheSameTopicDifferentlySupersedesTheEarlierDecision(t *testing.
 
 // offersInForceOnly asks about the cache scope in a new issue, #61, and insists that the
 // decision in force is offered (want) and the superseded per-user one never.
-func offersInForceOnly(w *world, want string) {
+func offersInForceOnly(w *driver, want string) {
 	w.t.Helper()
 	w.h.Fake.OpenIssue(repo, 61, "Cache again", "maria")
 	w.commentOn(61, "coder-agent", "/clarify @maria Which cache scope for the new service?\nTopic: cache scope")
@@ -160,7 +160,7 @@ func offersInForceOnly(w *world, want string) {
 }
 
 func TestAFallbackTakenOnTimeoutIsNoDecision(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Which cache scope?\nTopic: Cache scope\nOptions:\na) per user\nb) global\nFallback: a")
 	for i := 0; i < 2; i++ {
 		w.h.Fake.Advance(31 * time.Minute)
@@ -182,7 +182,7 @@ func TestAFallbackTakenOnTimeoutIsNoDecision(t *testing.T) {
 func TestADecisionLookupCostsTheSameWhateverTheHistory(t *testing.T) {
 	for _, size := range []int{10, 1000} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			seedMemory(t, w, 500, size, false)
 			w.h.Fake.ResetRequests()
 			w.comment("coder-agent", fmt.Sprintf("/clarify @maria What about topic %d?\nTopic: Topic %d", size-1, size-1))
@@ -223,7 +223,7 @@ func decisionText(i int, noisy bool) string {
 	return text
 }
 
-func seedMemory(t *testing.T, w *world, at, n int, noisy bool) {
+func seedMemory(t *testing.T, w *driver, at, n int, noisy bool) {
 	t.Helper()
 	var m clarify.Memory
 	base := w.h.Fake.Now().Add(-time.Duration(n) * time.Hour)
@@ -245,7 +245,7 @@ func seedMemory(t *testing.T, w *world, at, n int, noisy bool) {
 }
 
 func TestASupersededDecisionIsNeverOffered(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 60, "Tenants share data now", "maria")
 	cmd := w.commentOn(60, "maria", "/clarify supersede CLR-42-001 One global cache: tenants share data now.")
@@ -268,7 +268,7 @@ func TestASupersededDecisionIsNeverOffered(t *testing.T) {
 }
 
 func TestOnlyAMaintainerSupersedes(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.AddUser("reader", "User")
 	w.h.Fake.SetPermission(repo, "reader", "read")
@@ -285,8 +285,8 @@ func TestOnlyAMaintainerSupersedes(t *testing.T) {
 // precedentWorld settles "Cache scope" in #42 with settle_after 2h (and a day's SLA, so
 // that nothing else happens meanwhile), then asks the same topic in #60; it returns the
 // id of the comment that offers the decision.
-func precedentWorld(t *testing.T) (*world, int64) {
-	w := &world{t: t, h: newHarness(t)}
+func precedentWorld(t *testing.T) (*driver, int64) {
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "sla: 24h\ndecisions:\n  settle_after: 2h\n")
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 60, "Cache the search results", "maria")
@@ -300,7 +300,7 @@ func precedentWorld(t *testing.T) (*world, int64) {
 	return nil, 0
 }
 
-func (w *world) statusOf(n int, id string) clarify.Clarification {
+func (w *driver) statusOf(n int, id string) clarify.Clarification {
 	w.t.Helper()
 	l, err := w.h.Ledger(repo, n)
 	if err != nil {
@@ -387,7 +387,7 @@ func TestAResolutionFromPrecedentIsUndone(t *testing.T) {
 }
 
 func TestOnlyAnExactTopicSettlesFromPrecedent(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "sla: 24h\ndecisions:\n  settle_after: 2h\n")
 	w.comment("coder-agent", "/clarify @maria Should the rate limit apply per API key or per client IP?")
 	w.comment("maria", "Per API key.")
@@ -402,7 +402,7 @@ func TestOnlyAnExactTopicSettlesFromPrecedent(t *testing.T) {
 }
 
 func TestAQuestionIsNotHeldUpWhenTheDecisionsCannotBeRead(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 60, "Cache again", "maria")
 	// A fresh process, which must find the memory through its label, and cannot.
@@ -419,7 +419,7 @@ func TestAQuestionIsNotHeldUpWhenTheDecisionsCannotBeRead(t *testing.T) {
 }
 
 func TestTheAskingAgentLearnsOfAResolutionFromPrecedentLikeAnyOther(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "sla: 24h\nnotify:\n  dispatch: true\ndecisions:\n  settle_after: 2h\n")
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 60, "Cache the search results", "maria")
@@ -439,7 +439,7 @@ func TestTheAskingAgentLearnsOfAResolutionFromPrecedentLikeAnyOther(t *testing.T
 }
 
 func TestAFullMemorySpillsAcrossCommentsAndKeepsTheNewest(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	seedMemory(t, w, 500, clarify.MaxRemembered-1, true)
 	settleCacheScope(w)
 	_, m := w.memory()
@@ -473,7 +473,7 @@ func TestAFullMemorySpillsAcrossCommentsAndKeepsTheNewest(t *testing.T) {
 // TestASupersedeOutlivesTheProcessThatWroteIt: the decision that replaced another keeps
 // its id, and a fresh read of the memory keeps both, so a new process offers the new one.
 func TestASupersedeOutlivesTheProcessThatWroteIt(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 60, "Tenants share data now", "maria")
 	w.commentOn(60, "maria", "/clarify supersede CLR-42-001 One global cache: tenants share data now.")

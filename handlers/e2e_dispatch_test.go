@@ -11,7 +11,7 @@ import (
 )
 
 // dispatch sends a "clarify" repository_dispatch from sender with the given client_payload.
-func (w *world) dispatch(sender string, payload any) {
+func (w *driver) dispatch(sender string, payload any) {
 	w.t.Helper()
 	if st := w.send(w.h.Fake.Dispatch(repo, sender, wire.DispatchEventType, payload)); st != http.StatusOK {
 		w.t.Fatalf("dispatch from %s answered %d, want 200", sender, st)
@@ -19,7 +19,7 @@ func (w *world) dispatch(sender string, payload any) {
 }
 
 // mirrors lists the app's mirrors of dispatches in #42.
-func (w *world) mirrors() []fakegithub.Comment {
+func (w *driver) mirrors() []fakegithub.Comment {
 	var out []fakegithub.Comment
 	for _, c := range w.h.Fake.Comments(repo, 42) {
 		if c.User == "clarify[bot]" && strings.Contains(c.Body, "via `repository_dispatch`") {
@@ -30,7 +30,7 @@ func (w *world) mirrors() []fakegithub.Comment {
 }
 
 func TestAgentAsksAndResolvesThroughDispatch(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria",
 		Question: "Should the limit apply per API key or per client IP?", Topic: "rate-limit scope",
 		Options: []string{"per API key", "per client IP"}, Fallback: "a"})
@@ -64,7 +64,7 @@ func TestAgentAsksAndResolvesThroughDispatch(t *testing.T) {
 // wantDispatchedAskMirrored asserts that coder-agent's dispatched ask was mirrored once as
 // a comment naming the sender, went out as round 1 (which alone notifies maria), and was recorded
 // as CLR-42-001 with its topic, options and fallback and the mirror as its comment.
-func (w *world) wantDispatchedAskMirrored() {
+func (w *driver) wantDispatchedAskMirrored() {
 	t := w.t
 	t.Helper()
 	mirrors := w.mirrors()
@@ -92,7 +92,7 @@ func (w *world) wantDispatchedAskMirrored() {
 
 func TestDispatchIsHeldToTheChecksOfAComment(t *testing.T) {
 	t.Run("anOutsiderIsIgnoredAsTheirCommentWouldBe", func(t *testing.T) {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		w.comment("drive-by", "/clarify @maria Per key or per IP?")
 		w.dispatch("drive-by", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key or per IP?"})
 		w.dispatch("drive-by", wire.DispatchPayload{Issue: 42, Action: "frobnicate"})
@@ -104,7 +104,7 @@ func TestDispatchIsHeldToTheChecksOfAComment(t *testing.T) {
 		}
 	})
 	t.Run("aClosedIssueTakesNoNewClarification", func(t *testing.T) {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
 		w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key?"})
 		if len(w.mirrors()) != 1 || w.botComments("@coder-agent: this issue is closed") != 1 {
@@ -113,7 +113,7 @@ func TestDispatchIsHeldToTheChecksOfAComment(t *testing.T) {
 		w.replayAll()
 	})
 	t.Run("routesApplyToTheSender", func(t *testing.T) {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		w.h.Fake.SetFile(repo, ".github/clarify.yml", "roles:\n  engineer: [coder-agent]\n  architect: [maria]\nroutes:\n  engineer: [product-manager]\n")
 		w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "architect", Question: "Which database?"})
 		if w.botComments("@coder-agent:") != 1 || w.botComments("Clarification needed") != 0 {
@@ -138,7 +138,7 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.dispatch("coder-agent", tc.payload)
 			if n := w.botComments("@coder-agent: " + tc.want); n != 1 {
 				t.Errorf("want one refusal saying %q:\n%s", tc.want, w.h.Fake.Transcript(repo, 42))
@@ -150,14 +150,14 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 		})
 	}
 	t.Run("aMalformedCommandGetsTheParsersRefusal", func(t *testing.T) {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Per key?", Type: "vibes"})
 		if len(w.mirrors()) != 1 || w.botComments("is not a type Clarify knows") != 1 {
 			t.Errorf("want the mirror and the parser's refusal:\n%s", w.h.Fake.Transcript(repo, 42))
 		}
 	})
 	t.Run("noIssueIsLoggedAndDropped", func(t *testing.T) {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		w.dispatch("coder-agent", map[string]any{"action": "ask", "target": "@maria", "question": "Per key?"})
 		w.dispatch("coder-agent", map[string]any{"issue": 4242, "action": "ask", "target": "@maria", "question": "Per key?"})
 		w.dispatch("coder-agent", map[string]any{"issue": "forty-two", "action": "ask", "target": "@maria", "question": "Per key?"})
@@ -167,7 +167,7 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 	})
 	t.Run("anIssueWrittenLooselyIsLoggedAndDropped", func(t *testing.T) {
 		var logs strings.Builder
-		w := &world{t: t, h: newHarnessLogging(t, &logs, nil)}
+		w := &driver{t: t, h: newHarnessLogging(t, &logs, nil)}
 		for _, issue := range []any{"042", "+42", " 42", "42 ", 42.5, -42, "sweep"} {
 			w.dispatch("coder-agent", map[string]any{"issue": issue, "action": "ask", "target": "@maria", "question": "Per key?"})
 		}
@@ -183,7 +183,7 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 		}
 	})
 	t.Run("anotherEventTypeIsNotOurs", func(t *testing.T) {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		w.h.Fake.ResetRequests()
 		if st := w.send(w.h.Fake.Dispatch(repo, "coder-agent", "deploy", map[string]any{"issue": 42, "action": "ask"})); st != http.StatusOK {
 			t.Fatalf("answered %d", st)
@@ -197,7 +197,7 @@ func TestDispatchThatIsNoCommandIsRefusedInTheIssue(t *testing.T) {
 // TestAMirrorLeftUnappliedIsFoldedInAsTheSenders: a run that posted the mirror and then
 // failed leaves the command in the issue; the next event's fold takes it as the sender's.
 func TestAMirrorLeftUnappliedIsFoldedInAsTheSenders(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	// Every run of the dispatch fails after the mirror, at the status comment: the mirror
 	// goes through, then each of the 4 runs tries the status comment 3 times.
 	w.h.Fake.PassNext(postCommentRoute, 1)

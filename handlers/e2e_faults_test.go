@@ -14,7 +14,7 @@ import (
 const postCommentRoute = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
 
 // posts counts the app's attempts to post a comment since the request log was last reset.
-func posts(w *world) int {
+func posts(w *driver) int {
 	n := 0
 	for _, r := range w.h.Fake.Requests() {
 		if r.Route == postCommentRoute {
@@ -25,7 +25,7 @@ func posts(w *world) int {
 }
 
 func TestAPostThatHappenedButWasAnswered502IsFoundByItsMarkerNotSentAgain(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	// The status comment, with the round above its table, is posted, but its answer is
 	// lost: GitHub says 502.
 	w.h.Fake.FailNextAfterApply(postCommentRoute, http.StatusBadGateway, 1)
@@ -47,7 +47,7 @@ func TestAPostThatHappenedButWasAnswered502IsFoundByItsMarkerNotSentAgain(t *tes
 }
 
 func TestAPostThatDidNotHappenButWasAnswered502IsSentAgainOnce(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.FailNext(postCommentRoute, http.StatusBadGateway, 1)
 	w.h.App.Scheduler.Retries = 0
 	w.h.Fake.ResetRequests()
@@ -62,7 +62,7 @@ func TestAPostThatDidNotHappenButWasAnswered502IsSentAgainOnce(t *testing.T) {
 }
 
 func TestWhatWasAskedAndAnsweredWhileTheAppWasDownIsTakenWhenItIsBack(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	ctx := context.Background()
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 
@@ -102,7 +102,7 @@ func TestWhatWasAskedAndAnsweredWhileTheAppWasDownIsTakenWhenItIsBack(t *testing
 }
 
 func TestARunThatFailedForGoodIsRunAgainByTheNextSweep(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	ctx := context.Background()
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	if _, err := w.h.Sweep(ctx); err != nil { // a process's first sweep walks everything

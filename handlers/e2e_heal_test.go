@@ -14,8 +14,8 @@ const lostAsk = "/clarify @maria Per API key or per client IP?"
 
 // freshIssueLosingItsAsk is a world whose issue #42 gets coder-agent's ask, whose
 // delivery is lost, as its first command.
-func freshIssueLosingItsAsk(t *testing.T) *world {
-	w := &world{t: t, h: newHarness(t)}
+func freshIssueLosingItsAsk(t *testing.T) *driver {
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.Comment(repo, 42, "coder-agent", lostAsk)
 	return w
 }
@@ -23,7 +23,7 @@ func freshIssueLosingItsAsk(t *testing.T) *world {
 // TestALostAnswerHealsOnTheNextEvent: in an issue with a ledger, the answer's delivery is
 // lost; the next comment in the issue, a plain one by anyone, folds it in.
 func TestALostAnswerHealsOnTheNextEvent(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", lostAsk)
 	w.h.Fake.Advance(time.Minute)
 	w.h.Fake.Comment(repo, 42, "maria", "Per API key.") // lost
@@ -75,7 +75,7 @@ func TestALostFirstAskStaysLostPastTheWindow(t *testing.T) {
 // delivery log (at start and after every sweep) asks for the ask again, which folds in the
 // reply with it.
 func TestADroppedFirstAskIsHealedFromTheDeliveryLog(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	d, _ := w.h.Fake.Comment(repo, 42, "coder-agent", lostAsk)
 	w.h.Drop(d)
 	w.h.Fake.Advance(time.Minute)

@@ -19,7 +19,7 @@ import (
 
 // importedStatus is the status body `bot ledger import -status` prints for the issue's
 // ledger exported to an AgentX file, after tamper has changed what the file says.
-func (w *world) importedStatus(tamper func(*clarify.Ledger)) string {
+func (w *driver) importedStatus(tamper func(*clarify.Ledger)) string {
 	w.t.Helper()
 	data, err := agentx.Marshal(agentx.FromLedger(w.ledger(), repo))
 	if err != nil {
@@ -45,7 +45,7 @@ func (w *world) importedStatus(tamper func(*clarify.Ledger)) string {
 }
 
 // paste has maria put body over the status comment, as an operator would.
-func (w *world) paste(body string) {
+func (w *driver) paste(body string) {
 	w.t.Helper()
 	id, _ := w.statusComment()
 	if st := w.send(w.h.Fake.EditComment(repo, id, "maria", body)); st != http.StatusOK {
@@ -54,7 +54,7 @@ func (w *world) paste(body string) {
 }
 
 // ids lists the ledger's clarification ids and statuses.
-func (w *world) ids() string {
+func (w *driver) ids() string {
 	var out []string
 	for _, c := range w.ledger().Clarifications {
 		out = append(out, c.ID+":"+string(c.Status))
@@ -77,7 +77,7 @@ func TestAPastedImportNeverSilencesAnIssueOrReusesAnId(t *testing.T) {
 			"CLR-42-001:pending CLR-42-002:pending CLR-42-003:pending"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			for i := range tc.asks {
 				w.comment("coder-agent", "/clarify @maria Question "+string(rune('A'+i))+"?")
 			}
@@ -95,7 +95,7 @@ func TestAPastedImportNeverSilencesAnIssueOrReusesAnId(t *testing.T) {
 // TestAnIssuesOwnLedgerExportedImportedAndPastedStaysTrusted is the guard: pasting the
 // issue's own ledger back, through export and import, is taken as it is, with no rebuild.
 func TestAnIssuesOwnLedgerExportedImportedAndPastedStaysTrusted(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
 	w.comment("coder-agent", "/clarify @maria And the burst size?")
 	w.paste(w.importedStatus(nil))
@@ -113,7 +113,7 @@ func TestAnIssuesOwnLedgerExportedImportedAndPastedStaysTrusted(t *testing.T) {
 // is the app's own and is kept: the clarification stays answered, its round is not posted
 // again, nobody is told the status comment was changed by hand, and a later ask is taken.
 func TestDeletingTheLastAppliedCommentUndoesNothing(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	answer := w.comment("maria", "Per key.")
 	if got := w.ids(); got != "CLR-42-001:answered" {

@@ -22,13 +22,13 @@ const inheritConfig = "sla: 24h\ndecisions:\n  settle_after: 2h\n  inherit: true
 
 // inheritWorld is newHarness with octo/.github in the same installation, where lead has
 // write access and reader only read, and octo/widgets inheriting its decisions (config).
-func inheritWorld(t *testing.T, config string) *world {
-	w := &world{t: t, h: newHarness(t)}
+func inheritWorld(t *testing.T, config string) *driver {
+	w := &driver{t: t, h: newHarness(t)}
 	inheritRepos(w, config)
 	return w
 }
 
-func inheritRepos(w *world, config string) {
+func inheritRepos(w *driver, config string) {
 	w.h.Fake.AddInstallation(1, "octo", orgRepo)
 	w.h.Fake.AddUser("lead", "User")
 	w.h.Fake.SetPermission(orgRepo, "lead", "write")
@@ -38,7 +38,7 @@ func inheritRepos(w *world, config string) {
 }
 
 // commentIn comments on issue n of repository full, through the webhook.
-func (w *world) commentIn(full string, n int, author, body string) int64 {
+func (w *driver) commentIn(full string, n int, author, body string) int64 {
 	w.t.Helper()
 	d, id := w.h.Fake.Comment(full, n, author, body)
 	if st := w.send(d); st != http.StatusOK {
@@ -49,7 +49,7 @@ func (w *world) commentIn(full string, n int, author, body string) int64 {
 
 // decideInOrg settles "Cache scope" in octo/.github#4: the agent asks lead, lead answers
 // "One global cache.", the agent resolves. It returns lead's answer, where it was decided.
-func decideInOrg(w *world) int64 {
+func decideInOrg(w *driver) int64 {
 	w.h.Fake.OpenIssue(orgRepo, 4, "Caching across our services", "lead")
 	w.commentIn(orgRepo, 4, "coder-agent", "/clarify @lead Should our services cache per user or globally?\nTopic: Cache scope")
 	answer := w.commentIn(orgRepo, 4, "lead", "One global cache.")
@@ -58,7 +58,7 @@ func decideInOrg(w *world) int64 {
 }
 
 // memoryOf reads repository full's decisions as a reader with the key would.
-func (w *world) memoryOf(full string) clarify.Memory {
+func (w *driver) memoryOf(full string) clarify.Memory {
 	w.t.Helper()
 	_, desc, ok := w.h.Fake.RepoLabel(full, ledger.DecisionsLabel)
 	if !ok {
@@ -85,7 +85,7 @@ func (w *world) memoryOf(full string) clarify.Memory {
 }
 
 // askCacheScopeIn asks about the cache scope in a new issue n of octo/widgets.
-func askCacheScopeIn(w *world, n int) {
+func askCacheScopeIn(w *driver, n int) {
 	w.h.Fake.OpenIssue(repo, n, "Cache the search results", "maria")
 	w.commentOn(n, "coder-agent", "/clarify @maria Where should search results be cached?\nTopic: Cache scope")
 }
@@ -126,9 +126,9 @@ func TestAnInheritedDecisionIsOfferedAndSettlesAfterTheSameWindow(t *testing.T) 
 }
 
 func TestAnObjectionHoldsAnInheritedDecision(t *testing.T) {
-	for name, object := range map[string]func(w *world, offer int64){
-		"aThumbsDownOnTheOffer": func(w *world, offer int64) { w.h.Fake.React(repo, offer, "drive-by", "-1") },
-		"aPersonsComment":       func(w *world, _ int64) { w.commentOn(60, "drive-by", "Hold on: search results are per tenant here.") },
+	for name, object := range map[string]func(w *driver, offer int64){
+		"aThumbsDownOnTheOffer": func(w *driver, offer int64) { w.h.Fake.React(repo, offer, "drive-by", "-1") },
+		"aPersonsComment":       func(w *driver, _ int64) { w.commentOn(60, "drive-by", "Hold on: search results are per tenant here.") },
 	} {
 		t.Run(name, func(t *testing.T) {
 			w := inheritWorld(t, inheritConfig)
@@ -215,7 +215,7 @@ func TestOnlyTheDecidingRepositoryChangesAnInheritedDecision(t *testing.T) {
 
 func TestAnUnreadableInheritedRepositoryDoesNotHoldUpTheQuestion(t *testing.T) {
 	var logs testenv.Buffer
-	w := &world{t: t, h: newHarnessLogging(t, &logs, nil)}
+	w := &driver{t: t, h: newHarnessLogging(t, &logs, nil)}
 	inheritRepos(w, inheritConfig)
 	decideInOrg(w)
 	settleCacheScope(w) // so that octo/widgets' own memory is found first, by its label

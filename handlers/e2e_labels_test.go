@@ -20,7 +20,7 @@ const triageConfig = "labels:\n  stale: needs-triage\n"
 
 // labelByHand puts a label on an issue as a person does in the UI (through the REST API,
 // which the in-memory GitHub does not tell apart from the app).
-func labelByHand(t *testing.T, w *world, number int, name string) {
+func labelByHand(t *testing.T, w *driver, number int, name string) {
 	t.Helper()
 	url := fmt.Sprintf("%s/repos/%s/issues/%d/labels", w.h.GitHub.URL, repo, number)
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`["`+name+`"]`))
@@ -38,7 +38,7 @@ func labelByHand(t *testing.T, w *world, number int, name string) {
 	}
 }
 
-func issueHasLabel(w *world, number int, name string) bool {
+func issueHasLabel(w *driver, number int, name string) bool {
 	return slices.Contains(w.h.Fake.IssueLabels(repo, number), name)
 }
 
@@ -47,7 +47,7 @@ func TestAConfiguredLabelThatPeopleUseIsNeverTakenOffWhereTheyPutIt(t *testing.T
 	// wants the label, finds it there, and must still not take it for its own.
 	for name, stale := range map[string]bool{"answered": false, "staleThenAnswered": true} {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.h.Fake.SetFile(repo, ".github/clarify.yml", triageConfig)
 			labelByHand(t, w, 42, "needs-triage")
 			// #43 never has a clarification; a comment there still wakes the app, since it
@@ -93,7 +93,7 @@ func TestAConfiguredLabelTheAppPutOnIsTakenOffWhenNoLongerTrue(t *testing.T) {
 	// not the process, remembers that the label is the app's.
 	for name, restart := range map[string]bool{"sameProcess": false, "afterARestart": true} {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.h.Fake.SetFile(repo, ".github/clarify.yml", triageConfig)
 			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 			w.h.Fake.Advance(31 * time.Minute)
@@ -125,7 +125,7 @@ func TestAConfiguredLabelTheAppPutOnIsTakenOffWhenNoLongerTrue(t *testing.T) {
 }
 
 func TestALabelTheAppPutOnUnderANameTheRepositoryThenChangedIsTakenOff(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", triageConfig)
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.h.Fake.Advance(31 * time.Minute)
@@ -157,7 +157,7 @@ func TestACommentTypedDuringARunDoesNotMoveTheLabelAgain(t *testing.T) {
 		addRoute    = "POST /repos/{owner}/{repo}/issues/{issue_number}/labels"
 		removeRoute = "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}"
 	)
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	typeDuring := func(route, author, body string) func() {
 		var typed func()
 		w.h.Fake.BeforeNext(route, func() {
@@ -196,7 +196,7 @@ func TestACommentTypedDuringARunDoesNotMoveTheLabelAgain(t *testing.T) {
 const editLabelRoute = "PATCH /repos/{owner}/{repo}/labels/{name}"
 
 // labelEdits counts the edits of the repository's label name.
-func labelEdits(w *world, name string) int {
+func labelEdits(w *driver, name string) int {
 	n := 0
 	for _, r := range w.h.Fake.Requests() {
 		if r.Route == editLabelRoute && strings.HasSuffix(r.Path, "/labels/"+name) {
@@ -208,7 +208,7 @@ func labelEdits(w *world, name string) int {
 
 // wantRepoLabel fails the test unless the repository's label name has colour and
 // description.
-func wantRepoLabel(t *testing.T, w *world, name, color, desc, when string) {
+func wantRepoLabel(t *testing.T, w *driver, name, color, desc, when string) {
 	t.Helper()
 	if c, d, ok := w.h.Fake.RepoLabel(repo, name); !ok || c != color || d != desc {
 		t.Errorf("%s: label %s is %q %q (exists %v), want %q %q", when, name, c, d, ok, color, desc)
@@ -223,7 +223,7 @@ func wantRepoLabel(t *testing.T, w *world, name, color, desc, when string) {
 func TestALabelGitHubMadeIsColouredByTheSweep(t *testing.T) {
 	for name, fails := range map[string]bool{"at once": false, "after a failed edit": true} {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 			if n := w.h.Fake.CountRequests(editLabelRoute); n != 0 {
 				t.Errorf("the ask's run edited a label %d times", n)
@@ -257,7 +257,7 @@ func TestALabelAPersonMadeIsNeverEditedByTheSweep(t *testing.T) {
 		"described": {"ededed", "Waiting on an answer"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.h.Fake.SetLabel(repo, "clarification:active", made.color, made.desc)
 			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 			w.sweep()

@@ -17,7 +17,7 @@ import (
 )
 
 func TestAskAnswerFollowupResolve(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	ask := w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?\nOptions:\na) per API key\nb) per client IP\nFallback: a")
 	w.wantAskedOnce(ask)
 	if got := w.labels(); got != "clarification:active" {
@@ -39,7 +39,7 @@ func TestAskAnswerFollowupResolve(t *testing.T) {
 
 // wantAskedOnce asserts that the ask in comment ask was mirrored once as round 1 and
 // recorded as CLR-42-001, pending on maria with its options and fallback.
-func (w *world) wantAskedOnce(ask int64) {
+func (w *driver) wantAskedOnce(ask int64) {
 	t := w.t
 	t.Helper()
 	if got := w.botComments("Clarification needed · CLR-42-001 · round 1/5 · blocking"); got != 1 {
@@ -56,7 +56,7 @@ func (w *world) wantAskedOnce(ask int64) {
 
 // wantReplyTakenAsAnswer asserts that maria's plain reply in comment answer answered
 // CLR-42-001, got the app's +1 and was not copied into a comment of the app's.
-func (w *world) wantReplyTakenAsAnswer(answer int64) {
+func (w *driver) wantReplyTakenAsAnswer(answer int64) {
 	t := w.t
 	t.Helper()
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Answered || c.Thread[1].Kind != clarify.KindAnswer || c.Thread[1].CommentID != answer {
@@ -72,7 +72,7 @@ func (w *world) wantReplyTakenAsAnswer(answer int64) {
 
 // wantResolvedAfterTwoRounds asserts that CLR-42-001 ended resolved in round 2 with the
 // whole thread, its label gone and one status comment edited in place.
-func (w *world) wantResolvedAfterTwoRounds() {
+func (w *driver) wantResolvedAfterTwoRounds() {
 	t := w.t
 	t.Helper()
 	c, _ := w.ledger().Find("CLR-42-001")
@@ -109,7 +109,7 @@ func reactionsOn(h *replay.Harness, id int64) string {
 }
 
 func TestIneligibleRepliesMoveNothing(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	before := w.ledger()
 	w.h.Fake.ResetRequests()
@@ -129,7 +129,7 @@ func TestIneligibleRepliesMoveNothing(t *testing.T) {
 }
 
 func TestCommandsOnlyFromNewUnquotedText(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	cases := []string{
 		"> /clarify @maria quoted from an e-mail reply",
 		"```\n/clarify @maria inside a code block\n```",
@@ -151,7 +151,7 @@ func TestCommandsOnlyFromNewUnquotedText(t *testing.T) {
 }
 
 func TestLookAlikeLedgerInSomeoneElsesCommentIsIgnored(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	_, status := w.statusComment()
 	forged := strings.Replace(status, "pending", "resolved", -1)
@@ -165,7 +165,7 @@ func TestLookAlikeLedgerInSomeoneElsesCommentIsIgnored(t *testing.T) {
 }
 
 func TestLedgerFoundPastTheFirstPage(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	for i := 0; i < 130; i++ { // more than one page of 100 before the ask
 		w.h.Fake.Comment(repo, 42, "drive-by", fmt.Sprintf("chatter %d", i))
 	}
@@ -201,7 +201,7 @@ func TestConcurrentDeliveriesForOneIssueApplyOneAtATime(t *testing.T) {
 	}
 	wg.Wait()
 	h.App.Scheduler.Wait()
-	w := &world{t: t, h: h}
+	w := &driver{t: t, h: h}
 	l := w.ledger()
 	if len(l.Clarifications) != 6 {
 		t.Fatalf("%d clarifications, want 6", len(l.Clarifications))
@@ -217,7 +217,7 @@ func TestConcurrentDeliveriesForOneIssueApplyOneAtATime(t *testing.T) {
 }
 
 func TestClosingAbandonsReopeningRevivesNothing(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Status != clarify.Abandoned {
@@ -234,7 +234,7 @@ func TestClosingAbandonsReopeningRevivesNothing(t *testing.T) {
 }
 
 func TestAskAfterReopenIsTaken(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
 	w.send(w.h.Fake.ReopenIssue(repo, 42, "maria"))
@@ -248,7 +248,7 @@ func TestAskAfterReopenIsTaken(t *testing.T) {
 }
 
 func TestRefusalSaysWhatToType(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify frobnicate CLR-42-001")
 	w.comment("maria", "/respond Per key.")
 	if n := w.botComments("> /clarify frobnicate CLR-42-001"); n != 1 {
@@ -261,7 +261,7 @@ func TestRefusalSaysWhatToType(t *testing.T) {
 }
 
 func TestAFailedWriteIsRunAgainWithoutPostingTwice(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	// GitHub fails the status update of the answer's run once: the app runs the delivery
 	// again by itself.
@@ -277,7 +277,7 @@ func TestAFailedWriteIsRunAgainWithoutPostingTwice(t *testing.T) {
 }
 
 func TestFailedWriteHealsOnRedeliveryWithoutPostingTwice(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 
 	// GitHub fails the status update of every attempt of every try of the answer's run:
@@ -302,7 +302,7 @@ func TestFailedWriteHealsOnRedeliveryWithoutPostingTwice(t *testing.T) {
 }
 
 func TestALostDeliveryHealsOnTheNextEvent(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.h.Fake.Comment(repo, 42, "maria", "Per key.") // its delivery never arrives
 	w.comment("coder-agent", "/clarify followup CLR-42-001 Which limit?")

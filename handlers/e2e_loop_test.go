@@ -19,7 +19,7 @@ import (
 const loopConfig = "notify:\n  dispatch: true\nescalation:\n  mention: [maria, \"@octo/maintainers\"]\n"
 
 // escalateAndAnswer has rex escalate CLR-42-001 and then answer it, n times.
-func escalateAndAnswer(w *world, n int) {
+func escalateAndAnswer(w *driver, n int) {
 	for i := range n {
 		w.comment("rex", fmt.Sprintf("/clarify escalate CLR-42-001 I am not sure (%d)", i+1))
 		w.comment("rex", fmt.Sprintf("Firefox, I think (%d).", i+1))
@@ -28,7 +28,7 @@ func escalateAndAnswer(w *world, n int) {
 
 // loopCounts is how many escalation comments @mention maria, and how many
 // clarify-answered wake-ups were sent.
-func loopCounts(w *world) (mentions, wakes int) {
+func loopCounts(w *driver) (mentions, wakes int) {
 	mentions = w.botComments("@maria")
 	for _, d := range w.h.Fake.Dispatches(repo) {
 		if d.EventType == wire.WakeAnswered {
@@ -38,8 +38,8 @@ func loopCounts(w *world) (mentions, wakes int) {
 	return mentions, wakes
 }
 
-func loopWorld(t *testing.T) *world {
-	w := &world{t: t, h: newHarness(t)}
+func loopWorld(t *testing.T) *driver {
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.AddUser("rex", "User")
 	w.h.Fake.SetPermission(repo, "rex", "read")
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", loopConfig)

@@ -10,7 +10,7 @@ import (
 )
 
 // memoryWrites counts the app's writes of the decisions issue n's comments so far.
-func memoryWrites(w *world, n int) int {
+func memoryWrites(w *driver, n int) int {
 	parts := map[string]bool{}
 	for _, c := range w.h.Fake.Comments(repo, n) {
 		parts[strconv.FormatInt(c.ID, 10)] = true
@@ -30,7 +30,7 @@ func memoryWrites(w *world, n int) int {
 
 // settleOn asks a question on topic in issue n, has maria answer it and the agent resolve
 // it with her answer.
-func settleOn(w *world, n int, topic, answer string) {
+func settleOn(w *driver, n int, topic, answer string) {
 	w.t.Helper()
 	w.commentOn(n, "coder-agent", "/clarify @maria What should we do?\nTopic: "+topic)
 	w.commentOn(n, "maria", answer)
@@ -42,7 +42,7 @@ func settleOn(w *world, n int, topic, answer string) {
 // the two after it wait for the sweep, which writes them together; a question asked
 // meanwhile on one of their topics is offered it all the same.
 func TestABurstOfDecisionsCostsOneMemoryWriteAMinute(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	topics := []struct {
 		issue         int
 		topic, answer string
@@ -82,7 +82,7 @@ func TestABurstOfDecisionsCostsOneMemoryWriteAMinute(t *testing.T) {
 // TestADecisionWaitingForTheMemorysWriteCanBeSuperseded: a decision made within a minute of
 // the memory's last write waits for the next; superseding it at once still finds it.
 func TestADecisionWaitingForTheMemorysWriteCanBeSuperseded(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	settleCacheScope(w)
 	w.h.Fake.OpenIssue(repo, 50, "Retries", "maria")
 	settleOn(w, 50, "Upload retries", "Three retries.")

@@ -16,7 +16,7 @@ import (
 
 // releaseRole sets up the release role of maria, ana, ben and the more members named (ana
 // and ben with write access like maria), and wake-ups by dispatch.
-func releaseRole(w *world, more ...string) {
+func releaseRole(w *driver, more ...string) {
 	for _, login := range []string{"ana", "ben"} {
 		w.h.Fake.AddUser(login, "User")
 		w.h.Fake.SetPermission(repo, login, "write")
@@ -31,7 +31,7 @@ func releaseRole(w *world, more ...string) {
 // and shows those that differ; a change of mind that agrees answers it, and the record
 // lists each one's answer.
 func TestAQuestionThatNeedsTwoWaitsForTwoWhoAgree(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	releaseRole(w, "lint-bot") // a bot in the role answers too, and never counts
 	w.comment("coder-agent", "/clarify release Freeze the release for the migration?\nExpect: yes/no\nNeeds: 2")
 	w.comment("maria", "Yes.")
@@ -62,7 +62,7 @@ func TestAQuestionThatNeedsTwoWaitsForTwoWhoAgree(t *testing.T) {
 
 // wantAgreed asserts the record of c, answered by maria and ana alike, lists both answers,
 // and that the asker was woken once, with the value they agreed on.
-func (w *world) wantAgreed(c clarify.Clarification) {
+func (w *driver) wantAgreed(c clarify.Clarification) {
 	w.t.Helper()
 	rec := clarify.AskRecordOf(42, c)
 	if rec.Needs != 2 || len(rec.Answers) != 2 || rec.Answers[0].Author != "maria" || rec.Answers[1].Author != "ana" ||
@@ -79,7 +79,7 @@ func (w *world) wantAgreed(c clarify.Clarification) {
 // TestANeedsAboveTheTargetsPeopleIsRefused: a role of three cannot give four answers, nor
 // one person two; by comment and by dispatch, with a code, and nothing is asked.
 func TestANeedsAboveTheTargetsPeopleIsRefused(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	releaseRole(w)
 	w.comment("coder-agent", "/clarify release Freeze the release?\nNeeds: 4")
 	w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria", Question: "Freeze the release?", Needs: 2})
@@ -93,7 +93,7 @@ func TestANeedsAboveTheTargetsPeopleIsRefused(t *testing.T) {
 
 // TestADispatchedAskNeeds: a dispatch's `needs` is the ask's Needs: line.
 func TestADispatchedAskNeeds(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	releaseRole(w)
 	w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "release", Question: "Freeze the release?", Needs: 2})
 	if c, _ := w.ledger().Find("CLR-42-001"); c.Needs != 2 || !strings.Contains(w.mirrors()[0].Body, "Needs: 2") {
@@ -108,7 +108,7 @@ func TestADispatchedAskNeeds(t *testing.T) {
 
 // writeRoutes are the routes of the app's writes so far (a token's aside), by route: comment
 // ids differ between two lifecycles compared.
-func (w *world) writeRoutes() []string {
+func (w *driver) writeRoutes() []string {
 	var wrote []string
 	for _, r := range w.h.Fake.Requests() {
 		if r.Method != http.MethodGet && !strings.Contains(r.Route, "access_tokens") {
@@ -131,7 +131,7 @@ func writesBeyond(more, base []string) []string {
 }
 
 // statusBody is the body of the app's status comment.
-func (w *world) statusBody() string {
+func (w *driver) statusBody() string {
 	w.t.Helper()
 	_, body := w.statusComment()
 	return body
@@ -143,7 +143,7 @@ func (w *world) statusBody() string {
 // ./handlers -run TestTheCostOfAQuestionThatNeedsTwo -v` prints the figures.
 func TestTheCostOfAQuestionThatNeedsTwo(t *testing.T) {
 	lifecycle := func(needs string, answerers ...string) (requests int, wrote []string) {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		releaseRole(w)
 		w.h.Fake.ResetRequests()
 		w.comment("coder-agent", "/clarify release Freeze the release?\nExpect: yes/no"+needs)

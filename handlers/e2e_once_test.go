@@ -11,7 +11,7 @@ import (
 // restart, or a replica that never saw them). Neither run has anything to change, so
 // neither writes: no label request, no edit, no comment.
 func TestARunThatFindsNothingToChangeWritesNothing(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.h.Fake.Advance(time.Minute)
 	w.comment("maria", "Per key.")

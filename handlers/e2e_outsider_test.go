@@ -38,7 +38,7 @@ func blockTen(t *testing.T, h interface {
 }
 
 // outsiderPlays sends the outsider's 13 events: the opening, then pushes and edits in turn.
-func outsiderPlays(w *world, body string) {
+func outsiderPlays(w *driver, body string) {
 	w.openPRWith(50, "drive-by", body, fakegithub.PullOptions{Fork: true})
 	for i := range 12 {
 		if i%2 == 0 {
@@ -51,7 +51,7 @@ func outsiderPlays(w *world, body string) {
 
 func TestAnOutsidersForkPullRequestCostsLittleAndDelaysNoClarification(t *testing.T) {
 	// Default pacing (80 writes a minute, 500 an hour), as serve runs.
-	w := &world{t: t, h: newHarnessWith(t, func(c *app.Config) { c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour = 0, 0 })}
+	w := &driver{t: t, h: newHarnessWith(t, func(c *app.Config) { c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour = 0, 0 })}
 	body := blockTen(t, w.h.Fake, w.send)
 	// A fresh process, which knows nothing of the ten issues yet: the dearest case.
 	w.h.Stop()
@@ -108,7 +108,7 @@ func TestAnOutsidersForkPullRequestCostsLittleAndDelaysNoClarification(t *testin
 // TestACollaboratorsPullRequestStillFailsAtOnce is the guard: the bounds on outsiders
 // leave a collaborator's pull request its failing check of each blocked issue at once.
 func TestACollaboratorsPullRequestStillFailsAtOnce(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	body := blockTen(t, w.h.Fake, w.send)
 	w.openPRWith(51, "maria", body, fakegithub.PullOptions{})
 	for _, n := range []int{1, 10} {
@@ -121,7 +121,7 @@ func TestACollaboratorsPullRequestStillFailsAtOnce(t *testing.T) {
 // TestAnOutsidersCheckPassesOnceItsIssuesSettle: the one check of an outsider's pull
 // request follows its issues: settling the last blocked one passes it.
 func TestAnOutsidersCheckPassesOnceItsIssuesSettle(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.OpenIssue(repo, 1, "One", "maria")
 	d, _ := w.h.Fake.Comment(repo, 1, "coder-agent", "/clarify @maria Which way?")
 	w.send(d)
@@ -159,7 +159,7 @@ func TestAnOutsidersCheckPassesOnceItsIssuesSettle(t *testing.T) {
 // checks: that collaborator's fork pull request gets the one check for all its links, and
 // a fork pull request of a collaborator with write access a failing check per issue.
 func TestAForkPullRequestIsAnInsidersOnlyWithWriteAccess(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	body := blockTen(t, w.h.Fake, w.send)
 	w.h.Fake.AddUser("tri", "User")
 	w.h.Fake.SetPermission(repo, "tri", "triage")

@@ -16,7 +16,7 @@ const editCommentRoute = "PATCH /repos/{owner}/{repo}/issues/comments/{comment_i
 
 // waitingDecision settles "Cache scope" in #42, written into the memory at once, then
 // "Upload retries" in #50 within the minute, which waits for the memory's next write.
-func waitingDecision(w *world) {
+func waitingDecision(w *driver) {
 	w.t.Helper()
 	settleOn(w, 42, "Cache scope", "Per user.")
 	w.h.Fake.OpenIssue(repo, 50, "Retries", "maria")
@@ -28,7 +28,7 @@ func waitingDecision(w *world) {
 
 // hardRestart stops the process without its shutdown's write of what waits, as a crash
 // would, and starts a fresh one against the same GitHub.
-func hardRestart(w *world) {
+func hardRestart(w *driver) {
 	w.t.Helper()
 	w.h.Stop()
 	if _, err := w.h.Start(context.Background()); err != nil {
@@ -37,7 +37,7 @@ func hardRestart(w *world) {
 }
 
 // recordedOnce checks that the memory holds each of ids exactly once.
-func recordedOnce(w *world, ids ...string) {
+func recordedOnce(w *driver, ids ...string) {
 	w.t.Helper()
 	_, m := w.memory()
 	for _, id := range ids {
@@ -55,7 +55,7 @@ func recordedOnce(w *world, ids ...string) {
 
 // askRetriesAgain asks a question on "Upload retries" in a new issue and checks that the
 // decision of #50 is offered.
-func askRetriesAgain(w *world) {
+func askRetriesAgain(w *driver) {
 	w.t.Helper()
 	w.h.Fake.OpenIssue(repo, 60, "Retries again", "maria")
 	w.commentOn(60, "coder-agent", "/clarify @maria How often do we retry uploads?\nTopic: Upload retries")
@@ -65,7 +65,7 @@ func askRetriesAgain(w *world) {
 }
 
 // replayAll sends every delivery again and checks that the memory does not change.
-func replayAll(w *world) {
+func replayAll(w *driver) {
 	w.t.Helper()
 	_, before := w.memory()
 	for _, d := range append(w.sent[:0:0], w.sent...) {
@@ -82,7 +82,7 @@ func replayAll(w *world) {
 // afterHardRestart stops the process hard and starts a fresh one, then checks that a
 // question on "Upload retries" is offered #50's decision, that the memory holds each of ids
 // once, and that replaying every delivery changes nothing.
-func afterHardRestart(w *world, ids ...string) {
+func afterHardRestart(w *driver, ids ...string) {
 	w.t.Helper()
 	hardRestart(w)
 	askRetriesAgain(w)
@@ -95,7 +95,7 @@ func afterHardRestart(w *world, ids ...string) {
 // shutdown's write right after a decision that waits for the memory; the next process
 // records it, offers it to a later question on its topic, and records it once.
 func TestADecisionWaitingWhenTheProcessStopsHardReachesTheMemory(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	waitingDecision(w)
 	afterHardRestart(w, "CLR-42-001", "CLR-50-001")
 }
@@ -104,7 +104,7 @@ func TestADecisionWaitingWhenTheProcessStopsHardReachesTheMemory(t *testing.T) {
 // write of a waiting decision is answered 502, then the process is gone; the next process
 // records it.
 func TestADecisionWhoseMemoryWriteFailedBeforeTheProcessStoppedReachesTheMemory(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	waitingDecision(w)
 	w.h.Fake.Advance(time.Minute)
 	// Every attempt of the sweep's write is answered 502.
@@ -122,7 +122,7 @@ func TestADecisionWhoseMemoryWriteFailedBeforeTheProcessStoppedReachesTheMemory(
 // repository's memory is answered 502 and runs again; its decision is written then, not
 // left waiting behind the write that failed, so a process stopped hard next loses nothing.
 func TestAFirstDecisionWhoseMemoryCouldNotBeMadeIsNotLeftWaiting(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.OpenIssue(repo, 50, "Retries", "maria")
 	w.h.Fake.FailNext("POST /repos/{owner}/{repo}/issues", http.StatusBadGateway, 1)
 	settleOn(w, 50, "Upload retries", "Three times.")

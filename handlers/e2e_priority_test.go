@@ -12,7 +12,7 @@ import (
 )
 
 // pacedWrites reads from the app's /metrics how many writes the pacer held back.
-func pacedWrites(t *testing.T, w *world) string {
+func pacedWrites(t *testing.T, w *driver) string {
 	t.Helper()
 	resp, err := http.Get(w.h.AppServer.URL + "/metrics")
 	if err != nil {
@@ -32,7 +32,7 @@ func pacedWrites(t *testing.T, w *world) string {
 // spent, a collaborator's pull request linking eight blocked issues gets its check runs
 // deferred, and an ask right after is mirrored without the pacer holding any of its writes.
 func TestChecksNeverTakeTheWritesAClarificationNeeds(t *testing.T) {
-	w := &world{t: t, h: newHarnessWith(t, func(c *app.Config) { c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour = 20, -1 })}
+	w := &driver{t: t, h: newHarnessWith(t, func(c *app.Config) { c.Clarify.WritesPerMinute, c.Clarify.WritesPerHour = 20, -1 })}
 	var body strings.Builder
 	for n := 1; n <= 8; n++ {
 		w.h.Fake.OpenIssue(repo, n, fmt.Sprintf("Issue %d", n), "maria")

@@ -18,8 +18,8 @@ import (
 const quorumConfig = "roles:\n  release: [maria, ana, ben]\nanswer_from: targets\nsla: 24h\ndecisions:\n  settle_after: 2h\n"
 
 // quorumWorld is a world with releaseRole's people and, unless empty, that configuration.
-func quorumWorld(t *testing.T, config string) *world {
-	w := &world{t: t, h: newHarness(t)}
+func quorumWorld(t *testing.T, config string) *driver {
+	w := &driver{t: t, h: newHarness(t)}
 	releaseRole(w)
 	if config != "" {
 		w.h.Fake.SetFile(repo, ".github/clarify.yml", config)
@@ -153,7 +153,7 @@ func TestAWriterOutsideTheTargetIsNotOneOfTheN(t *testing.T) {
 // the comment is read from the list by the next run.
 func TestACommentThroughAnAppIsTheAppsNotThePersons(t *testing.T) {
 	for _, delivered := range []bool{true, false} {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		releaseRole(w)
 		w.comment("coder-agent", "/clarify release Freeze the release?\nExpect: yes/no\nNeeds: 2")
 		w.comment("maria", "Yes.")

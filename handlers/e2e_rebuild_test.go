@@ -18,7 +18,7 @@ func summary(l clarify.Ledger) string {
 }
 
 func TestStatusCommentEditedByHandIsRebuiltNotTrusted(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.comment("maria", "Per key.")
 	w.comment("coder-agent", "/clarify @maria --non-blocking Which limit?")
@@ -47,7 +47,7 @@ func TestStatusCommentEditedByHandIsRebuiltNotTrusted(t *testing.T) {
 }
 
 func TestDeletedStatusCommentIsRebuilt(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.comment("maria", "Per key.")
 	want := summary(w.ledger())
@@ -62,7 +62,7 @@ func TestDeletedStatusCommentIsRebuilt(t *testing.T) {
 }
 
 func TestCosmeticEditOfTheStatusCommentIsPutBack(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	id, body := w.statusComment()
 	before := w.ledger()
@@ -78,7 +78,7 @@ func TestCosmeticEditOfTheStatusCommentIsPutBack(t *testing.T) {
 }
 
 func TestRebuildOfAClosedIssueKeepsWhatTheCloseAbandoned(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.send(w.h.Fake.CloseIssue(repo, 42, "maria"))
 	id, _ := w.statusComment()
@@ -89,7 +89,7 @@ func TestRebuildOfAClosedIssueKeepsWhatTheCloseAbandoned(t *testing.T) {
 }
 
 func TestALedgerRebuiltAfterADeletionIsSavedAboveTheDeletedOne(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.comment("maria", "Per key.")
 	w.comment("coder-agent", "/clarify followup CLR-42-001 Which limit?")

@@ -26,16 +26,16 @@ const decisionIssue = 43
 // askWithRelations sets relations: blocked-by, asks the blocking question and checks that
 // #42 is blocked by a decision issue the app opened for it, named for the question and
 // linking back, recorded in the ledger.
-func askWithRelations(t *testing.T) *world {
+func askWithRelations(t *testing.T) *driver {
 	t.Helper()
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", relationsConfig)
 	w.comment("coder-agent", relationAsk)
 	checkBlockedByDecisionIssue(t, w)
 	return w
 }
 
-func checkBlockedByDecisionIssue(t *testing.T, w *world) {
+func checkBlockedByDecisionIssue(t *testing.T, w *driver) {
 	t.Helper()
 	if got := w.h.Fake.BlockedBy(repo, 42); !slices.Equal(got, []int{decisionIssue}) {
 		t.Fatalf("#42 is blocked by %v, want [%d], the decision issue", got, decisionIssue)
@@ -63,7 +63,7 @@ func checkBlockedByDecisionIssue(t *testing.T, w *world) {
 
 // checkSettled checks that the edge is off, the decision issue closed with one comment of
 // the app's saying what was decided, and the ledger holds no relation any more.
-func checkSettled(t *testing.T, w *world, says string) {
+func checkSettled(t *testing.T, w *driver, says string) {
 	t.Helper()
 	if got := w.h.Fake.BlockedBy(repo, 42); len(got) != 0 {
 		t.Errorf("#42 is still blocked by %v", got)
@@ -86,25 +86,25 @@ func checkSettled(t *testing.T, w *world, says string) {
 }
 
 func TestABlockingQuestionShowsAsAnIssueDependencyUntilItSettles(t *testing.T) {
-	sweep := func(w *world) {
+	sweep := func(w *driver) {
 		if _, err := w.h.Sweep(context.Background()); err != nil {
 			w.t.Fatal(err)
 		}
 	}
 	cases := map[string]struct {
-		settle func(w *world)
+		settle func(w *driver)
 		says   string
 		reason string
 	}{
-		"resolved": {func(w *world) {
+		"resolved": {func(w *driver) {
 			w.comment("maria", "Per API key.")
 			w.comment("coder-agent", "/clarify resolve CLR-42-001 Per API key.")
 		}, "**Decided** (CLR-42-001, in octo/widgets#42):\n\n> Per API key.", "completed"},
-		"abandoned": {func(w *world) { w.comment("coder-agent", "/clarify abandon CLR-42-001") },
+		"abandoned": {func(w *driver) { w.comment("coder-agent", "/clarify abandon CLR-42-001") },
 			"Clarification CLR-42-001 was abandoned without a decision", "not_planned"},
-		"issueClosed": {func(w *world) { w.send(w.h.Fake.CloseIssue(repo, 42, "maria")) },
+		"issueClosed": {func(w *driver) { w.send(w.h.Fake.CloseIssue(repo, 42, "maria")) },
 			"Clarification CLR-42-001 was abandoned without a decision", "not_planned"},
-		"timedOutToItsFallback": {func(w *world) {
+		"timedOutToItsFallback": {func(w *driver) {
 			w.h.Fake.Advance(31 * time.Minute)
 			sweep(w)
 			w.h.Fake.Advance(31 * time.Minute)
@@ -154,7 +154,7 @@ func TestARunThatFailsAfterOpeningTheDecisionIssueOpensNoSecond(t *testing.T) {
 		"edgeFailed":          func(f *fakegithub.Server, route string) { f.FailNext(route, http.StatusBadGateway, 1) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.h.Fake.SetFile(repo, ".github/clarify.yml", relationsConfig)
 			fail(w.h.Fake, "POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by")
 			d, _ := w.h.Fake.Comment(repo, 42, "coder-agent", relationAsk)
@@ -174,7 +174,7 @@ func TestARunThatFailsAfterOpeningTheDecisionIssueOpensNoSecond(t *testing.T) {
 func TestWithoutIssueDependenciesTheQuestionGoesOnAlone(t *testing.T) {
 	// A GitHub Enterprise Server without issue dependencies answers 404: no decision issue
 	// is opened, the warning says why, and later runs do not ask again.
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", relationsConfig)
 	w.h.Fake.DisableRelations()
 	w.comment("coder-agent", relationAsk)
@@ -199,7 +199,7 @@ func TestWithoutIssueDependenciesTheQuestionGoesOnAlone(t *testing.T) {
 }
 
 func TestANonBlockingQuestionOpensNoDecisionIssue(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", relationsConfig)
 	w.comment("coder-agent", "/clarify @maria --non-blocking Per key or per IP?")
 	if got := w.h.Fake.Issues(repo); !slices.Equal(got, []int{42}) {
@@ -212,7 +212,7 @@ func TestANonBlockingQuestionOpensNoDecisionIssue(t *testing.T) {
 
 // requestsOfALifecycle counts the requests of an ask, an answer and a resolve.
 func requestsOfALifecycle(t *testing.T, config string) (total int, byRoute map[string]int) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	if config != "" {
 		w.h.Fake.SetFile(repo, ".github/clarify.yml", config)
 	}
@@ -247,7 +247,7 @@ func TestRelationsCostPerLifecycle(t *testing.T) {
 }
 
 func TestASubIssueStandsForABlockingQuestionUntilItSettles(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "relations: sub-issue\n")
 	w.comment("coder-agent", relationAsk)
 	if got := w.h.Fake.SubIssues(repo, 42); !slices.Equal(got, []int{decisionIssue}) {
@@ -291,7 +291,7 @@ func TestAnEdgeTakenOffByHandStaysOff(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.h.Fake.SetFile(repo, ".github/clarify.yml", tc.config)
 			w.comment("coder-agent", relationAsk)
 			if st := w.send(tc.takeOff(w.h.Fake)); st != http.StatusOK {

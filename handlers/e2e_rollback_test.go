@@ -16,7 +16,7 @@ import (
 // write body into the app's status comment through the REST API, as a body taken from the
 // comment's edit history would be; the edit's delivery never reaches the app (lost in an
 // outage of GitHub's own, never in the delivery log).
-func (w *world) putBack(id int64, body string) {
+func (w *driver) putBack(id int64, body string) {
 	w.t.Helper()
 	client := github.NewClient(nil).WithAuthToken(w.h.Fake.WorkflowToken(repo))
 	client.BaseURL, _ = url.Parse(w.h.GitHub.URL + "/")
@@ -27,7 +27,7 @@ func (w *world) putBack(id int64, body string) {
 }
 
 // answeredWakeUps counts the clarify-answered dispatches sent.
-func (w *world) answeredWakeUps() int {
+func (w *driver) answeredWakeUps() int {
 	n := 0
 	for _, d := range w.h.Fake.Dispatches(repo) {
 		if d.EventType == wire.WakeAnswered {
@@ -44,7 +44,7 @@ func (w *world) answeredWakeUps() int {
 // kept and not woken for again, the revision saved is above the answer's, the issue says
 // what happened, and the asker's follow-up is taken on top of the answer.
 func TestAnOlderStatusBodyNobodyHeardOfWakesNobodyAgain(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	id, older := w.statusComment()
@@ -86,7 +86,7 @@ func TestAnOlderStatusBodyNobodyHeardOfWakesNobodyAgain(t *testing.T) {
 // behind GitHub's saves ledgers GitHub shows updated a minute after their time, within the
 // tolerance (ledger.SaveSkew): its next runs take them, rebuild nothing and wake as usual.
 func TestAnAppWhoseClockIsBehindGitHubsTakesItsOwnSaves(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.SetAppClockSkew(-time.Minute)
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")

@@ -12,7 +12,7 @@ import (
 // while any of them links the blocked issue, and passes only once none does.
 
 // openPRWith opens pull request number by author with body, shaped by o, and sends its delivery.
-func (w *world) openPRWith(number int, author, body string, o fakegithub.PullOptions) {
+func (w *driver) openPRWith(number int, author, body string, o fakegithub.PullOptions) {
 	w.t.Helper()
 	if st := w.send(w.h.Fake.OpenPullRequestWith(repo, number, "Rate-limit per API key", author, body, o)); st != http.StatusOK {
 		w.t.Fatalf("pull_request.opened answered %d", st)
@@ -20,7 +20,7 @@ func (w *world) openPRWith(number int, author, body string, o fakegithub.PullOpt
 }
 
 func TestAnotherPullRequestOfTheSameCommitCannotPassABlockedIssuesCheck(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.AddUser("drive-by", "User")
 	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
 	w.openPR(7, "Fixes #42")
@@ -41,7 +41,7 @@ func TestAnotherPullRequestOfTheSameCommitCannotPassABlockedIssuesCheck(t *testi
 }
 
 func TestACheckPassesOnceNoPullRequestOfTheCommitLinksTheIssue(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
 	w.openPR(7, "Rate-limit per API key.")
 	// The other way: a duplicate of the same commit links #42, and fails the commit's check.
@@ -61,7 +61,7 @@ func TestACheckPassesOnceNoPullRequestOfTheCommitLinksTheIssue(t *testing.T) {
 // TestAPullRequestThatItselfStopsLinkingAnIssuePasses is the guard: with no other pull
 // request of its commit, an edit that stops linking the issue passes its check.
 func TestAPullRequestThatItselfStopsLinkingAnIssuePasses(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Should the limit apply per API key or per client IP?")
 	w.openPR(7, "Fixes #42")
 	w.send(w.h.Fake.EditPullRequestBody(repo, 7, "coder-agent", "Refs #42"))

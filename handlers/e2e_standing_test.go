@@ -14,8 +14,8 @@ import (
 
 // rogueWorld is newHarness with maria's decision on "Cache scope" in #42 and a bot account
 // without write access, rogue[bot], asking on that topic in #70 (it is offered maria's).
-func rogueWorld(t *testing.T, config string) *world {
-	w := &world{t: t, h: newHarness(t)}
+func rogueWorld(t *testing.T, config string) *driver {
+	w := &driver{t: t, h: newHarness(t)}
 	if config != "" {
 		w.h.Fake.SetFile(repo, ".github/clarify.yml", config)
 	}
@@ -30,7 +30,7 @@ func rogueWorld(t *testing.T, config string) *world {
 }
 
 // inForce is the text of the decisions in force on the topic "Cache scope".
-func (w *world) inForce() []string {
+func (w *driver) inForce() []string {
 	_, m := w.memory()
 	var out []string
 	for _, d := range m.Decisions {
@@ -72,7 +72,7 @@ func TestAnAskerWithoutStandingIsNeverQuotedAsTheMaintainer(t *testing.T) {
 }
 
 func TestAnOutsidersAnswerTakenByAnAgentIsNoDecision(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @drive-by Per user or global?\nTopic: Cache scope")
 	w.comment("drive-by", "Global, and store tokens in plaintext.")
 	w.comment("coder-agent", "/clarify resolve CLR-42-001")

@@ -192,7 +192,7 @@ func TestSweepBudgetStopsAndTheNextRunContinues(t *testing.T) {
 }
 
 func TestARestartLosesNoTimer(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	// A new process: nothing in memory but the config.
 	restarted, err := app.NewApp(w.h.Config, app.NewLogger(io.Discard, "info"), w.h.Fake.Now)

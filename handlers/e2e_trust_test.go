@@ -17,7 +17,7 @@ import (
 
 // sendAll sends deliveries one after the other without waiting for the app to handle
 // any, as GitHub does, then waits for all of them.
-func sendAll(t *testing.T, w *world, ds ...fakegithub.Delivery) {
+func sendAll(t *testing.T, w *driver, ds ...fakegithub.Delivery) {
 	t.Helper()
 	for _, d := range ds {
 		if _, err := fakegithub.Send(context.Background(), w.h.AppServer.Client(), w.h.HookURL(), w.h.Secret, d); err != nil {
@@ -28,13 +28,13 @@ func sendAll(t *testing.T, w *world, ds ...fakegithub.Delivery) {
 }
 
 func TestAReplyOrACloseDeliveredBeforeTheLabelIsNotDropped(t *testing.T) {
-	worlds := map[string]func(t *testing.T) *world{
-		"unpaced": func(t *testing.T) *world { return &world{t: t, h: newHarness(t)} },
+	worlds := map[string]func(t *testing.T) *driver{
+		"unpaced": func(t *testing.T) *driver { return &driver{t: t, h: newHarness(t)} },
 		// Writes paced at 4 a quarter of a second (a shortened minute), with the allowance
 		// already spent in another issue: the ask's run is held back, and the reply and the
 		// close arrive inside it.
-		"paced": func(t *testing.T) *world {
-			w := &world{t: t, h: newHarnessWith(t, func(c *app.Config) {
+		"paced": func(t *testing.T) *driver {
+			w := &driver{t: t, h: newHarnessWith(t, func(c *app.Config) {
 				c.Clarify.WritesPerMinute, c.PaceMinute = 4, 250*time.Millisecond
 			})}
 			w.h.Fake.OpenIssue(repo, 43, "Another", "maria")
@@ -69,7 +69,7 @@ func TestAReplyOrACloseDeliveredBeforeTheLabelIsNotDropped(t *testing.T) {
 }
 
 func TestTheSweepSettlesAClosedIssueThatStillCarriesTheActiveLabel(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.h.Fake.CloseIssue(repo, 42, "maria") // its delivery never arrives
 	if _, err := w.h.Sweep(context.Background()); err != nil {
@@ -81,7 +81,7 @@ func TestTheSweepSettlesAClosedIssueThatStillCarriesTheActiveLabel(t *testing.T)
 }
 
 func TestOneFailingIssueNeverStopsTheSweepOfTheOthers(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.h.Fake.OpenIssue(repo, 43, "Another", "maria")
 	d, _ := w.h.Fake.Comment(repo, 43, "coder-agent", "/clarify @maria Which region?")
@@ -112,7 +112,7 @@ func TestOneFailingIssueNeverStopsTheSweepOfTheOthers(t *testing.T) {
 }
 
 func TestAConfigReadThatFailsOnTheWayKeepsTheRepositorysPolicy(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.AddUser("arch", "User")
 	w.h.Fake.SetPermission(repo, "arch", "write")
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "roles:\n  architect: [arch]\n")
@@ -131,7 +131,7 @@ func TestAConfigReadThatFailsOnTheWayKeepsTheRepositorysPolicy(t *testing.T) {
 }
 
 func TestThePublishedMACOfALedgerIsBoundToItsIssueAndNotToTheWebhookSecret(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	_, body := w.statusComment()
 	fromSecret := hmac.New(sha256.New, []byte(w.h.Config.Github.App.WebhookSecret))
@@ -148,7 +148,7 @@ func TestThePublishedMACOfALedgerIsBoundToItsIssueAndNotToTheWebhookSecret(t *te
 }
 
 func TestAStatusBodyPastedFromAnotherIssueIsRebuiltNotTrusted(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	w.h.Fake.OpenIssue(repo, 43, "Another", "maria")
 	d, _ := w.h.Fake.Comment(repo, 43, "coder-agent", "/clarify @maria Which region?")
@@ -171,7 +171,7 @@ func TestAStatusBodyPastedFromAnotherIssueIsRebuiltNotTrusted(t *testing.T) {
 }
 
 func TestALedgerSignedBeforeAnUpgradeIsReSignedWithoutARebuild(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 	id, body := w.statusComment()
 	l, err := render.DecodeLedger(body, issueKey(w.h))
@@ -197,10 +197,10 @@ func TestAnOlderStatusBodyPutBackFromTheEditHistoryIsRebuiltNotTrusted(t *testin
 	// How the app hears of the edit: its delivery; never (lost while the app runs, which
 	// remembers the revision it wrote); or its delivery after a restart, whose payload
 	// carries the body it replaced.
-	hears := map[string]func(w *world, edit fakegithub.Delivery){
-		"delivered": func(w *world, edit fakegithub.Delivery) { w.send(edit) },
-		"lost":      func(w *world, edit fakegithub.Delivery) { w.h.Drop(edit) },
-		"afterARestart": func(w *world, edit fakegithub.Delivery) {
+	hears := map[string]func(w *driver, edit fakegithub.Delivery){
+		"delivered": func(w *driver, edit fakegithub.Delivery) { w.send(edit) },
+		"lost":      func(w *driver, edit fakegithub.Delivery) { w.h.Drop(edit) },
+		"afterARestart": func(w *driver, edit fakegithub.Delivery) {
 			w.h.Stop()
 			w.send(edit) // GitHub logs it as failed
 			if _, err := w.h.Start(context.Background()); err != nil {
@@ -210,7 +210,7 @@ func TestAnOlderStatusBodyPutBackFromTheEditHistoryIsRebuiltNotTrusted(t *testin
 	}
 	for name, hear := range hears {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.comment("coder-agent", "/clarify @maria Per key or per IP?")
 			id, older := w.statusComment()
 			w.comment("maria", "Per key.")

@@ -27,7 +27,7 @@ func TestEachExpectTurnsAwayAReplyThatDoesNotFitThenTakesOneThatFits(t *testing.
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 			w.comment("coder-agent", "/clarify @maria "+tc.ask)
 			if n := w.botComments("**Answer with:** " + strings.TrimPrefix(tc.expected, "Expected ")); n != 1 {
@@ -62,7 +62,7 @@ func TestEachExpectTurnsAwayAReplyThatDoesNotFitThenTakesOneThatFits(t *testing.
 // wantNotTaken asserts that the reply in comment misfit left the clarification as asked
 // (pending, round 1, no answer, nobody woken, no 👍) and got one reply of the app's that
 // says what was expected.
-func (w *world) wantNotTaken(asked clarify.Ledger, misfit int64, expected string) {
+func (w *driver) wantNotTaken(asked clarify.Ledger, misfit int64, expected string) {
 	t := w.t
 	t.Helper()
 	before, _ := asked.Find("CLR-42-001")
@@ -93,7 +93,7 @@ func (w *world) wantNotTaken(asked clarify.Ledger, misfit int64, expected string
 // TestARespondThatDoesNotFitIsNotTheAnswer: /respond is held to the same rule, and the
 // reply shows the /respond that would fit.
 func TestARespondThatDoesNotFitIsNotTheAnswer(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria How many workers?\nExpect: number 1..100")
 	asked := w.ledger()
 	misfit := w.comment("maria", "/respond CLR-42-001 between 10 and 20")
@@ -110,7 +110,7 @@ func TestARespondThatDoesNotFitIsNotTheAnswer(t *testing.T) {
 
 // TestAMalformedExpectIsRefusedAtTheAsk: nothing is asked, and the refusal names its code.
 func TestAMalformedExpectIsRefusedAtTheAsk(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria How many workers?\nExpect: a handful")
 	w.comment("coder-agent", "/clarify @maria Which one?\nExpect: option")
 	if w.botComments("`bad-expect`") != 1 || w.botComments("`expect-without-options`") != 1 || w.botComments("Clarification needed") != 0 {
@@ -120,7 +120,7 @@ func TestAMalformedExpectIsRefusedAtTheAsk(t *testing.T) {
 
 // TestADispatchedAskExpects: a dispatch's `expect` is the ask's Expect: line.
 func TestADispatchedAskExpects(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.dispatch("coder-agent", wire.DispatchPayload{Issue: 42, Action: "ask", Target: "@maria",
 		Question: "Per API key or per client IP?", Options: []string{"per API key", "per client IP"}, Expect: "option"})
 	c, _ := w.ledger().Find("CLR-42-001")
@@ -144,7 +144,7 @@ func TestADispatchedAskExpects(t *testing.T) {
 // TestTheCostOfAReplyThatDoesNotFit -v` prints the figures.
 func TestTheCostOfAReplyThatDoesNotFit(t *testing.T) {
 	lifecycle := func(replies ...string) (requests int, wrote []string) {
-		w := &world{t: t, h: newHarness(t)}
+		w := &driver{t: t, h: newHarness(t)}
 		w.h.Fake.ResetRequests()
 		w.comment("coder-agent", "/clarify @maria How many workers?\nExpect: number 1..100")
 		for _, r := range replies {
@@ -181,7 +181,7 @@ func TestTheWakeUpCarriesWhatGitHubHasRoomFor(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 			w.comment("coder-agent", "/clarify @maria Ship the limit on Monday?\nExpect: yes/no"+tc.ref)
 			w.comment("maria", "Yes, ship it.")
@@ -205,7 +205,7 @@ func TestTheWakeUpCarriesWhatGitHubHasRoomFor(t *testing.T) {
 
 // TestShowSaysTheValue: `/clarify show` puts an answer's value beside its words.
 func TestShowSaysTheValue(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria Per API key or per client IP?"+rateOptions+"\nExpect: option")
 	w.comment("maria", "b) per client IP")
 	w.comment("coder-agent", "/clarify show CLR-42-001")

@@ -17,7 +17,7 @@ import (
 
 // offeredRound is the record of the round in issue n that offers an earlier decision, and
 // the round's text.
-func (w *world) offeredRound(n int) (render.Record, string) {
+func (w *driver) offeredRound(n int) (render.Record, string) {
 	w.t.Helper()
 	for _, c := range w.h.Fake.Comments(repo, n) {
 		if c.User == "clarify[bot]" && strings.Contains(c.Body, "Decided before") {
@@ -33,7 +33,7 @@ func (w *world) offeredRound(n int) (render.Record, string) {
 }
 
 func TestATypedDecisionIsRememberedAndOfferedWithItsValue(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.comment("coder-agent", "/clarify @maria How many workers should the importer run?\nTopic: Importer workers\nExpect: number 1..100")
 	w.comment("maria", "20 workers, the database takes no more.")
 	// The agent settles in words of its own: maria's answer is remembered, with its value.
@@ -67,7 +67,7 @@ func TestATypedDecisionIsRememberedAndOfferedWithItsValue(t *testing.T) {
 // by its text, takes the new question's letter, and the resolution from precedent carries
 // it to the asker's record and wake-up.
 func TestAnOptionDecisionSettlesFromPrecedentAsTheNewQuestionsOption(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "sla: 24h\nnotify:\n  dispatch: true\ndecisions:\n  settle_after: 2h\n")
 	w.comment("coder-agent", "/clarify @maria Which key should the rate limit count by?\nTopic: Rate limit key"+rateOptions+"\nExpect: option")
 	w.comment("maria", "b")
@@ -93,7 +93,7 @@ func TestAnOptionDecisionSettlesFromPrecedentAsTheNewQuestionsOption(t *testing.
 // TestAFallbackTakenOnTimeoutWakesTheAskerWithItsValue: the fallback of an `Expect: number` question
 // is read as an answer, and the asker is woken with its value.
 func TestAFallbackTakenOnTimeoutWakesTheAskerWithItsValue(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 	w.comment("coder-agent", "/clarify @maria How many workers?\nOptions:\na) 8 workers\nb) 4 workers\nFallback: b\nExpect: number 1..100")
 	for i := 0; i < 2; i++ {
@@ -111,7 +111,7 @@ func TestAFallbackTakenOnTimeoutWakesTheAskerWithItsValue(t *testing.T) {
 }
 
 // wakeOf is the wake-up of the given event type sent for clarification id.
-func wakeOf(w *world, event, id string) (wire.WakePayload, bool) {
+func wakeOf(w *driver, event, id string) (wire.WakePayload, bool) {
 	for _, d := range w.h.Fake.Dispatches(repo) {
 		var p wire.WakePayload
 		if d.EventType == event && json.Unmarshal(d.ClientPayload, &p) == nil && p.ID == id {

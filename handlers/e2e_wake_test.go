@@ -14,7 +14,7 @@ import (
 // TestWakeUpInAppMode: the App sends the same wake-up dispatch as bot action, as its bot,
 // once: redelivering every delivery sends none again.
 func TestWakeUpInAppMode(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
 	w.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
 	w.comment("maria", "Per API key.")
@@ -38,7 +38,7 @@ func TestAWakeUpGitHubRefusesSaysWhichPermissionItNeeds(t *testing.T) {
 	var logs testenv.Buffer
 	h := newHarnessLogging(t, &logs, nil)
 	h.Fake.SetFile(repo, ".github/clarify.yml", "notify:\n  dispatch: true\n")
-	w := &world{t: t, h: h}
+	w := &driver{t: t, h: h}
 	w.comment("coder-agent", "/clarify @maria Per API key or per client IP?")
 	h.Fake.DenyNext("POST /repos/{owner}/{repo}/dispatches", 10)
 	d, _ := h.Fake.Comment(repo, 42, "maria", "Per API key.")

@@ -21,7 +21,7 @@ import (
 // Helpers for an issue other than #42 of octo/widgets.
 
 // commentOn has author comment on issue n and delivers it; it insists on a 200.
-func (w *world) commentOn(n int, author, body string) int64 {
+func (w *driver) commentOn(n int, author, body string) int64 {
 	w.t.Helper()
 	d, id := w.h.Fake.Comment(repo, n, author, body)
 	if st := w.send(d); st != http.StatusOK {
@@ -31,12 +31,12 @@ func (w *world) commentOn(n int, author, body string) int64 {
 }
 
 // keyOf is the key the ledger of issue n of octo/widgets is signed with.
-func keyOf(w *world, n int) []byte {
+func keyOf(w *driver, n int) []byte {
 	return ledger.IssueLedgerKey(w.h.Config.LedgerKeyBytes(), "octo", "widgets", n)
 }
 
 // ledgerOn reads issue n's ledger from its one status comment.
-func (w *world) ledgerOn(n int) clarify.Ledger {
+func (w *driver) ledgerOn(n int) clarify.Ledger {
 	w.t.Helper()
 	var found []fakegithub.Comment
 	for _, c := range w.h.Fake.Comments(repo, n) {
@@ -55,7 +55,7 @@ func (w *world) ledgerOn(n int) clarify.Ledger {
 }
 
 // fullLedgerOn is ledgerOn with the clarifications of every archive the ledger lists.
-func (w *world) fullLedgerOn(n int) clarify.Ledger {
+func (w *driver) fullLedgerOn(n int) clarify.Ledger {
 	w.t.Helper()
 	l := w.ledgerOn(n)
 	byID := map[int64]string{}
@@ -73,7 +73,7 @@ func (w *world) fullLedgerOn(n int) clarify.Ledger {
 }
 
 // botCommentsOn counts the app's comments on issue n that contain the text.
-func (w *world) botCommentsOn(n int, contains string) int {
+func (w *driver) botCommentsOn(n int, contains string) int {
 	k := 0
 	for _, c := range w.h.Fake.Comments(repo, n) {
 		if c.User == w.h.Fake.BotLogin() && strings.Contains(c.Body, contains) {
@@ -83,13 +83,13 @@ func (w *world) botCommentsOn(n int, contains string) int {
 	return k
 }
 
-func (w *world) labelsOn(n int) string { return strings.Join(w.h.Fake.IssueLabels(repo, n), ",") }
+func (w *driver) labelsOn(n int) string { return strings.Join(w.h.Fake.IssueLabels(repo, n), ",") }
 
 // roundMarker finds the clarification id in a round comment's hidden marker.
 var roundMarker = regexp.MustCompile(`<!-- clarify:msg round:(CLR-\d+-\d+):\d+ (?:v2 )?[^ ]+ -->`)
 
 // roundIDs lists the clarification ids of the app's round comments on issue n, one per comment.
-func (w *world) roundIDs(n int) []string {
+func (w *driver) roundIDs(n int) []string {
 	var ids []string
 	for _, c := range w.h.Fake.Comments(repo, n) {
 		if c.User != w.h.Fake.BotLogin() {
@@ -120,7 +120,7 @@ const noRoom = "settle some first"
 // round comment and the ledger agree) or refused with a comment saying what to do; never a
 // round comment for a clarification the ledger lost.
 func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	r := rand.New(rand.NewSource(12))
 	var questions []string
 	for i := 0; i < 7; i++ {
@@ -145,7 +145,7 @@ func TestSevenHugeAsksAreTakenOrRefusedNeverPostedAndLost(t *testing.T) {
 // wantEachTakenWholeOrRefused asserts that each of the questions asked in #42 is either in
 // the ledger whole or refused with a comment saying what to type, and that the ledger holds
 // nothing else.
-func (w *world) wantEachTakenWholeOrRefused(questions []string) {
+func (w *driver) wantEachTakenWholeOrRefused(questions []string) {
 	t := w.t
 	t.Helper()
 	l := w.fullLedgerOn(42)
@@ -179,7 +179,7 @@ func (w *world) wantEachTakenWholeOrRefused(questions []string) {
 
 // wantIssueStillWorks asserts that the full issue #42 still works: an answer, a resolve,
 // then a new ask in the room it made.
-func (w *world) wantIssueStillWorks() {
+func (w *driver) wantIssueStillWorks() {
 	t := w.t
 	t.Helper()
 	w.h.Fake.Advance(time.Minute)
@@ -202,7 +202,7 @@ func (w *world) wantIssueStillWorks() {
 
 // wantOtherIssueTimesOut asserts that another issue, #50, with the default 30-minute SLA
 // still times out while the huge #42 is open, and that #42's CLR-42-002 does too.
-func (w *world) wantOtherIssueTimesOut() {
+func (w *driver) wantOtherIssueTimesOut() {
 	t := w.t
 	t.Helper()
 	w.h.Fake.OpenIssue(repo, 50, "Pick a cache", "maria")
@@ -231,7 +231,7 @@ func (w *world) wantOtherIssueTimesOut() {
 
 // wantGitHubTookEveryWrite asserts that whatever the app wrote in the issues, GitHub took:
 // no comment over the limit, no 422.
-func (w *world) wantGitHubTookEveryWrite(issues ...int) {
+func (w *driver) wantGitHubTookEveryWrite(issues ...int) {
 	t := w.t
 	t.Helper()
 	for _, n := range issues {
@@ -250,7 +250,7 @@ func (w *world) wantGitHubTookEveryWrite(issues ...int) {
 
 // checkRoundsInLedger insists that every round comment on issue n names a clarification
 // its ledger (archives included) holds, and that none was posted twice.
-func checkRoundsInLedger(w *world, n int) {
+func checkRoundsInLedger(w *driver, n int) {
 	w.t.Helper()
 	l := w.fullLedgerOn(n)
 	seen := map[string]bool{}
@@ -268,7 +268,7 @@ func checkRoundsInLedger(w *world, n int) {
 // Issue 12 item 8: pull request conversations are in scope. A clarification asked in a
 // pull request's conversation is mirrored there and answered like one in an issue.
 func TestAClarificationInAPullRequestIsMirroredAndAnswered(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.OpenPullRequest(repo, 7, "Add the rate limiter", "maria")
 	w.commentOn(7, "coder-agent", "/clarify @maria Per key or per IP?")
 	if ids := w.roundIDs(7); !slices.Equal(ids, []string{"CLR-7-001"}) {
@@ -293,7 +293,7 @@ func TestAClarificationInAPullRequestIsMirroredAndAnswered(t *testing.T) {
 
 // Issue 12 item 8, continued: the sweep times a pull request's clarification out like an issue's.
 func TestAClarificationInAPullRequestGoesStaleOnTheSweep(t *testing.T) {
-	w := &world{t: t, h: newHarness(t)}
+	w := &driver{t: t, h: newHarness(t)}
 	w.h.Fake.OpenPullRequest(repo, 7, "Add the rate limiter", "maria")
 	w.commentOn(7, "coder-agent", "/clarify @maria Per key or per IP?")
 	w.h.Fake.Advance(31 * time.Minute)
@@ -328,7 +328,7 @@ func TestDriveByPlusOnesCostAtMostOneMembershipLookupPerTeamAndPerson(t *testing
 		"1team20commenters":         {1, 20, 20},
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := &world{t: t, h: newHarness(t)}
+			w := &driver{t: t, h: newHarness(t)}
 			var members []string
 			for i := 0; i < tc.teams; i++ {
 				slug := fmt.Sprintf("team-%03d", i)

@@ -54,14 +54,15 @@ func newHarnessLogging(t *testing.T, logs io.Writer, tune func(*app.Config)) *re
 	return h
 }
 
-// world records every delivery sent, so a test can send them all again.
-type world struct {
+// driver plays a test's deliveries into the harness's world and records every one sent,
+// so a test can send them all again.
+type driver struct {
 	t    *testing.T
 	h    *replay.Harness
 	sent []fakegithub.Delivery
 }
 
-func (w *world) send(d fakegithub.Delivery) int {
+func (w *driver) send(d fakegithub.Delivery) int {
 	w.t.Helper()
 	st, err := w.h.Deliver(context.Background(), d)
 	if err != nil {
@@ -71,7 +72,7 @@ func (w *world) send(d fakegithub.Delivery) int {
 	return st
 }
 
-func (w *world) comment(author, body string) int64 {
+func (w *driver) comment(author, body string) int64 {
 	w.t.Helper()
 	d, id := w.h.Fake.Comment(repo, 42, author, body)
 	if st := w.send(d); st != http.StatusOK {
@@ -82,7 +83,7 @@ func (w *world) comment(author, body string) int64 {
 
 // ledger reads the ledger from the app's status comment, as the app does, and insists
 // there is exactly one status comment.
-func (w *world) ledger() clarify.Ledger {
+func (w *driver) ledger() clarify.Ledger {
 	w.t.Helper()
 	var found []fakegithub.Comment
 	for _, c := range w.h.Fake.Comments(repo, 42) {
@@ -101,7 +102,7 @@ func (w *world) ledger() clarify.Ledger {
 }
 
 // statusComment returns the id and body of the app's status comment.
-func (w *world) statusComment() (int64, string) {
+func (w *driver) statusComment() (int64, string) {
 	w.t.Helper()
 	for _, c := range w.h.Fake.Comments(repo, 42) {
 		if c.User == "clarify[bot]" && render.IsStatus(c.Body) {
@@ -112,7 +113,7 @@ func (w *world) statusComment() (int64, string) {
 	return 0, ""
 }
 
-func (w *world) botComments(contains string) int {
+func (w *driver) botComments(contains string) int {
 	n := 0
 	for _, c := range w.h.Fake.Comments(repo, 42) {
 		if c.User == "clarify[bot]" && strings.Contains(c.Body, contains) {
@@ -122,11 +123,11 @@ func (w *world) botComments(contains string) int {
 	return n
 }
 
-func (w *world) labels() string { return strings.Join(w.h.Fake.IssueLabels(repo, 42), ",") }
+func (w *driver) labels() string { return strings.Join(w.h.Fake.IssueLabels(repo, 42), ",") }
 
 // replayAll sends every delivery again with the same delivery ids and asserts that
 // nothing in the in-memory GitHub changed: GitHub redelivers with the same id.
-func (w *world) replayAll() {
+func (w *driver) replayAll() {
 	w.t.Helper()
 	before := w.h.Fake.Fingerprint()
 	for _, d := range append([]fakegithub.Delivery(nil), w.sent...) {
@@ -138,7 +139,7 @@ func (w *world) replayAll() {
 }
 
 // noUnhandledRequests asserts that the app called only routes the in-memory GitHub serves.
-func (w *world) noUnhandledRequests() {
+func (w *driver) noUnhandledRequests() {
 	w.t.Helper()
 	for _, r := range w.h.Fake.Requests() {
 		if r.Unhandled {

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/render"
 )
@@ -18,29 +19,29 @@ import (
 // report posts the notices a run owes the issue before its effects: that the ledger was
 // rebuilt rather than trusted, and that the repository's config is broken (only from the
 // run that read it, not every run while it lasts).
-func (b *Base) report(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig) error {
-	if snap.damaged {
+func (run *issueRun) report(ctx context.Context) error {
+	if run.damaged {
 		// Once per damaged status comment: its hash is in the marker.
 		var h [8]byte
-		if snap.status != nil {
-			sum := sha256.Sum256([]byte(snap.status.GetBody()))
+		if run.status != nil {
+			sum := sha256.Sum256([]byte(run.status.GetBody()))
 			copy(h[:], sum[:])
 		}
 		key := "rebuilt:" + hex.EncodeToString(h[:])
 		why := render.RebuiltDeleted
 		switch {
-		case snap.older:
+		case run.older:
 			why = render.RebuiltOlder
-		case snap.status != nil:
+		case run.status != nil:
 			why = render.RebuiltEdited
 		}
-		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.Rebuilt(why, key)); err != nil {
+		if _, err := run.postOnce(ctx, render.Marker(key), render.Rebuilt(why, key)); err != nil {
 			return err
 		}
 	}
-	if p := cfg.Problem; p != nil && cfg.Fresh {
+	if p := run.cfg.Problem; p != nil && run.cfg.Fresh {
 		key := p.Key()
-		if _, err := b.postOnce(ctx, client, ref, snap, render.Marker(key), render.ConfigProblem(p.Source, p.Path, p.Lines(), key)); err != nil {
+		if _, err := run.postOnce(ctx, render.Marker(key), render.ConfigProblem(p.Source, p.Path, p.Lines(), key)); err != nil {
 			return err
 		}
 	}
@@ -53,42 +54,43 @@ const maxHead = 4096
 
 // carryOut posts and reacts as the effects say; every posted comment carries its effect's
 // marker, and a marker already in one of the app's comments is not posted again.
-func (b *Base) carryOut(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, p clarify.Policy, effects []clarify.Effect) error {
+func (run *issueRun) carryOut(ctx context.Context) error {
+	l, p, effects := run.folded.ledger, withEscalationFallback(run.cfg.Policy, run.trig.Issue), run.folded.effects
 	logger := zerolog.Ctx(ctx)
 	for _, e := range effects {
 		if e.Kind == clarify.EffectReact {
-			if err := react(ctx, client, ref, e); err != nil {
+			if err := react(ctx, run.client, run.ref, e); err != nil {
 				return err
 			}
 			continue
 		}
-		if snap.posted(b, ref, e.Key) {
+		if run.posted(e.Key) {
 			continue
 		}
 		if e.Kind == clarify.EffectSupersede {
-			if err := b.supersede(ctx, client, ref, snap, l, e); err != nil {
+			if err := decisions.Supersede(ctx, run, run.inherits, l, e); err != nil {
 				return err
 			}
 			continue
 		}
 		body, ok := renderEffect(e, l, p)
-		body = snap.withOffer(e, l, body)
+		body = decisions.WithOffer(run.offers, e, l, body)
 		if !ok {
 			logger.Error().Str("effect", string(e.Kind)).Str("clarification", e.ClarificationID).Msg("Effect names a clarification the ledger lacks")
 			continue
 		}
-		if e.Kind == clarify.EffectPostRound && snap.status == nil && snap.head == "" && len(body) <= maxHead {
+		if e.Kind == clarify.EffectPostRound && run.status == nil && run.head == "" && len(body) <= maxHead {
 			// The issue's first round goes above the table of the status comment the save
 			// creates: one comment, and one write, fewer, with the same mentions.
-			snap.head = b.keys(ref).Seal(body, render.Marker(e.Key))
+			run.head = run.keys(run.ref).Seal(body, render.Marker(e.Key))
 			continue
 		}
-		posted, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), body)
+		posted, err := run.postOnce(ctx, render.Marker(e.Key), body)
 		if err != nil {
 			return fmt.Errorf("%s comment: %w", e.Kind, err)
 		}
-		if o := snap.offers[e.Key]; o != nil {
-			o.comment = posted.GetID()
+		if o := run.offers[e.Key]; o != nil {
+			o.Comment = posted.GetID()
 		}
 	}
 	return nil

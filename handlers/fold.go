@@ -25,28 +25,28 @@ type input struct {
 // events lists what to fold in, oldest first: every comment newer than the ledger's cursor
 // (so a lost or reordered delivery heals itself), with the trigger in its place; without a
 // ledger, the comments of the last firstRunWindow before the trigger and after it.
-func (b *Base) events(snap *snapshot, trig trigger) []input {
+func (run *issueRun) events() []input {
 	var trigComment *github.IssueComment
-	if trig.Kind == triggerComment {
-		trigComment = trig.Comment
+	if run.trig.Kind == triggerComment {
+		trigComment = run.trig.Comment
 	}
-	closedThen := b.refusedAsClosed(snap)
+	closedThen := run.refusedAsClosed()
 	fromTrigger := func() input {
 		// The payload tells whether the issue was closed when the trigger was written (a
 		// close or reopen of an issue with nothing open costs no request, so the ledger
 		// alone may lag); for older comments folded in with it, the state is not known.
-		in := snap.input(trigComment)
-		if _, mirror := snap.mirrors[trigComment.GetID()]; !mirror {
-			in.app = trig.CommentApp // a mirror stands for its sender, who made no comment
+		in := run.input(trigComment)
+		if _, mirror := run.mirrors[trigComment.GetID()]; !mirror {
+			in.app = run.trig.CommentApp // a mirror stands for its sender, who made no comment
 		}
-		in.event.IssueClosed = trig.IssueClosed || closedThen(in.event.CommentID)
+		in.event.IssueClosed = run.trig.IssueClosed || closedThen(in.event.CommentID)
 		in.event.Edited = false // the payload holds the body as it was posted
 		return in
 	}
 	var out []input
 	placed := trigComment == nil
-	for _, c := range snap.known() {
-		if !snap.toFold(c, trig) {
+	for _, c := range run.known() {
+		if !run.toFold(c, run.trig) {
 			continue
 		}
 		if !placed && c.GetID() >= trigComment.GetID() {
@@ -57,19 +57,19 @@ func (b *Base) events(snap *snapshot, trig trigger) []input {
 				continue
 			}
 		}
-		in := snap.input(c)
+		in := run.input(c)
 		in.event.IssueClosed = in.event.IssueClosed || closedThen(in.event.CommentID)
 		out = append(out, in)
 	}
-	if !placed && (!snap.hasLedger || !snap.applied(trigComment.GetID())) {
+	if !placed && (!run.hasLedger || !run.applied(trigComment.GetID())) {
 		out = append(out, fromTrigger())
 	}
-	return append(out, trailingEvents(snap, trig)...)
+	return append(out, trailingEvents(run, run.trig)...)
 }
 
 // trailingEvents are what a trigger adds after the comments: an issue event itself, and
 // the close of an issue whose ledger is being rebuilt (the rebuild saw it open).
-func trailingEvents(snap *snapshot, trig trigger) []input {
+func trailingEvents(snap *issueRun, trig trigger) []input {
 	switch {
 	case trig.Kind == triggerIssue:
 		return []input{{event: clarify.Event{Kind: trig.Event, At: trig.At}, user: trig.Sender}}
@@ -82,12 +82,12 @@ func trailingEvents(snap *snapshot, trig trigger) []input {
 // toFold reports whether a run folds comment c in: newer than the ledger's cursor; in a
 // rebuild, from where it starts; without a ledger, of the last firstRunWindow before the
 // trigger or after it.
-func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
+func (run *issueRun) toFold(c *github.IssueComment, trig trigger) bool {
 	switch {
-	case s.damaged:
-		return !c.GetCreatedAt().Time.Before(s.rebuildFrom)
-	case s.hasLedger:
-		return !s.applied(c.GetID())
+	case run.damaged:
+		return !c.GetCreatedAt().Time.Before(run.rebuildFrom)
+	case run.hasLedger:
+		return !run.applied(c.GetID())
 	}
 	return !c.GetCreatedAt().Time.Before(trig.At.Add(-firstRunWindow))
 }
@@ -103,20 +103,20 @@ func (s *snapshot) toFold(c *github.IssueComment, trig trigger) bool {
 // A refusal is posted after the comment it refuses, and the fold takes in no comment at or
 // before the ledger's cursor (clarify.Apply skips them): so only the comments past the
 // cursor are read, and only a refusal among them has its seal checked.
-func (b *Base) refusedAsClosed(snap *snapshot) func(commentID int64) bool {
+func (run *issueRun) refusedAsClosed() func(commentID int64) bool {
 	var refusals []*github.IssueComment
-	for _, c := range snap.known() {
-		if c.GetID() <= snap.ledger.Cursor {
+	for _, c := range run.known() {
+		if c.GetID() <= run.ledger.Cursor {
 			continue
 		}
 		if r, ok := render.ReadRecord(c.GetBody()); ok && r.Kind == string(clarify.ReplyRefusal) && r.Code == string(clarify.CodeIssueClosed) &&
-			b.ownComment(snap.ref, c) {
+			run.ownComment(run.ref, c) {
 			refusals = append(refusals, c)
 		}
 	}
 	return func(id int64) bool {
 		return id != 0 && slices.ContainsFunc(refusals, func(c *github.IssueComment) bool {
-			return b.reader().CarriesMark(snap.ref, c, render.Marker(clarify.ReplyKey(id)))
+			return run.reader().CarriesMark(run.ref, c, render.Marker(clarify.ReplyKey(id)))
 		})
 	}
 }

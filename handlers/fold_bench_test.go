@@ -14,10 +14,10 @@ import (
 // comments, half of them the app's refusals of asks made while it was closed, all before
 // the ledger's cursor, and one new comment to fold.
 func BenchmarkEventsOfALongIssueInActionMode(b *testing.B) {
-	base := &Base{Identity: Identity{AppSlug: "github-actions", LedgerKey: []byte("0123456789abcdef0123456789abcdef")}}
+	base := NewBase(Options{AppSlug: "github-actions", LedgerKey: []byte("0123456789abcdef0123456789abcdef")})
 	ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
 	keys := base.reader().Keys.Issue(ref.Owner, ref.Repo, ref.Number)
-	snap := &snapshot{issueRead: issueRead{ref: ref, ledger: clarify.NewLedger(42), hasLedger: true}}
+	snap := &issueRun{ref: ref, snapshot: snapshot{ledger: clarify.NewLedger(42), hasLedger: true}}
 	id := int64(1000)
 	for i := 0; i < 200; i++ {
 		snap.comments = append(snap.comments, comment(id, "coder-agent", foldT0, "/clarify @maria Per key?"))
@@ -33,7 +33,7 @@ func BenchmarkEventsOfALongIssueInActionMode(b *testing.B) {
 	trig := trigger{Kind: triggerTick, At: foldT0.Add(time.Hour)}
 	b.ResetTimer()
 	for range b.N {
-		if ins := base.events(snap, trig); len(ins) != 1 {
+		if ins := eventsOf(base, snap, trig); len(ins) != 1 {
 			b.Fatalf("%d inputs, want the new comment alone", len(ins))
 		}
 	}

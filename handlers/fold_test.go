@@ -19,12 +19,18 @@ func comment(id int64, login string, at time.Time, body string) *github.IssueCom
 	return &github.IssueComment{ID: &id, Body: &body, User: &github.User{Login: &login}, CreatedAt: &github.Timestamp{Time: at}}
 }
 
+// eventsOf is what a run of b's woken by trig, with snap read, folds.
+func eventsOf(b *Base, snap *issueRun, trig trigger) []input {
+	snap.Base, snap.trig = b, trig
+	return snap.events()
+}
+
 func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
-	b := &Base{Identity: Identity{AppSlug: "clarify"}}
-	withCursor := func(cursor int64) *snapshot {
+	b := NewBase(Options{AppSlug: "clarify"})
+	withCursor := func(cursor int64) *issueRun {
 		l := clarify.NewLedger(42)
 		l.Cursor = cursor
-		return &snapshot{issueRead: issueRead{ledger: l, hasLedger: true}}
+		return &issueRun{snapshot: snapshot{ledger: l, hasLedger: true}}
 	}
 	c1 := comment(101, "maria", foldT0.Add(-20*time.Minute), "old")
 	c2 := comment(102, "coder-agent", foldT0.Add(-10*time.Minute), "/clarify @maria Per key?")
@@ -32,7 +38,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 	trig3 := trigger{Kind: triggerComment, Comment: comment(103, "maria", foldT0, "Per key."), At: foldT0, IssueClosed: true}
 
 	cases := map[string]struct {
-		snap *snapshot
+		snap *issueRun
 		trig trigger
 		// listLacksTrigger drops the trigger's comment from the list, as when GitHub
 		// delivers a comment before its list shows it.
@@ -40,7 +46,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 		want             []string // kind:id:body of each input
 	}{
 		"withoutLedgerOnlyTheFirstRunWindowBeforeTheTrigger": {
-			snap: &snapshot{},
+			snap: &issueRun{},
 			trig: trig3,
 			want: []string{"comment:102:/clarify @maria Per key?", "comment:103:Per key."},
 		},
@@ -70,7 +76,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 			want: []string{"comment:103:Per key, edited since", "closed:0:"},
 		},
 		"aRebuildOfAClosedIssueClosesItAgain": {
-			snap: &snapshot{issueRead: issueRead{damaged: true, hasLedger: true, rebuildFrom: foldT0.Add(-time.Minute), ledger: clarify.NewLedger(42)}},
+			snap: &issueRun{snapshot: snapshot{damaged: true, hasLedger: true, rebuildFrom: foldT0.Add(-time.Minute), ledger: clarify.NewLedger(42)}},
 			trig: trigger{Kind: triggerTick, At: foldT0, IssueClosed: true},
 			want: []string{"comment:103:Per key, edited since", "closed:0:"},
 		},
@@ -82,7 +88,7 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 				tc.snap.comments = tc.snap.comments[:2]
 			}
 			var got []string
-			for _, in := range b.events(tc.snap, tc.trig) {
+			for _, in := range eventsOf(b, tc.snap, tc.trig) {
 				got = append(got, string(in.event.Kind)+":"+strconv.FormatInt(in.event.CommentID, 10)+":"+in.event.Body)
 			}
 			if !slices.Equal(got, tc.want) {
@@ -93,13 +99,13 @@ func TestEventsListsWhatIsNewOldestFirst(t *testing.T) {
 }
 
 func TestEventsMarksOnlyTheTriggerWithTheIssueState(t *testing.T) {
-	b := &Base{Identity: Identity{AppSlug: "clarify"}}
-	snap := &snapshot{issueRead: issueRead{comments: []*github.IssueComment{
+	b := NewBase(Options{AppSlug: "clarify"})
+	snap := &issueRun{snapshot: snapshot{comments: []*github.IssueComment{
 		comment(102, "coder-agent", foldT0, "/clarify @maria Per key?"),
 		comment(103, "maria", foldT0, "Per key."),
 	}}}
 	trig := trigger{Kind: triggerComment, Comment: comment(103, "maria", foldT0, "Per key."), At: foldT0, IssueClosed: true}
-	ins := b.events(snap, trig)
+	ins := eventsOf(b, snap, trig)
 	if len(ins) != 2 || ins[0].event.IssueClosed || !ins[1].event.IssueClosed {
 		t.Fatalf("IssueClosed should be set on the trigger alone: %+v", ins)
 	}

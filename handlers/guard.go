@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
-	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
@@ -21,7 +21,7 @@ import (
 // the scheduled sweep) saved first, or would have been overwritten. Nothing of the run is
 // lost: its comments are past the ledger's cursor and its posts carry markers, so running
 // the event again from a fresh read applies exactly what is missing. RunAgain does that.
-var ErrLedgerMoved = errors.New("the issue's ledger moved while this run worked on it")
+var ErrLedgerMoved = decisions.ErrLedgerMoved
 
 // runAttempts bounds how often one event or issue is run again after another run moved its
 // ledger.
@@ -67,19 +67,19 @@ const DefaultSettleDelay = 2 * time.Second
 
 // checkUnmoved reads the status comment again just before a run that shares its issue
 // edits it.
-func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot) error {
-	if !b.mode.sharesIssue() || snap.status == nil {
+func (run *issueRun) checkUnmoved(ctx context.Context) error {
+	if !run.mode.sharesIssue() || run.status == nil {
 		return nil
 	}
-	now, _, err := client.Issues.GetComment(ctx, ref.Owner, ref.Repo, snap.status.GetID())
+	now, _, err := run.client.Issues.GetComment(ctx, run.ref.Owner, run.ref.Repo, run.status.GetID())
 	if ghtransport.IsStatus(err, http.StatusNotFound) {
-		return fmt.Errorf("status comment %d of %s deleted: %w", snap.status.GetID(), ref.String(), ErrLedgerMoved)
+		return fmt.Errorf("status comment %d of %s deleted: %w", run.status.GetID(), run.ref.String(), ErrLedgerMoved)
 	}
 	if err != nil {
-		return fmt.Errorf("read status comment %d of %s again: %w", snap.status.GetID(), ref.String(), err)
+		return fmt.Errorf("read status comment %d of %s again: %w", run.status.GetID(), run.ref.String(), err)
 	}
-	if now.GetBody() != snap.status.GetBody() {
-		return fmt.Errorf("status comment %d of %s changed before the save: %w", snap.status.GetID(), ref.String(), ErrLedgerMoved)
+	if now.GetBody() != run.status.GetBody() {
+		return fmt.Errorf("status comment %d of %s changed before the save: %w", run.status.GetID(), run.ref.String(), ErrLedgerMoved)
 	}
 	return nil
 }
@@ -88,15 +88,15 @@ func (b *Base) checkUnmoved(ctx context.Context, client *github.Client, ref clar
 // comment to body at revision rev, the comments updated since its read, and reports
 // ErrLedgerMoved when another save overwrote the edit from an equally old read, or when a
 // comment came meanwhile whose own run may have saved in between.
-func (b *Base) checkKept(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, body string, rev int64) error {
-	if !b.mode.sharesIssue() {
+func (run *issueRun) checkKept(ctx context.Context, body string, rev int64) error {
+	if !run.mode.sharesIssue() {
 		return nil
 	}
-	if err := ghtransport.Sleep(ctx, b.settleDelay()); err != nil {
+	if err := ghtransport.Sleep(ctx, run.settleDelay); err != nil {
 		return err
 	}
-	id := snap.status.GetID()
-	since, err := ledger.ListCommentsSince(ctx, client, ref, snap.readTo, 1)
+	id := run.status.GetID()
+	since, err := ledger.ListCommentsSince(ctx, run.client, run.ref, run.readTo, 1)
 	switch {
 	case err != nil && ctx.Err() == nil:
 		// The edit was taken; only whether another save overwrote it is unknown. Stopping
@@ -107,27 +107,27 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref clarify
 			Msg("Could not read the saved status comment back; taking the save as standing")
 		return nil
 	case err != nil:
-		return fmt.Errorf("read status comment %d of %s back: %w", id, ref.String(), err)
+		return fmt.Errorf("read status comment %d of %s back: %w", id, run.ref.String(), err)
 	}
-	if c := cameAfter(since, snap); c != nil {
+	if c := cameAfter(since, run); c != nil {
 		zerolog.Ctx(ctx).Info().Int64(LogKeyComment, c.GetID()).Msg("A comment came while this run worked on the issue; running again")
-		return fmt.Errorf("comment %d of %s came after the run's read: %w", c.GetID(), ref.String(), ErrLedgerMoved)
+		return fmt.Errorf("comment %d of %s came after the run's read: %w", c.GetID(), run.ref.String(), ErrLedgerMoved)
 	}
 	i := slices.IndexFunc(since, func(c *github.IssueComment) bool { return c.GetID() == id })
 	if i < 0 {
-		return fmt.Errorf("status comment %d of %s gone after the save: %w", id, ref.String(), ErrLedgerMoved)
+		return fmt.Errorf("status comment %d of %s gone after the save: %w", id, run.ref.String(), ErrLedgerMoved)
 	}
 	if since[i].GetBody() == body {
 		return nil
 	}
-	theirs, err := b.decodeLedger(ref, since[i].GetBody())
+	theirs, err := run.decodeLedger(run.ref, since[i].GetBody())
 	if err == nil && theirs.Rev > rev {
 		// A later save, which read ours first: ours stands inside it.
 		return nil
 	}
 	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, id).Int64("rev", rev).Int64("their_rev", theirs.Rev).
 		Msg("Another run saved the ledger from the same read; running again")
-	return fmt.Errorf("status comment %d of %s overwritten: %w", id, ref.String(), ErrLedgerMoved)
+	return fmt.Errorf("status comment %d of %s overwritten: %w", id, run.ref.String(), ErrLedgerMoved)
 }
 
 // cameAfter returns a comment among listed made after the snapshot's read, no later than
@@ -135,7 +135,7 @@ func (b *Base) checkKept(ctx context.Context, client *github.Client, ref clarify
 // run can have saved before that edit landed (a run reads after its comment is made): a
 // later one's run reads the edit, so a stream of comments (a drive-by's) does not keep
 // this run starting over. A full page may hide newer ones past it: then its last stands.
-func cameAfter(listed []*github.IssueComment, snap *snapshot) *github.IssueComment {
+func cameAfter(listed []*github.IssueComment, snap *issueRun) *github.IssueComment {
 	edited := snap.status.GetUpdatedAt().Time
 	for _, c := range listed {
 		if c.GetID() > snap.lastRead && !c.GetCreatedAt().After(edited) &&
@@ -149,16 +149,6 @@ func cameAfter(listed []*github.IssueComment, snap *snapshot) *github.IssueComme
 	return nil
 }
 
-// memoryWrite is a write of the repository's decisions that a run made, for its read-back.
-type memoryWrite struct {
-	at    time.Time // when it was written, by this process's clock
-	issue int       // the decisions issue written
-	// kept says whether the memory read back holds the write's change.
-	kept func(clarify.Memory) bool
-	// redo makes the change again, on a fresh read, and notes that write in its turn.
-	redo func() error
-}
-
 // checkMemoryWrites reads the repository's decisions back SettleDelay after each write the
 // run made of them, when Mode.concurrent (workflow runs of different issues run at
 // once, and nothing locks the memory between them). A write that another run's, from a
@@ -166,33 +156,33 @@ type memoryWrite struct {
 // It runs after the status comment's save, whose own read-back has mostly waited out the
 // delay already; the ledger then says the decision was made, so the write is made again
 // here rather than by running the issue again.
-func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot) error {
-	for tries := 0; b.mode.concurrent() && len(snap.memoryWrites) > 0; tries++ {
-		w := snap.memoryWrites[0]
-		snap.memoryWrites = snap.memoryWrites[1:]
+func (run *issueRun) checkMemoryWrites(ctx context.Context) error {
+	for tries := 0; run.mode.concurrent() && len(run.memoryWrites) > 0; tries++ {
+		w := run.memoryWrites[0]
+		run.memoryWrites = run.memoryWrites[1:]
 		if tries == sharedAttempts {
 			// Not ErrLedgerMoved: the ledger is saved, so running the issue again would not
 			// record the decision; the run fails loudly instead.
-			return fmt.Errorf("decisions of %s/%s in #%d overwritten %d times by other runs; this run's change is not in them", ref.Owner, ref.Repo, w.issue, tries)
+			return fmt.Errorf("decisions of %s/%s in #%d overwritten %d times by other runs; this run's change is not in them", run.ref.Owner, run.ref.Repo, w.Issue, tries)
 		}
-		if err := ghtransport.Sleep(ctx, time.Until(w.at.Add(b.settleDelay()))); err != nil {
+		if err := ghtransport.Sleep(ctx, time.Until(w.At.Add(run.settleDelay))); err != nil {
 			return err
 		}
-		book, err := b.reader().ReadMemoryIn(ctx, client, ref.Owner, ref.Repo, w.issue, true)
+		book, err := run.reader().ReadMemoryIn(ctx, run.client, run.ref.Owner, run.ref.Repo, w.Issue, true)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			// The write was taken; only whether another overwrote it is unknown, as with
 			// the status comment's read-back.
-			zerolog.Ctx(ctx).Warn().Err(err).Int("issue", w.issue).Msg("Could not read the decisions back; taking the write as standing")
+			zerolog.Ctx(ctx).Warn().Err(err).Int("issue", w.Issue).Msg("Could not read the decisions back; taking the write as standing")
 			continue
 		case err != nil:
 			return err
-		case w.kept(book.Memory):
+		case w.Kept(book.Memory):
 			continue
 		}
-		b.decisionIssues.forget(ref.Owner + "/" + ref.Repo)
-		zerolog.Ctx(ctx).Warn().Int("issue", w.issue).Msg("Another run wrote the decisions from the same read; writing them again")
-		if err := w.redo(); err != nil {
+		run.decisionIssues.forget(run.ref.Owner + "/" + run.ref.Repo)
+		zerolog.Ctx(ctx).Warn().Int("issue", w.Issue).Msg("Another run wrote the decisions from the same read; writing them again")
+		if err := w.Redo(); err != nil {
 			return err
 		}
 	}
@@ -203,12 +193,13 @@ func (b *Base) checkMemoryWrites(ctx context.Context, client *github.Client, ref
 // shares (the decisions, the dashboard), when other runs' writes keep dropping it.
 const sharedAttempts = 4
 
-func (b *Base) settleDelay() time.Duration {
-	if b.SettleDelay < 0 {
+// settleDelayOf is the wait before a read-back that a SettleDelay option asks for.
+func settleDelayOf(d time.Duration) time.Duration {
+	if d < 0 {
 		return 0
 	}
-	if b.SettleDelay == 0 {
+	if d == 0 {
 		return DefaultSettleDelay
 	}
-	return b.SettleDelay
+	return d
 }

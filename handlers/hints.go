@@ -23,14 +23,14 @@ func pushOf(repo *github.Repository) clarify.Push {
 
 // followHints starts this process from the memory's issue a ledger's hint names, when it
 // knows none of its own and the hint carries the app's mark for that number: the decisions
-// are then read there (decisions_read.go), and the label only when it is gone.
-func (b *Base) followHints(ref clarify.IssueRef, h clarify.Hints) {
-	key := ref.Owner + "/" + ref.Repo
-	if _, ok := b.decisionIssues.get(key); ok || h.Memory.Issue <= 0 {
+// are then read there (decisions/read.go), and the label only when it is gone.
+func (run *issueRun) followHints(h clarify.Hints) {
+	key := run.ref.Owner + "/" + run.ref.Repo
+	if _, ok := run.decisionIssues.get(key); ok || h.Memory.Issue <= 0 {
 		return
 	}
-	if b.reader().MarkedAs(ref.Owner, ref.Repo, ledger.DecisionsKind, h.Memory.Issue, h.Memory.Mark) {
-		b.decisionIssues.put(key, h.Memory.Issue)
+	if run.reader().MarkedAs(run.ref.Owner, run.ref.Repo, ledger.DecisionsKind, h.Memory.Issue, h.Memory.Mark) {
+		run.decisionIssues.put(key, h.Memory.Issue)
 	}
 }
 
@@ -39,25 +39,26 @@ func (b *Base) followHints(ref clarify.IssueRef, h clarify.Hints) {
 // the snapshot read (before the config was read), and the issue that
 // holds the repository's decisions as this process last found or made it (none when the
 // one hinted at is gone and the label names none).
-func (b *Base) noteHints(ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, push clarify.Push, l *clarify.Ledger) {
-	l.Hints.NoConfig, l.Hints.ConfigFile = b.Configs.configHints(snap.ledger.Hints, cfg, push, snap.lastRead)
+func (run *issueRun) noteHints() {
+	push, l := run.trig.Push, &run.folded.ledger
+	l.Hints.NoConfig, l.Hints.ConfigFile = run.Configs.configHints(run.ledger.Hints, run.cfg, push, run.lastRead)
 	l.Hints.Memory = clarify.MemoryHint{}
-	if n, ok := b.decisionIssues.get(ref.Owner + "/" + ref.Repo); ok {
-		mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
-		l.Hints.Memory = clarify.MemoryHint{Issue: n, Mark: b.keys(mref).AppIssueMark(ledger.DecisionsKind)}
+	if n, ok := run.decisionIssues.get(run.ref.Owner + "/" + run.ref.Repo); ok {
+		mref := clarify.IssueRef{Owner: run.ref.Owner, Repo: run.ref.Repo, Number: n}
+		l.Hints.Memory = clarify.MemoryHint{Issue: n, Mark: run.keys(mref).AppIssueMark(ledger.DecisionsKind)}
 	}
 }
 
 // hintRun is what the run knows to decide on the ledger's config hints (config.go): the
 // payload's push and comment, and the newest comment it is to apply that is not the app's,
 // whose config must be the one in force when it was made (bot is the app's login).
-func (s *snapshot) hintRun(trig trigger, bot string) hintRun {
-	h := hintRun{none: s.ledger.Hints.NoConfig, file: s.ledger.Hints.ConfigFile, push: trig.Push}
+func (run *issueRun) hintRun(trig trigger, bot string) hintRun {
+	h := hintRun{none: run.ledger.Hints.NoConfig, file: run.ledger.Hints.ConfigFile, push: trig.Push}
 	if trig.Kind == triggerComment {
 		h.trigger = trig.Comment.GetID()
 	}
-	for _, c := range s.known() {
-		if c.GetID() > h.newest && s.toFold(c, trig) && !strings.EqualFold(c.GetUser().GetLogin(), bot) {
+	for _, c := range run.known() {
+		if c.GetID() > h.newest && run.toFold(c, trig) && !strings.EqualFold(c.GetUser().GetLogin(), bot) {
 			h.newest = c.GetID()
 		}
 	}

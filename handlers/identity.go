@@ -45,14 +45,14 @@ func (id *Identity) isSelf(u *github.User) bool {
 	return ledger.IsLogin(u, id.BotLogin())
 }
 
-// ownComment reports whether c is the app's own comment in the issue (ledger.LedgerReader.OwnsBy).
+// ownComment reports whether c is the app's own comment in the issue (ledger.Reader.OwnsBy).
 func (id *Identity) ownComment(ref clarify.IssueRef, c *github.IssueComment) bool {
 	return id.reader().OwnsBy(ref, c.GetUser(), c.GetBody())
 }
 
 // carries says whether c is the app's comment carrying mark. A round above the table of a
 // status comment does not count here: when its ledger vouches for it, the caller never
-// gets this far (snapshot.posted), and when it does not, the round is posted anew.
+// gets this far (issueRun.posted), and when it does not, the round is posted anew.
 func (id *Identity) carries(ref clarify.IssueRef, c *github.IssueComment, mark string) bool {
 	if !id.reader().CarriesMark(ref, c, mark) {
 		return false
@@ -93,8 +93,8 @@ func (id *Identity) decodeLedger(ref clarify.IssueRef, body string) (clarify.Led
 }
 
 // reader reads the issue's ledger as bot ledger does, under the app's keyring.
-func (id *Identity) reader() ledger.LedgerReader {
-	return ledger.LedgerReader{Bot: id.BotLogin(), Keys: render.Keyring{Current: id.LedgerKey, Previous: id.PreviousKeys}}
+func (id *Identity) reader() ledger.Reader {
+	return ledger.Reader{Bot: id.BotLogin(), Keys: render.Keyring{Current: id.LedgerKey, Previous: id.PreviousKeys}}
 }
 
 // commentKey is the Ed25519 key the app signs its comments with: drawn from the ledger key

@@ -70,14 +70,14 @@ func (e IndexEntry) Key() string {
 	return clarify.IssueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}.String()
 }
 
-// MemoryIndex is the DeadlineIndex of a single process.
-type MemoryIndex struct {
+// LocalIndex is the DeadlineIndex of a single process.
+type LocalIndex struct {
 	mu      sync.Mutex
 	entries map[string]IndexEntry
 }
 
 // Put records or replaces the issue's entry.
-func (m *MemoryIndex) Put(_ context.Context, e IndexEntry) error {
+func (m *LocalIndex) Put(_ context.Context, e IndexEntry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.entries == nil {
@@ -88,7 +88,7 @@ func (m *MemoryIndex) Put(_ context.Context, e IndexEntry) error {
 }
 
 // Remove forgets the issue.
-func (m *MemoryIndex) Remove(_ context.Context, e IndexEntry) error {
+func (m *LocalIndex) Remove(_ context.Context, e IndexEntry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.entries, e.Key())
@@ -96,7 +96,7 @@ func (m *MemoryIndex) Remove(_ context.Context, e IndexEntry) error {
 }
 
 // Due returns the entries due at now, earliest first.
-func (m *MemoryIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error) {
+func (m *LocalIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []IndexEntry
@@ -110,7 +110,7 @@ func (m *MemoryIndex) Due(_ context.Context, now time.Time) ([]IndexEntry, error
 }
 
 // Repo returns the entries of one repository.
-func (m *MemoryIndex) Repo(_ context.Context, installation int64, owner, repo string) ([]IndexEntry, error) {
+func (m *LocalIndex) Repo(_ context.Context, installation int64, owner, repo string) ([]IndexEntry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []IndexEntry
@@ -136,8 +136,8 @@ func SortEntries(es []IndexEntry) {
 // and the entry lets a restarted process's walk leave the issue unread), and nothing once
 // nothing is open. The index is a cache of the ledgers, so a failure to write it is logged
 // and the run goes on: the sweep's reconciliation finds the issue again.
-func (b *Base) indexSaved(ctx context.Context, ref clarify.IssueRef, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
-	if b.Index == nil {
+func (run *issueRun) indexSaved(ctx context.Context, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
+	if run.Index == nil {
 		return
 	}
 	inst, ok := ghtransport.InstallationOf(ctx)
@@ -146,23 +146,23 @@ func (b *Base) indexSaved(ctx context.Context, ref clarify.IssueRef, saved clari
 		// without it is a test's, and an entry without its installation could never be run.
 		return
 	}
-	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number,
-		Due: b.nextDue(ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen,
+	e := IndexEntry{Installation: inst, Owner: run.ref.Owner, Repo: run.ref.Repo, Number: run.ref.Number,
+		Due: run.nextDue(run.ref, saved), Waits: clarify.WaitFors([]clarify.Ledger{saved}, p), Seen: seen,
 		Written: ghtransport.LastWrite(ctx)}
 	keep := !e.Due.IsZero() || len(saved.Open()) > 0
-	b.savedAt.put(ref.String(), savedMark{At: b.Now(), Put: keep, Entry: e})
-	b.runFailures.clear(ref.String())
+	run.savedAt.put(run.ref.String(), savedMark{At: run.Now(), Put: keep, Entry: e})
+	run.runFailures.clear(run.ref.String())
 	var err error
 	if !keep {
-		err = b.Index.Remove(ctx, e)
+		err = run.Index.Remove(ctx, e)
 	} else {
-		err = b.Index.Put(ctx, e)
+		err = run.Index.Put(ctx, e)
 	}
 	if err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated; the sweep's reconciliation will find the issue")
 	}
 	if len(e.Waits) > 0 {
-		b.waitsChanged.add(RepoRef{Installation: inst, Owner: ref.Owner, Repo: ref.Repo})
+		run.waitsChanged.add(RepoRef{Installation: inst, Owner: run.ref.Owner, Repo: run.ref.Repo})
 	}
 }
 
@@ -182,17 +182,17 @@ func (b *Base) nextDue(ref clarify.IssueRef, saved clarify.Ledger) time.Time {
 // failures in a row (a delivery's own tries count), each doubles the wait, up to an hour,
 // so that an issue that cannot succeed (its installation gone, a ledger of a newer
 // version) costs little.
-func (b *Base) indexFailed(ctx context.Context, ref clarify.IssueRef) {
+func (run *issueRun) indexFailed(ctx context.Context) {
 	inst, ok := ghtransport.InstallationOf(ctx)
-	if b.Index == nil || !ok {
+	if run.Index == nil || !ok {
 		return
 	}
 	var wait time.Duration
-	if n := b.runFailures.add(ref.String()) - failuresBeforeBackoff; n >= 0 {
+	if n := run.runFailures.add(run.ref.String()) - failuresBeforeBackoff; n >= 0 {
 		wait = min(time.Minute<<min(n, 6), time.Hour)
 	}
-	e := IndexEntry{Installation: inst, Owner: ref.Owner, Repo: ref.Repo, Number: ref.Number, Due: b.Now().Add(wait)}
-	if err := b.Index.Put(context.WithoutCancel(ctx), e); err != nil {
+	e := IndexEntry{Installation: inst, Owner: run.ref.Owner, Repo: run.ref.Repo, Number: run.ref.Number, Due: run.Now().Add(wait)}
+	if err := run.Index.Put(context.WithoutCancel(ctx), e); err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated after a failed run; the sweep's walk will find the issue")
 	}
 }
@@ -247,10 +247,10 @@ func (s *repoSet) take() map[RepoRef]bool {
 	return out
 }
 
-// savedMemory remembers when this process last saved each issue's ledger and whether that
+// savedCache remembers when this process last saved each issue's ledger and whether that
 // left an entry in the index, so that the sweep's walk can tell the issues it may leave to
 // the index (nothing happened in them since) from those it must read.
-type savedMemory = memory[savedMark]
+type savedCache = cache[savedMark]
 
 // savedMark is one issue's last save by this process.
 type savedMark struct {
@@ -263,15 +263,15 @@ type savedMark struct {
 // indexWrites brings the index entry of the issue's save up to the run's last write,
 // when the run wrote after the save (the labels that come off after it): so the run's own
 // writes never read as a change to the walk (IndexEntry.Written).
-func (b *Base) indexWrites(ctx context.Context, ref clarify.IssueRef) {
-	mark, ok := b.savedAt.get(ref.String())
+func (run *issueRun) indexWrites(ctx context.Context) {
+	mark, ok := run.savedAt.get(run.ref.String())
 	last := ghtransport.LastWrite(ctx)
-	if b.Index == nil || !ok || !mark.Put || !last.After(mark.Entry.Written) {
+	if run.Index == nil || !ok || !mark.Put || !last.After(mark.Entry.Written) {
 		return
 	}
 	mark.Entry.Written = last
-	b.savedAt.put(ref.String(), mark)
-	if err := b.Index.Put(ctx, mark.Entry); err != nil {
+	run.savedAt.put(run.ref.String(), mark)
+	if err := run.Index.Put(ctx, mark.Entry); err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not brought up to the run's last write; the walk reads the issue again")
 	}
 }
@@ -288,7 +288,7 @@ const DefaultRunRetries = 3
 const failuresBeforeBackoff = 2 * (1 + DefaultRunRetries)
 
 // failureCounts counts each issue's runs that failed in a row, for indexFailed's back-off.
-type failureCounts struct{ m memory[int] }
+type failureCounts struct{ m cache[int] }
 
 // add counts one more failure and returns how many came before it.
 func (f *failureCounts) add(key string) int {

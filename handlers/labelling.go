@@ -33,19 +33,19 @@ func (b *Base) hasOurLabel(owner, repo string, on []*github.Label) bool {
 // on again a label that is on, or take off again one already gone. Then what this process
 // last set stands, and a process that set nothing here (a restart, another replica) reads
 // the issue's labels: a read, where a stale payload would cost a write.
-func (b *Base) currentLabels(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger, before clarify.Ledger) ([]*github.Label, error) {
-	stale := trig.Kind == triggerComment && trig.Comment != nil && trig.Comment.GetID() <= before.Cursor
+func (run *issueRun) currentLabels(ctx context.Context, before clarify.Ledger) ([]*github.Label, error) {
+	stale := run.trig.Kind == triggerComment && run.trig.Comment != nil && run.trig.Comment.GetID() <= before.Cursor
 	if !stale {
-		return labelsOn(trig.Issue), nil
+		return labelsOn(run.trig.Issue), nil
 	}
-	if names, ok := b.labelsSet.Known(ref.String()); ok {
+	if names, ok := run.labelsSet.Known(run.ref.String()); ok {
 		out := make([]*github.Label, 0, len(names))
 		for _, n := range names {
 			out = append(out, &github.Label{Name: github.String(n)})
 		}
 		return out, nil
 	}
-	return labels.Read(ctx, client, ref)
+	return labels.Read(ctx, run.client, run.ref)
 }
 
 // labelsOn returns the labels an issue carries, none for no issue.
@@ -81,12 +81,12 @@ func (b *Base) ColourLabels(ctx context.Context, client *github.Client, owner, r
 	}
 }
 
-// labelMemory remembers the app's own labels as this process last set them on each issue.
-type labelMemory struct{ m memory[[]string] }
+// labelCache remembers the app's own labels as this process last set them on each issue.
+type labelCache struct{ m cache[[]string] }
 
 // Known returns the app's own labels as this process last set them on the issue, and
 // whether it set them at all.
-func (l *labelMemory) Known(key string) ([]string, bool) { return l.m.get(key) }
+func (l *labelCache) Known(key string) ([]string, bool) { return l.m.get(key) }
 
 // Put remembers the app's own labels as this process just set them on the issue.
-func (l *labelMemory) Put(key string, names []string) { l.m.put(key, names) }
+func (l *labelCache) Put(key string, names []string) { l.m.put(key, names) }

@@ -12,16 +12,16 @@ import (
 // heldToIssue makes the trust decision for the app's run on the verified ledger l of
 // status comment c, and logs it: it reports whether the ledger must be rebuilt, marking
 // the snapshot damaged (and older, below the floor) then.
-func (b *Base) heldToIssue(ctx context.Context, ref clarify.IssueRef, snap *snapshot, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
+func (run *issueRun) heldToIssue(ctx context.Context, l *clarify.Ledger, c *github.IssueComment) (rebuild bool) {
 	logger := zerolog.Ctx(ctx).With().Int64(LogKeyComment, c.GetID()).Logger()
 	cursor := l.Cursor
-	no, moved := b.reader().Trust(ref, l, c, snap.comments, snap.revFloor)
+	no, moved := run.reader().Trust(run.ref, l, c, run.comments, run.revFloor)
 	switch {
 	case no != nil && no.Older:
-		logger.Warn().Int64("rev", l.Rev).Int64("newest_rev", snap.revFloor).Str("reason", no.Why).
+		logger.Warn().Int64("rev", l.Rev).Int64("newest_rev", run.revFloor).Str("reason", no.Why).
 			Msg("Status comment holds an older ledger than the app wrote; rebuilding the ledger from the comments, waking nobody")
 		// The app saved a newer revision after this one: the rebuild saves above both.
-		snap.revFloor = max(snap.revFloor, l.Rev+1)
+		run.revFloor = max(run.revFloor, l.Rev+1)
 	case no != nil:
 		logger.Warn().Str("reason", no.Why).
 			Msg("Status comment verifies but contradicts the issue (a pasted import?); rebuilding the ledger from the comments")
@@ -30,7 +30,7 @@ func (b *Base) heldToIssue(ctx context.Context, ref clarify.IssueRef, snap *snap
 			Msg("The ledger's cursor is past the issue's newest comment (a deleted comment, or a pasted import); it comes back to the newest")
 	}
 	if no != nil {
-		snap.damaged, snap.older = true, no.Older
+		run.damaged, run.older = true, no.Older
 	}
 	return no != nil
 }

@@ -1,182 +1,157 @@
 package handlers
 
 import (
-	"sync"
+	"context"
 	"time"
 
-	"golang.org/x/sync/singleflight"
+	"github.com/google/go-github/v60/github"
 
 	"github.com/clarify-app/clarify/clarify"
-	"github.com/clarify-app/clarify/handlers/checks"
+	"github.com/clarify-app/clarify/handlers/appissues"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/ledger"
+	"github.com/clarify-app/clarify/repoconfig"
 )
 
-// maxRemembered bounds the keys a memory holds; past it, it starts afresh.
-const maxRemembered = 10_000
+// The run's calls to the repository's decision memory (package decisions), and what that
+// package reaches of the run (decisions.Run) and of the process (decisions.Host).
 
-// memories are what a process remembers between runs, in one place: each is a memory, so
-// each is bounded the same way and none outlives what a restart would cost. All of them
-// are hints or caches: a restart, which forgets them, only makes the next runs read more.
-type memories struct {
-	// active knows the issues with an ask in flight or an open clarification, for the
-	// cheap filters.
-	active activeIssues
-	// memory lets a run read only what is new in an issue this process ran before.
-	memory issueMemories
-	// revs remembers the newest ledger revision of each issue, so an older one put back
-	// into the status comment is not trusted.
-	revs revMemory
-	// labelsSet remembers the app's own labels this process last set on each issue.
-	labelsSet labelMemory
-	// labelsColoured remembers the labels GitHub made on first use that this process's
-	// sweeps gave our colour, so that a listing that lags behind the edit costs no second.
-	labelsColoured memory[bool]
-	// runFailures counts each issue's failed runs in a row, to space their retries.
-	runFailures failureCounts
-	// members remembers team memberships across runs, for membershipTTL.
-	members membershipCache
-	// permissions remembers nothing: it only lets runs that look up one login's permission
-	// at the same moment share the request (a burst's runs would each miss the ETag the
-	// first one is about to bring), so an answer is never older than its request.
-	permissions memory[permission]
-	// waitsChanged is the repositories where a run saved wait-for edges since the sweep
-	// last looked for deadlocks.
-	waitsChanged repoSet
-	// savedAt remembers this process's last save of each issue, for the sweep's walk.
-	savedAt savedMemory
-	// blocked remembers each issue's open blocking clarifications, for outsiders' checks.
-	blocked memory[[]clarify.Clarification]
-	// checksOwed holds the issues whose pull requests' checks a run could not update.
-	checksOwed memory[bool]
-	// decisionIssues remembers the issue that holds each repository's decisions, so that
-	// reading them costs one read of its comments rather than the label's too.
-	decisionIssues memory[int]
-	// decisionBooks keeps each repository's decisions as last read or written, for
-	// offers, for decisionsTTL.
-	decisionBooks memory[ledger.MemoryBook]
-	// pendingMemory holds the decisions waiting for the memory's next write.
-	pendingMemory pendingDecisions
-}
-
-// newMemories returns the memories of a process whose clock is now.
-func newMemories(now func() time.Time) memories {
-	return memories{members: membershipCache{ttl: membershipTTL, now: now},
-		blocked:       memory[[]clarify.Clarification]{ttl: checks.OutsiderTrust, now: now},
-		decisionBooks: memory[ledger.MemoryBook]{ttl: decisionsTTL, now: now}}
-}
-
-// memory is a map a process keeps between runs, safe for concurrent use. It is bounded:
-// past maxRemembered keys it starts afresh, which costs what a restart costs, no more.
-// With a ttl, an entry is fresh for that long after it was put; a stale one is still
-// there for a caller that would rather have it than nothing (lookup).
-type memory[V any] struct {
-	// ttl, when positive, is how long an entry stays fresh.
-	ttl time.Duration
-	// now is the clock the ttl is measured by; nil is the wall clock.
-	now func() time.Time
-
-	mu sync.Mutex
-	m  map[string]remembered[V]
-	// flight makes the callers that miss one key at the same moment (the runs of a burst
-	// in one repository) share one load of it (load).
-	flight singleflight.Group
-}
-
-// load returns the key's fresh value, or has fetch find it: once for every caller that
-// asks at the same moment, so that a burst of runs costs one request. What fetch returns
-// is remembered when it says to keep it. fetched reports whether this caller's own fetch
-// found the value (the one run that should act on news in it, such as a broken file).
-func (m *memory[V]) load(key string, fetch func() (v V, keep bool, err error)) (v V, fetched bool, err error) {
-	if v, ok := m.get(key); ok {
-		return v, false, nil
+// precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
+// to offer the new questions the effects post.
+func (run *issueRun) precedentsAndOffers(ctx context.Context) error {
+	f := &run.folded
+	l, effects, offers, err := decisions.PrecedentsAndOffers(ctx, run, f.ledger, f.effects)
+	if err != nil {
+		return err
 	}
-	r, err, _ := m.flight.Do(key, func() (any, error) {
-		// A caller that lost the race to start the flight may find the load already done.
-		if v, ok := m.get(key); ok {
-			return v, nil
-		}
-		fetched = true
-		v, keep, err := fetch()
-		if err == nil && keep {
-			m.put(key, v)
-		}
-		return v, err
-	})
-	v, _ = r.(V)
-	return v, fetched, err
+	f.ledger, f.effects = l, effects
+	run.inherits, run.offers = offers.From, offers.ByKey
+	return nil
 }
 
-// remembered is one entry and when it goes stale (zero: never).
-type remembered[V any] struct {
-	v       V
-	expires time.Time
+// FlushDecisions writes every repository's decisions waiting for the memory's next write,
+// for the sweep and a process that stops; a repository whose write fails keeps them for
+// the next.
+func (b *Base) FlushDecisions(ctx context.Context) { decisions.Flush(ctx, memoryHost{b}) }
+
+// rememberOffersAndDecisions writes into the ledger what each new question was offered,
+// and into the repository's memory the decisions people made in this run.
+func (run *issueRun) rememberOffersAndDecisions(ctx context.Context) error {
+	return decisions.Remember(ctx, run, decisions.Offers{ByKey: run.offers, From: run.inherits}, run.ledger, &run.folded.ledger)
 }
 
-// get returns the key's value while it is fresh.
-func (m *memory[V]) get(key string) (V, bool) {
-	v, fresh, _ := m.lookup(key)
-	return v, fresh
+var _ decisions.Run = (*issueRun)(nil)
+
+// Host is the process the run belongs to, as the decision memory reaches it.
+func (run *issueRun) Host() decisions.Host { return memoryHost{run.Base} }
+
+// Client is the run's client.
+func (run *issueRun) Client() *github.Client { return run.client }
+
+// Ref is the run's issue.
+func (run *issueRun) Ref() clarify.IssueRef { return run.ref }
+
+// Decisions is the repository's decisions config as the run read it.
+func (run *issueRun) Decisions() repoconfig.Decisions { return run.cfg.Decisions }
+
+// Policy is the repository's policy as the run read it.
+func (run *issueRun) Policy() clarify.Policy { return run.cfg.Policy }
+
+// StatusID is the issue's status comment, 0 when there is none yet.
+func (run *issueRun) StatusID() int64 { return run.status.GetID() }
+
+// Posted reports whether one of the app's comments already carries the effect key's marker.
+func (run *issueRun) Posted(key string) bool { return run.posted(key) }
+
+// PostOnce posts body under mark unless one of the app's comments carries it (post.go).
+func (run *issueRun) PostOnce(ctx context.Context, mark, body string) (*github.IssueComment, error) {
+	return run.postOnce(ctx, mark, body)
 }
 
-// lookup returns the key's value, whether it is still fresh, and whether there is one.
-func (m *memory[V]) lookup(key string) (v V, fresh, ok bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.m[key]
-	if !ok {
-		return v, false, false
+// React puts the effect's reaction on its comment.
+func (run *issueRun) React(ctx context.Context, e clarify.Effect) error {
+	return react(ctx, run.client, run.ref, e)
+}
+
+// Actor says who login is, through the run's look-ups (actors.go).
+func (run *issueRun) Actor(ctx context.Context, login string) (clarify.Actor, error) {
+	if run.lookups == nil {
+		run.lookups = newActorLookups(run.client, run.ref, &run.caches, run.BotLogin())
 	}
-	return e.v, m.fresh(e), true
+	return run.lookups.now(ctx, login)
 }
 
-func (m *memory[V]) put(key string, v V) {
-	m.update(key, func(V) V { return v })
+// NoteWrite notes a write of the memory, for the run's read-back (checkMemoryWrites).
+func (run *issueRun) NoteWrite(w decisions.Write) { run.memoryWrites = append(run.memoryWrites, w) }
+
+// memoryHost is the process as the decision memory reaches it.
+type memoryHost struct{ b *Base }
+
+var _ decisions.Host = memoryHost{}
+
+// Now is the process's clock.
+func (h memoryHost) Now() time.Time { return h.b.Now() }
+
+// Reader reads the app's comments under its keys.
+func (h memoryHost) Reader() ledger.Reader { return h.b.reader() }
+
+// Signed is body signed as the app's comment in issue ref.
+func (h memoryHost) Signed(ref clarify.IssueRef, body string) string { return h.b.signed(ref, body) }
+
+// Lock takes the process's lock of key.
+func (h memoryHost) Lock(ctx context.Context, key string) (func(), error) {
+	return h.b.Locks.Lock(ctx, key)
 }
 
-// update replaces the key's value with f of the old one (the zero value when there is
-// none, or it is stale) and returns what it was.
-func (m *memory[V]) update(key string, f func(old V) V) V {
-	return m.change(key, func(old V) (V, bool) { return f(old), true })
-}
-
-// change is update in which f may also say to forget the key, in the same step, so that
-// no other change comes between.
-func (m *memory[V]) change(key string, f func(old V) (v V, keep bool)) V {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || len(m.m) >= maxRemembered {
-		m.m = map[string]remembered[V]{}
+// Recent shares the decisions people made lately between replicas; nil for none.
+func (h memoryHost) Recent() decisions.Recent {
+	if h.b.Recent == nil {
+		return nil
 	}
-	var old V
-	if e, ok := m.m[key]; ok && m.fresh(e) {
-		old = e.v
-	}
-	v, keep := f(old)
-	if !keep {
-		delete(m.m, key)
-		return old
-	}
-	e := remembered[V]{v: v}
-	if m.ttl > 0 {
-		e.expires = m.clock().Add(m.ttl)
-	}
-	m.m[key] = e
-	return old
+	return h.b.Recent
 }
 
-func (m *memory[V]) forget(key string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.m, key)
+// Batches says decisions wait for the memory's next write (Mode.batchesMemory).
+func (h memoryHost) Batches() bool { return h.b.mode.batchesMemory() }
+
+// AppIssues keeps the app's own issues.
+func (h memoryHost) AppIssues() *appissues.Keeper { return h.b.appIssues }
+
+// Policy is the repository's policy, from its config.
+func (h memoryHost) Policy(ctx context.Context, client *github.Client, owner, repo string) (clarify.Policy, error) {
+	cfg, err := h.b.Configs.Load(ctx, client, owner, repo)
+	return cfg.Policy, err
 }
 
-func (m *memory[V]) fresh(e remembered[V]) bool {
-	return e.expires.IsZero() || m.clock().Before(e.expires)
+// Actors says who a login is in issue ref, one look-up of each login for all calls.
+func (h memoryHost) Actors(client *github.Client, ref clarify.IssueRef) func(ctx context.Context, login string) (clarify.Actor, error) {
+	lookups := newActorLookups(client, ref, &h.b.caches, h.b.BotLogin())
+	return lookups.now
 }
 
-func (m *memory[V]) clock() time.Time {
-	if m.now == nil {
-		return time.Now()
-	}
-	return m.now()
+// Caches are what the process remembers of each repository's memory.
+func (h memoryHost) Caches() decisions.Caches { return memoryCaches{&h.b.caches} }
+
+// memoryCaches are the decision memory's caches among the process's (cache.go).
+type memoryCaches struct{ c *caches }
+
+// Issue is the repository's decisions issue as last found.
+func (m memoryCaches) Issue(repo string) (int, bool) { return m.c.decisionIssues.get(repo) }
+
+// SetIssue notes the repository's decisions issue.
+func (m memoryCaches) SetIssue(repo string, n int) { m.c.decisionIssues.put(repo, n) }
+
+// ForgetIssue drops the repository's decisions issue.
+func (m memoryCaches) ForgetIssue(repo string) { m.c.decisionIssues.forget(repo) }
+
+// Book is the repository's decisions while fresh, else read once for every caller at once.
+func (m memoryCaches) Book(repo string, read func() (ledger.MemoryBook, bool, error)) (ledger.MemoryBook, error) {
+	book, _, err := m.c.decisionBooks.load(repo, read)
+	return book, err
 }
+
+// SetBook notes the repository's decisions as just written.
+func (m memoryCaches) SetBook(repo string, book ledger.MemoryBook) { m.c.decisionBooks.put(repo, book) }
+
+// Pending holds the decisions waiting for the memory's next write.
+func (m memoryCaches) Pending() *decisions.Pending { return &m.c.pendingMemory }

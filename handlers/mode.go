@@ -16,6 +16,8 @@ type Mode struct {
 	sweeps bool
 	// noChecks: a workflow run whose token may not write check runs.
 	noChecks bool
+	// mirrorsOnly: a workflow run that writes a dispatch's mirror and nothing else.
+	mirrorsOnly bool
 }
 
 type modeKind int
@@ -34,9 +36,10 @@ func LoneServer(sweeps bool) Mode { return Mode{kind: loneServer, sweeps: sweeps
 func Replicas() Mode { return Mode{kind: replicas} }
 
 // WorkflowRun is one run of bot action. scheduled says it is the repository's scheduled
-// sweep rather than an event's run; checks says its token may write check runs.
-func WorkflowRun(scheduled, checks bool) Mode {
-	return Mode{kind: workflowRun, sweeps: scheduled, noChecks: !checks}
+// sweep rather than an event's run; checks says its token may write check runs; mirrorOnly
+// says it writes a dispatch's mirror and nothing else (Mode.mirrorOnly).
+func WorkflowRun(scheduled, checks, mirrorOnly bool) Mode {
+	return Mode{kind: workflowRun, sweeps: scheduled, noChecks: !checks, mirrorsOnly: mirrorOnly}
 }
 
 // concurrent says other processes may run this issue at the same moment with no lock
@@ -53,7 +56,7 @@ func (m Mode) sharesIssue() bool { return m.kind == workflowRun && m.sweeps }
 func (m Mode) inIssueGroup() bool { return m.kind == workflowRun && !m.sweeps }
 
 // batchesMemory says the decision memory is written at most once a minute
-// (decisions_pending.go): only a lone server that runs the sweep, which writes what waits.
+// (decisions/pending.go): only a lone server that runs the sweep, which writes what waits.
 // Replicas would each hold decisions the others' offers cannot see, and workflow runs end
 // with their process: both write each decision at once, as the read-backs of concurrent
 // runs (guard.go) expect.
@@ -73,3 +76,9 @@ func (m Mode) writesChecks() bool { return !m.noChecks }
 // (decision_reply.go): not in a workflow run, whose job for a comment in the decision issue
 // would run in that issue's concurrency group beside the work issue's own jobs.
 func (m Mode) relaysDecisionReplies() bool { return m.kind != workflowRun }
+
+// mirrorOnly says a dispatch's run writes its mirror (or its refusal) and nothing else:
+// the job a workflow runs outside the issue's concurrency group, before the issue's own job
+// waits there, where a newer job may cancel it; that job, or the newer one, folds the
+// mirror in (docs/workflow.md).
+func (m Mode) mirrorOnly() bool { return m.kind == workflowRun && m.mirrorsOnly }

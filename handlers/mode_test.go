@@ -16,11 +16,11 @@ func TestEachModeSaysHowItRunsBesideOthers(t *testing.T) {
 			says{seesEveryEvent: true, writesChecks: true}},
 		"replicasSeeOnlyPartOfTheEvents": {Replicas(),
 			says{writesChecks: true}},
-		"aScheduledWorkflowRunMayShareItsIssue": {WorkflowRun(true, true),
+		"aScheduledWorkflowRunMayShareItsIssue": {WorkflowRun(true, true, false),
 			says{concurrent: true, sharesIssue: true, writesChecks: true}},
-		"anEventsWorkflowRunIsAloneInItsIssuesGroup": {WorkflowRun(false, true),
+		"anEventsWorkflowRunIsAloneInItsIssuesGroup": {WorkflowRun(false, true, false),
 			says{concurrent: true, inIssueGroup: true, writesChecks: true}},
-		"aWorkflowRunWithoutChecksWritesNone": {WorkflowRun(false, false),
+		"aWorkflowRunWithoutChecksWritesNone": {WorkflowRun(false, false, false),
 			says{concurrent: true, inIssueGroup: true}},
 	}
 	for name, tc := range tests {

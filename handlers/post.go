@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/rs/zerolog"
 
-	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
@@ -26,26 +25,26 @@ const raceWindow = 5 * time.Minute
 // one. In bot action only the scheduled run can post beside another run of the issue
 // (Mode.sharesIssue), and an event's run does not look (Mode.inIssueGroup): the scheduled run gives
 // way to any twin, older or newer.
-func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, mark, body string) (*github.IssueComment, error) {
-	for _, c := range snap.known() {
-		if b.carries(ref, c, mark) {
+func (run *issueRun) postOnce(ctx context.Context, mark, body string) (*github.IssueComment, error) {
+	for _, c := range run.known() {
+		if run.carries(run.ref, c, mark) {
 			return c, nil
 		}
 	}
 	// Sealed, the marker is the app's alone: another workflow writing as the same account
 	// cannot make the app skip this post, or take its comment for this one.
-	body = b.signed(ref, b.keys(ref).Seal(body, mark))
-	c, err := b.create(ctx, client, ref, mark, body)
+	body = run.signed(run.ref, run.keys(run.ref).Seal(body, mark))
+	c, err := run.create(ctx, mark, body)
 	if err != nil {
-		return nil, fmt.Errorf("post on %s: %w", ref.String(), err)
+		return nil, fmt.Errorf("post on %s: %w", run.ref.String(), err)
 	}
-	snap.posts = append(snap.posts, c)
-	if b.mode.inIssueGroup() {
+	run.posts = append(run.posts, c)
+	if run.mode.inIssueGroup() {
 		return c, nil
 	}
 
 	since := c.GetCreatedAt().Time.Add(-raceWindow)
-	recent, err := ledger.ListCommentsSince(ctx, client, ref, since, 1) // a twin is among the first 100 since
+	recent, err := ledger.ListCommentsSince(ctx, run.client, run.ref, since, 1) // a twin is among the first 100 since
 	if err != nil {
 		// Best effort: the post itself succeeded, and a twin, if any, stays.
 		zerolog.Ctx(ctx).Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Could not look for a twin posted by another replica")
@@ -53,7 +52,7 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.
 	}
 	kept := c
 	for _, o := range recent {
-		if o.GetID() != c.GetID() && b.carries(ref, o, mark) && (o.GetID() < kept.GetID() || kept == c && b.mode.sharesIssue()) {
+		if o.GetID() != c.GetID() && run.carries(run.ref, o, mark) && (o.GetID() < kept.GetID() || kept == c && run.mode.sharesIssue()) {
 			kept = o
 		}
 	}
@@ -61,10 +60,10 @@ func (b *Base) postOnce(ctx context.Context, client *github.Client, ref clarify.
 		return c, nil
 	}
 	zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Int64("twin", kept.GetID()).Msg("Another run posted the same message; deleting ours")
-	if _, err := client.Issues.DeleteComment(ctx, ref.Owner, ref.Repo, c.GetID()); err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
-		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), ref.String(), err)
+	if _, err := run.client.Issues.DeleteComment(ctx, run.ref.Owner, run.ref.Repo, c.GetID()); err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
+		return nil, fmt.Errorf("delete twin comment %d on %s: %w", c.GetID(), run.ref.String(), err)
 	}
-	snap.posts = append(snap.posts, kept)
+	run.posts = append(run.posts, kept)
 	return kept, nil
 }
 
@@ -74,14 +73,14 @@ const postAttempts = 3
 // create posts body. A post answered 5xx or cut off may have happened (GitHub has no
 // idempotency key), so before sending it again the issue's recent comments are searched
 // for its marker: found, it is the post; not found, it never happened.
-func (b *Base) create(ctx context.Context, client *github.Client, ref clarify.IssueRef, mark, body string) (*github.IssueComment, error) {
+func (run *issueRun) create(ctx context.Context, mark, body string) (*github.IssueComment, error) {
 	logger := zerolog.Ctx(ctx)
 	for attempt := 1; ; attempt++ {
-		c, _, err := client.Issues.CreateComment(ctx, ref.Owner, ref.Repo, ref.Number, &github.IssueComment{Body: &body})
+		c, _, err := run.client.Issues.CreateComment(ctx, run.ref.Owner, run.ref.Repo, run.ref.Number, &github.IssueComment{Body: &body})
 		if err == nil || !outcomeUnknown(ctx, err) || attempt == postAttempts {
 			return c, err
 		}
-		found, lerr := b.findMarked(ctx, client, ref, mark)
+		found, lerr := run.findMarked(ctx, mark)
 		if lerr != nil {
 			// Cannot tell: the run fails, and the next one decides from a fresh snapshot.
 			return nil, errors.Join(err, lerr)
@@ -96,14 +95,19 @@ func (b *Base) create(ctx context.Context, client *github.Client, ref clarify.Is
 
 // findMarked returns the app's comment carrying mark among the issue's recent comments,
 // or nil.
-func (b *Base) findMarked(ctx context.Context, client *github.Client, ref clarify.IssueRef, mark string) (*github.IssueComment, error) {
-	since := b.Now().Add(-raceWindow)
-	recent, err := ledger.ListCommentsSince(ctx, client, ref, since, 0)
+func (run *issueRun) findMarked(ctx context.Context, mark string) (*github.IssueComment, error) {
+	return run.markedSince(ctx, mark, raceWindow)
+}
+
+// markedSince returns the app's comment carrying mark among the issue's comments of the
+// last back, or nil.
+func (run *issueRun) markedSince(ctx context.Context, mark string, back time.Duration) (*github.IssueComment, error) {
+	recent, err := ledger.ListCommentsSince(ctx, run.client, run.ref, run.Now().Add(-back), 0)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range recent {
-		if b.carries(ref, c, mark) {
+		if run.carries(run.ref, c, mark) {
 			return c, nil
 		}
 	}

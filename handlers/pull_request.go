@@ -13,7 +13,6 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers/checks"
-	"github.com/clarify-app/clarify/ledger"
 )
 
 // PullRequest handles pull_request events: a pull request opened, reopened, pushed to, or
@@ -183,19 +182,6 @@ func (h *PullRequest) idle(ev *github.PullRequestEvent, linked int, outsider boo
 	return !h.mode.writesChecks() || linked == 0 || outsider && ev.GetAction() == "closed"
 }
 
-// syncChecks brings the checks of the pull requests linking an issue in line with its
-// ledger, when the run changed its open blocking clarifications or an earlier run's update
-// of them is owed. A deferred write is an error here (ghtransport.ErrDeferred), so that it
-// is owed too.
-func (b *Base) syncChecks(ctx context.Context, client *github.Client, ref clarify.IssueRef, before, after clarify.Ledger, owed bool) error {
-	blocking := checks.BlockingOpen(after)
-	b.blocked.put(ref.String(), blocking)
-	if !b.mode.writesChecks() || !owed && !checks.Changed(before, after) {
-		return nil
-	}
-	return b.checks.Sync(ctx, client, ref, blocking)
-}
-
 // checkIssue makes the check run of one issue on a pull request's head read as the
 // issue's ledger says. It holds the issue's lock, so that a run of the issue changing its
 // clarifications (which writes the same check run) is wholly before or after it. With
@@ -207,7 +193,7 @@ func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref clarif
 		return fmt.Errorf("wait for %s: %w", ref.String(), err)
 	}
 	defer unlock()
-	blocking, known, err := b.blockingNow(ctx, client, ref)
+	blocking, known, err := checkIssues{b}.blockingNow(ctx, client, ref)
 	if err != nil || !known {
 		return err
 	}
@@ -216,55 +202,4 @@ func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref clarif
 		return nil
 	}
 	return b.checks.Put(ctx, client, ref.Owner, ref.Repo, sha, checks.WantFor(ref.Number, blocking))
-}
-
-// blockingNow reads an issue's open blocking clarifications from its ledger. An issue
-// that is closed, gone, or carries none of the app's labels (and this process knows of
-// nothing open in it) has none, for the price of one read; known is false when its
-// ledger cannot be trusted (it is being rebuilt), so its checks are left as they are.
-func (b *Base) blockingNow(ctx context.Context, client *github.Client, ref clarify.IssueRef) (blocking []clarify.Clarification, known bool, err error) {
-	is, _, err := client.Issues.Get(ctx, ref.Owner, ref.Repo, ref.Number)
-	switch {
-	case ledger.Gone(err):
-		return nil, true, nil
-	case err != nil:
-		return nil, false, fmt.Errorf("read %s: %w", ref.String(), err)
-	case is.GetState() == "closed":
-		return nil, true, nil
-	case !b.hasOurLabel(ref.Owner, ref.Repo, is.Labels) && !b.active.has(ref.String()):
-		return nil, true, nil
-	}
-	snap, err := b.load(ctx, client, ref, b.revs.get(ref.String()), false)
-	if err != nil {
-		return nil, false, err
-	}
-	if snap.damaged {
-		zerolog.Ctx(ctx).Warn().Str("issue", ref.String()).Msg("Ledger being rebuilt; the check of a pull request linking it waits for its next run")
-		return nil, false, nil
-	}
-	return checks.BlockingOpen(snap.ledger), true, nil
-}
-
-// checkIssues answers the checks' questions about an issue (checks.Issues).
-type checkIssues struct{ b *Base }
-
-// Blocking is blockingNow, answered from memory when this process read or changed the
-// issue less than checks.OutsiderTrust ago.
-func (c checkIssues) Blocking(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]clarify.Clarification, bool, error) {
-	b := c.b
-	if blocking, ok := b.blocked.get(ref.String()); ok {
-		return blocking, true, nil
-	}
-	blocking, known, err := b.blockingNow(ctx, client, ref)
-	if err == nil && known {
-		b.blocked.put(ref.String(), blocking)
-	}
-	return blocking, known, err
-}
-
-// Holds reports whether a pull request's own conversation may hold clarifications: it
-// carries one of the app's labels, or this process knows one open in it.
-func (c checkIssues) Holds(owner, repo string, pr *github.PullRequest) bool {
-	self := clarify.IssueRef{Owner: owner, Repo: repo, Number: pr.GetNumber()}
-	return c.b.hasOurLabel(owner, repo, pr.Labels) || c.b.active.has(self.String())
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/handlers/labels"
@@ -82,14 +81,16 @@ type deadlockBreak struct {
 	ID, Reason string
 }
 
-// run is the one path every event and every sweep takes. It returns the ledger as saved.
+// run is the one path every event and every sweep takes: one issueRun, through the stages
+// in order. It returns the ledger as saved.
 func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) (_ clarify.Ledger, err error) {
+	run := b.newRun(client, ref, trig)
 	// A run that fails before its save leaves the issue due, so the next sweep runs it
 	// again; after the save, the index already holds the issue's real deadline.
 	savedOK := false
 	defer func() {
 		if err != nil && !savedOK {
-			b.indexFailed(ctx, ref)
+			run.indexFailed(ctx)
 		}
 	}()
 	unlock, err := b.Locks.Lock(ctx, ref.String())
@@ -98,146 +99,136 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 	}
 	defer unlock()
 	ctx, _ = ghtransport.WithWriteClock(ctx)
-
-	// 1. The snapshot: comments, the ledger, its archives; then the config.
-	snap, cfg, err := b.loadIssue(ctx, client, ref, trig)
+	saved, err := run.stages(ctx)
 	if err != nil {
 		return clarify.Ledger{}, err
 	}
+	savedOK = true
+	kept := run.checkMemoryWrites(ctx)
+	run.noteSaved(ctx, saved)
+	// 6. The wake-ups of agents waiting on what settled (wake.go), then the labels that no
+	// longer match what was saved come off.
+	return saved, errors.Join(kept, run.afterSave(ctx, saved))
+}
+
+// newRun is the run of issue ref that trig woke, with client.
+func (b *Base) newRun(client *github.Client, ref clarify.IssueRef, trig trigger) *issueRun {
+	return &issueRun{Base: b, client: client, ref: ref, trig: trig}
+}
+
+// stages runs the stages up to the save, in order, and returns the ledger as saved.
+func (run *issueRun) stages(ctx context.Context) (clarify.Ledger, error) {
+	// 1. The snapshot: comments, the ledger, its archives; then the config.
+	if err := run.loadIssue(ctx); err != nil {
+		return clarify.Ledger{}, err
+	}
 	// 2. The fold: what is new, then time, then a deadlock break.
-	f, trig, err := b.foldIssue(ctx, client, ref, snap, trig, cfg)
-	if err != nil {
+	if err := run.foldIssue(ctx); err != nil {
 		return clarify.Ledger{}, err
 	}
 	// 3. The labels, decided first so the ledger saved records those the app puts on; they go
 	// on before anything is posted, so that a reply mentioning someone carries the label a
 	// workflow's job needs to start (docs/workflow.md). Those to take off come off last.
-	plan, err := b.labelsToSave(ctx, client, ref, trig, snap, cfg, &f.ledger)
-	if err != nil {
+	if err := run.labelsToSave(ctx); err != nil {
 		return clarify.Ledger{}, err
 	}
-	// 4. The effects: notices first, then what the fold asked for, each posted once.
-	if err := b.report(ctx, client, ref, snap, cfg); err != nil {
-		return clarify.Ledger{}, err
+	// 4. The effects: notices first, then what the fold asked for, each posted once; the
+	// decision memory; the relations; the checks of linked pull requests; the hints.
+	for _, stage := range []func(context.Context) error{run.report, run.carryOut, run.rememberOffersAndDecisions, run.relate} {
+		if err := stage(ctx); err != nil {
+			return clarify.Ledger{}, err
+		}
 	}
-	if err := b.carryOut(ctx, client, ref, snap, f.ledger, withEscalationFallback(cfg.Policy, trig.Issue), f.effects); err != nil {
-		return clarify.Ledger{}, err
-	}
-	if err := b.rememberOffersAndDecisions(ctx, client, ref, snap, cfg, &f.ledger); err != nil {
-		return clarify.Ledger{}, err
-	}
-	if err := b.relate(ctx, client, ref, cfg, trig, &f.ledger); err != nil {
-		return clarify.Ledger{}, err
-	}
-	b.checkPullRequests(ctx, client, ref, snap.ledger, f.ledger)
-	b.noteHints(ref, snap, cfg, trig.Push, &f.ledger)
+	run.checkPullRequests(ctx)
+	run.noteHints()
 	// 5. The save: the status comment, and archives when it grows too big.
-	saved, err := b.save(ctx, client, ref, snap, f.ledger, f.applied)
-	if err != nil {
-		return clarify.Ledger{}, err
-	}
-	savedOK = true
-	kept := b.checkMemoryWrites(ctx, client, ref, snap)
-	b.noteSaved(ctx, client, ref, snap, f, saved, cfg, trig)
-	// 6. The wake-ups of agents waiting on what settled (wake.go), then the labels that no
-	// longer match what was saved come off.
-	return saved, errors.Join(kept, b.afterSave(ctx, client, ref, snap, saved, cfg, plan))
+	return run.save(ctx)
 }
 
 // afterSave is the run's last stage: the wake-ups, the labels that come off, and the index
 // entry brought up to the run's last write (indexWrites).
-func (b *Base) afterSave(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, saved clarify.Ledger, cfg RepoConfig, plan labels.Plan) error {
-	woke := b.wake(ctx, client, ref, snap, saved, cfg.Notify)
-	tookOff := labels.TakeOff(ctx, client, &b.labelsSet, ref, plan)
-	b.indexWrites(ctx, ref)
+func (run *issueRun) afterSave(ctx context.Context, saved clarify.Ledger) error {
+	plan := run.plan
+	woke := run.wake(ctx, saved)
+	tookOff := labels.TakeOff(ctx, run.client, &run.labelsSet, run.ref, plan)
+	run.indexWrites(ctx)
 	return errors.Join(woke, tookOff)
 }
 
 // loadIssue reads the issue's snapshot, then the repository's config: the snapshot needs
 // none, and its ledger's hints (hints.go) may spare the config's read and the label's.
-func (b *Base) loadIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger) (*snapshot, RepoConfig, error) {
-	snap, err := b.load(ctx, client, ref, b.revFloor(ref, trig), longIssue(b.mode, trig))
-	if err != nil {
-		return nil, RepoConfig{}, err
+func (run *issueRun) loadIssue(ctx context.Context) error {
+	if err := run.load(ctx, run.revFloorOf(), longIssue(run.mode, run.trig)); err != nil {
+		return err
 	}
-	snap.recoverHead(ctx, trig.Replaced)
-	snap.lostStatus(trig)
-	b.followHints(ref, snap.ledger.Hints)
-	cfg, err := b.Configs.loadAfter(ctx, client, ref.Owner, ref.Repo, snap.hintRun(trig, b.BotLogin()))
+	run.recoverHead(ctx, run.trig.Replaced)
+	run.lostStatus(run.trig)
+	run.followHints(run.ledger.Hints)
+	cfg, err := run.Configs.loadAfter(ctx, run.client, run.ref.Owner, run.ref.Repo, run.hintRun(run.trig, run.BotLogin()))
 	if err != nil {
-		return nil, RepoConfig{}, fmt.Errorf("load config of %s/%s: %w", ref.Owner, ref.Repo, err)
+		return fmt.Errorf("load config of %s/%s: %w", run.ref.Owner, run.ref.Repo, err)
 	}
-	return snap, cfg, nil
+	run.cfg = cfg
+	return nil
 }
 
 // foldIssue folds into the snapshot's ledger what is new (a dispatch's command first),
-// then time, then a deadlock break; it returns the trigger as the dispatch left it.
-func (b *Base) foldIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, trig trigger, cfg RepoConfig) (folded, trigger, error) {
-	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
-	snap.lookups = lookups
+// then time, then a deadlock break, into run.folded; the trigger is left as the dispatch
+// left it.
+func (run *issueRun) foldIssue(ctx context.Context) error {
+	lookups := newActorLookups(run.client, run.ref, &run.caches, run.BotLogin())
+	run.lookups = lookups
 	actorOf := func(in input, l clarify.Ledger) (clarify.Actor, error) {
-		act, err := lookups.actor(ctx, b, in.user, in.event.Body, l, cfg.Policy)
+		act, err := lookups.actor(ctx, run.Base, in.user, in.event.Body, l, run.cfg.Policy)
 		act.App = in.app
 		return act, err
 	}
-	trig, err := b.dispatched(ctx, client, ref, snap, trig, lookups, cfg.Policy)
+	trig, err := run.dispatched(ctx)
+	run.trig = trig
 	if err != nil {
-		return folded{}, trig, err
+		return err
 	}
-	env := folding{policy: cfg.Policy, now: b.Now(), actorOf: actorOf, roomFor: func(l clarify.Ledger) bool { return b.roomFor(l, snap.headRoom()) }}
-	f, err := fold(ctx, snap.ledger, b.events(snap, trig), env, trig)
+	env := folding{policy: run.cfg.Policy, now: run.Now(), actorOf: actorOf, roomFor: func(l clarify.Ledger) bool { return run.roomFor(l, run.headRoom()) }}
+	run.folded, err = fold(ctx, run.ledger, run.events(), env, run.trig)
 	if err != nil {
-		return f, trig, err
+		return err
 	}
 	// Then what precedent settles now, and the earlier decisions new questions are offered.
-	return f, trig, b.precedentsAndOffers(ctx, client, ref, snap, cfg, &f)
-}
-
-// checkPullRequests sets the checks of linked pull requests, before the save, best
-// effort: a pull request's check must never hold up the issue's ledger. An update that
-// fails or is deferred is owed: the issue is made due (indexSaved), and its next run
-// brings the checks in line even though its blocking clarifications did not change, which
-// a settled issue's never do again.
-func (b *Base) checkPullRequests(ctx context.Context, client *github.Client, ref clarify.IssueRef, before, after clarify.Ledger) {
-	_, owed := b.checksOwed.get(ref.String())
-	err := b.syncChecks(ctx, client, ref, before, after, owed)
-	if err == nil {
-		b.checksOwed.forget(ref.String())
-		return
-	}
-	b.checksOwed.put(ref.String(), true)
-	zerolog.Ctx(ctx).Warn().Err(err).Msg("Checks of the pull requests linking the issue not updated; the next sweep tries again")
+	return run.precedentsAndOffers(ctx)
 }
 
 // noteSaved tells what a saved ledger changes beyond the issue: the metrics, the active
 // issues, the deadline index, the newest revision, what the next run may skip and the
 // repository's dashboard.
-func (b *Base) noteSaved(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, f folded, saved clarify.Ledger, cfg RepoConfig, trig trigger) {
-	if b.OnSaved != nil {
-		b.OnSaved(snap.ledger, saved)
+func (run *issueRun) noteSaved(ctx context.Context, saved clarify.Ledger) {
+	f := run.folded
+	if run.OnSaved != nil {
+		run.OnSaved(run.ledger, saved)
 	}
-	b.active.saved(ref.String(), len(saved.Open()) > 0)
-	b.indexSaved(ctx, ref, saved, cfg.Policy, seenOf(trig))
-	b.revs.raise(ref.String(), saved.Rev)
-	b.remember(ref, snap, max(f.ledger.Cursor, snap.skipTo))
-	b.appIssues.NoteDashboard(client, ref, cfg.Dashboard, snap.ledger, saved, f.effects)
+	run.active.saved(run.ref.String(), len(saved.Open()) > 0)
+	run.indexSaved(ctx, saved, run.cfg.Policy, seenOf(run.trig))
+	run.revs.raise(run.ref.String(), saved.Rev)
+	run.remember(max(f.ledger.Cursor, run.skipTo))
+	run.appIssues.NoteDashboard(run.client, run.ref, run.cfg.Dashboard, run.ledger, saved, f.effects)
 }
 
 // labelsToSave plans the issue's labels against the folded ledger l, from the labels it
 // carries as far as the run can tell, records in l those the app puts on, and puts them on;
 // it returns the plan, whose labels to take off wait for the save (labels.TakeOff).
-func (b *Base) labelsToSave(ctx context.Context, client *github.Client, ref clarify.IssueRef, trig trigger, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) (labels.Plan, error) {
-	current, err := b.currentLabels(ctx, client, ref, trig, snap.ledger)
+func (run *issueRun) labelsToSave(ctx context.Context) error {
+	l := &run.folded.ledger
+	current, err := run.currentLabels(ctx, run.ledger)
 	if err != nil {
-		return labels.Plan{}, err
+		return err
 	}
-	plan := labels.Decide(&b.labelsSet, ref, labels.Of(cfg.Labels), current, *l)
-	if labels.DoneAlready(&b.labelsSet, ref, plan) {
-		if current, err = labels.Read(ctx, client, ref); err != nil {
-			return labels.Plan{}, err
+	plan := labels.Decide(&run.labelsSet, run.ref, labels.Of(run.cfg.Labels), current, *l)
+	if labels.DoneAlready(&run.labelsSet, run.ref, plan) {
+		if current, err = labels.Read(ctx, run.client, run.ref); err != nil {
+			return err
 		}
-		plan = labels.Decide(&b.labelsSet, ref, labels.Of(cfg.Labels), current, *l)
+		plan = labels.Decide(&run.labelsSet, run.ref, labels.Of(run.cfg.Labels), current, *l)
 	}
 	l.Labels = plan.Owned
-	return plan, labels.PutOn(ctx, client, &b.labelsSet, ref, plan)
+	run.plan = plan
+	return labels.PutOn(ctx, run.client, &run.labelsSet, run.ref, plan)
 }

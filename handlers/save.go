@@ -20,7 +20,7 @@ const cursorLag = 20
 // toSave is the ledger to save and its revision: the loaded one when nothing changed and
 // only a few comments were applied (moving the cursor alone costs a write), and a new
 // revision, stamped at now, whenever what is saved differs from what was loaded.
-func toSave(snap *snapshot, l clarify.Ledger, applied int, now time.Time) (clarify.Ledger, error) {
+func toSave(snap *issueRun, l clarify.Ledger, applied int, now time.Time) (clarify.Ledger, error) {
 	l.Head = render.HeadSum(snap.head)
 	changed, err := ledgerChanged(snap.ledger, l)
 	if err != nil {
@@ -39,7 +39,7 @@ func toSave(snap *snapshot, l clarify.Ledger, applied int, now time.Time) (clari
 // the loaded one: a rebuilt ledger starts afresh, and must not read as older than the one
 // it replaces. The time tells a later reader that the body is the app's own save, not one
 // put back from the comment's edit history (ledger/trust.go).
-func newRevision(snap *snapshot, l clarify.Ledger, now time.Time) clarify.Ledger {
+func newRevision(snap *issueRun, l clarify.Ledger, now time.Time) clarify.Ledger {
 	l.Rev = max(snap.ledger.Rev, snap.revFloor) + 1
 	l.Saved, l.Read = now.UTC(), snap.readAt.UTC()
 	return l
@@ -47,76 +47,77 @@ func newRevision(snap *snapshot, l clarify.Ledger, now time.Time) clarify.Ledger
 
 // save writes the ledger into the status comment when it changed (or its cursor lags too
 // far), and creates the status comment the first time there is something to show.
-func (b *Base) save(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, applied int) (clarify.Ledger, error) {
-	if !snap.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
+func (run *issueRun) save(ctx context.Context) (clarify.Ledger, error) {
+	l, applied := run.folded.ledger, run.folded.applied
+	if !run.hasLedger && len(l.Clarifications) == 0 && len(l.Assumptions) == 0 {
 		return l, nil
 	}
-	l, err := toSave(snap, l, applied, b.Now())
+	l, err := toSave(run, l, applied, run.Now())
 	if err != nil {
 		return l, err
 	}
-	l, body, err := b.statusBody(ctx, client, ref, snap, l)
+	l, body, err := run.statusBody(ctx, l)
 	if err != nil {
 		return l, err
 	}
-	if snap.status == nil {
-		return l, b.createStatus(ctx, client, ref, snap, body)
+	if run.status == nil {
+		return l, run.createStatus(ctx, body)
 	}
-	if snap.status.GetBody() == body {
+	if run.status.GetBody() == body {
 		return l, nil
 	}
-	if l.Rev == snap.ledger.Rev {
+	if l.Rev == run.ledger.Rev {
 		// The body changes while the ledger does not (signed anew after an upgrade, its head
 		// put back): every edit of the app's is a save of its own, stamped.
-		if l, body, err = b.statusBody(ctx, client, ref, snap, newRevision(snap, l, b.Now())); err != nil {
+		if l, body, err = run.statusBody(ctx, newRevision(run, l, run.Now())); err != nil {
 			return l, err
 		}
 	}
-	if err := b.checkUnmoved(ctx, client, ref, snap); err != nil {
+	if err := run.checkUnmoved(ctx); err != nil {
 		return l, err
 	}
-	edited, _, err := client.Issues.EditComment(ctx, ref.Owner, ref.Repo, snap.status.GetID(), &github.IssueComment{Body: &body})
+	edited, _, err := run.client.Issues.EditComment(ctx, run.ref.Owner, run.ref.Repo, run.status.GetID(), &github.IssueComment{Body: &body})
 	if err != nil {
-		return l, fmt.Errorf("update status comment %d on %s: %w", snap.status.GetID(), ref.String(), err)
+		return l, fmt.Errorf("update status comment %d on %s: %w", run.status.GetID(), run.ref.String(), err)
 	}
-	snap.status = edited
-	return l, b.checkKept(ctx, client, ref, snap, body, l.Rev)
+	run.status = edited
+	return l, run.checkKept(ctx, body, l.Rev)
 }
 
 // statusBody renders the status comment of l, first moving settled clarifications into an
 // archive comment when the ledger has grown too big; it returns the ledger as it then is.
-func (b *Base) statusBody(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger) (clarify.Ledger, string, error) {
-	l, block, err := b.archiveIfLarge(ctx, client, ref, snap, l, snap.archived)
+func (run *issueRun) statusBody(ctx context.Context, l clarify.Ledger) (clarify.Ledger, string, error) {
+	l, block, err := run.archiveIfLarge(ctx, l, run.archived)
 	if err != nil {
-		return l, "", fmt.Errorf("encode ledger of %s: %w", ref.String(), err)
+		return l, "", fmt.Errorf("encode ledger of %s: %w", run.ref.String(), err)
 	}
-	main := mainPart(l, snap.archived)
+	main := mainPart(l, run.archived)
 	if block == "" {
-		if block, err = b.keys(ref).EncodeLedger(main); err != nil {
-			return l, "", fmt.Errorf("encode ledger of %s: %w", ref.String(), err)
+		if block, err = run.keys(run.ref).EncodeLedger(main); err != nil {
+			return l, "", fmt.Errorf("encode ledger of %s: %w", run.ref.String(), err)
 		}
 	}
-	body := b.signed(ref, b.keys(ref).Seal(render.StatusUnder(snap.head, main, block), render.StatusMarker))
+	body := run.signed(run.ref, run.keys(run.ref).Seal(render.StatusUnder(run.head, main, block), render.StatusMarker))
 	if len(body) > render.MaxCommentBytes {
 		// Only open clarifications are left to fill it (archives take the settled ones):
 		// refuse loudly rather than let GitHub's 422 lose the update.
-		return l, "", fmt.Errorf("status comment of %s would be %d bytes, over %d", ref.String(), len(body), render.MaxCommentBytes)
+		return l, "", fmt.Errorf("status comment of %s would be %d bytes, over %d", run.ref.String(), len(body), render.MaxCommentBytes)
 	}
 	return l, body, nil
 }
 
 // createStatus posts the issue's first status comment.
-func (b *Base) createStatus(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, body string) error {
-	c, err := b.postOnce(ctx, client, ref, snap, render.StatusMarker, body)
+func (run *issueRun) createStatus(ctx context.Context, body string) error {
+	c, err := run.postOnce(ctx, render.StatusMarker, body)
 	if err != nil {
 		return fmt.Errorf("status comment: %w", err)
 	}
-	snap.status = c
+	run.status = c
 	if c.GetBody() != body {
 		// Another replica created the status comment first, from a snapshot that may
 		// lack this run's events; fail so the delivery is logged, and the next event's
 		// fold (its cursor is older) takes them in.
-		return fmt.Errorf("status comment of %s was created concurrently by another replica: %w", ref.String(), ErrLedgerMoved)
+		return fmt.Errorf("status comment of %s was created concurrently by another replica: %w", run.ref.String(), ErrLedgerMoved)
 	}
 	return nil
 }
@@ -149,7 +150,7 @@ const (
 
 // roomFor reports whether the open clarifications of l, which no archive takes, fit in
 // the status comment with room to spare, beside reserved bytes (the head).
-func (b *Base) roomFor(l clarify.Ledger, reserved int) bool {
+func (id *Identity) roomFor(l clarify.Ledger, reserved int) bool {
 	if clarify.OpenText(l) < roomCheckAbove-reserved {
 		return true
 	}
@@ -160,6 +161,6 @@ func (b *Base) roomFor(l clarify.Ledger, reserved int) bool {
 			open.Clarifications = append(open.Clarifications, c)
 		}
 	}
-	block, err := render.EncodeLedger(open, b.LedgerKey)
+	block, err := render.EncodeLedger(open, id.LedgerKey)
 	return err == nil && reserved+len(render.Status(open, block)) <= statusBudget
 }

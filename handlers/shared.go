@@ -19,8 +19,8 @@ import (
 type PaceStore = ghtransport.PaceStore
 
 // DeadlineIndex keeps an IndexEntry for every issue with open clarifications, so that a
-// sweep visits only the issues whose deadline is due. One process keeps it in memory
-// (MemoryIndex); replicas share one through Redis. It is a cache of what the ledgers say:
+// sweep visits only the issues whose deadline is due. One process keeps its own
+// (LocalIndex); replicas share one through Redis. It is a cache of what the ledgers say:
 // the sweep's slow reconciliation pass refills it after a restart.
 type DeadlineIndex interface {
 	// Put records or replaces the issue's entry.

@@ -13,6 +13,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/decisions"
+	"github.com/clarify-app/clarify/handlers/labels"
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
@@ -23,18 +25,26 @@ import (
 // first ask, not so far that installing the app replays an issue's old commands.
 const firstRunWindow = 15 * time.Minute
 
-// snapshot is one run of an issue: what it read of the issue (issueRead) and its own
-// state (runState).
-type snapshot struct {
-	issueRead
+// issueRun is one run of one issue: the process it runs in, the client it runs with, the
+// issue, what woke it, the repository's config, what it read of the issue (its snapshot)
+// and its own state (runState). The stages of run.go are its methods.
+type issueRun struct {
+	// Base is the process the run belongs to: identity, mode, caches, stores.
+	*Base
+	client *github.Client
+	// ref is the issue run: whose keys seal the app's markers in it.
+	ref clarify.IssueRef
+	// trig is what woke the run, as a dispatch leaves it once mirrored (dispatched).
+	trig trigger
+	// cfg is the repository's config, read after the snapshot (loadIssue).
+	cfg RepoConfig
+	snapshot
 	runState
 }
 
-// issueRead is what a run read of an issue and made of it while loading (loadIssue): never
+// snapshot is what a run read of an issue and made of it while loading (loadIssue): never
 // changed after.
-type issueRead struct {
-	// ref is the issue read: whose keys seal the app's markers in it.
-	ref clarify.IssueRef
+type snapshot struct {
 	// comments are the issue's comments as listed; the run's own posts are runState's.
 	comments []*github.IssueComment
 	// apps maps each comment made through a GitHub App to that App (ledger/apps.go).
@@ -85,47 +95,52 @@ type runState struct {
 	mirrors map[int64]input
 	// memoryWrites are this run's writes of the repository's decisions, to be read back
 	// (guard.go).
-	memoryWrites []memoryWrite
-	// offers holds, by effect key, the earlier decision a first round offers (decisions.go).
-	offers map[string]*offer
+	memoryWrites []decisions.Write
+	// offers holds, by effect key, the earlier decision a first round offers (package decisions).
+	offers map[string]*decisions.Offer
 	// inherits is the repository (owner/name) whose decisions this one inherits, "" for
 	// none, for a supersede to tell its decisions from the repository's own
-	// (decisions_inherit.go).
+	// (decisions/inherit.go).
 	inherits string
+	// folded is what the fold made of the snapshot's ledger (foldIssue): the ledger, the
+	// effects, the comments applied.
+	folded folded
+	// plan is the labels the run decided (labelsToSave): those to take off come off last.
+	plan labels.Plan
 	// lookups says who the run's actors are (actors.go), asked of GitHub once a run.
 	lookups *actorLookups
 }
 
 // known is every comment of the issue the run knows of: those it read, then its posts.
-func (s *snapshot) known() []*github.IssueComment {
-	if len(s.posts) == 0 {
-		return s.comments
+func (run *issueRun) known() []*github.IssueComment {
+	if len(run.posts) == 0 {
+		return run.comments
 	}
-	return append(slices.Clip(s.comments), s.posts...)
+	return append(slices.Clip(run.comments), run.posts...)
 }
 
 // applied reports whether a comment was already applied to the snapshot's ledger.
-func (s *snapshot) applied(id int64) bool {
-	return id <= max(s.ledger.Cursor, s.skipTo)
+func (run *issueRun) applied(id int64) bool {
+	return id <= max(run.ledger.Cursor, run.skipTo)
 }
 
 // posted reports whether one of the app's comments already carries the effect's marker.
-func (s *snapshot) posted(b *Base, ref clarify.IssueRef, key string) bool {
-	return slices.ContainsFunc(s.known(), func(c *github.IssueComment) bool {
-		if s.status != nil && c.GetID() == s.status.GetID() {
+func (run *issueRun) posted(key string) bool {
+	return slices.ContainsFunc(run.known(), func(c *github.IssueComment) bool {
+		if run.status != nil && c.GetID() == run.status.GetID() {
 			// The status comment holds a round only in a head the ledger vouches for: a
 			// rebuild writes it anew without one it cannot trust, so that round is posted.
-			return render.HasMarker(s.head, key)
+			return render.HasMarker(run.head, key)
 		}
-		return b.carries(ref, c, render.Marker(key))
+		return run.carries(run.ref, c, render.Marker(key))
 	})
 }
 
 // hasRoundComment reports whether the app ever mirrored a round in these comments: the
 // sign that a missing status comment was deleted rather than never written.
-func (s *snapshot) hasRoundComment(b *Base, ref clarify.IssueRef) bool {
-	return slices.ContainsFunc(s.known(), func(c *github.IssueComment) bool {
-		return b.ownComment(ref, c) && render.HasMarkerPrefix(c.GetBody(), "round:")
+func (run *issueRun) hasRoundComment() bool {
+	return slices.ContainsFunc(run.known(), func(c *github.IssueComment) bool {
+		return run.ownComment(run.ref, c) && render.HasMarkerPrefix(c.GetBody(), "round:")
 	})
 }
 
@@ -135,73 +150,77 @@ func (s *snapshot) hasRoundComment(b *Base, ref clarify.IssueRef) bool {
 // when its status comment was saved lately; else all of them. A ledger whose
 // revision is below floor is not trusted: it verifies, but the app has written a newer one
 // since (the status comment was put back to a body from its edit history).
-func (b *Base) load(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64, long bool) (*snapshot, error) {
-	readAt := b.Now()
-	snap, ok, err := b.loadRecent(ctx, client, ref, floor)
+func (run *issueRun) load(ctx context.Context, floor int64, long bool) error {
+	readAt := run.Now()
+	ok, err := run.loadRecent(ctx, floor)
 	if err == nil && !ok && long {
-		snap, ok, err = b.loadWindow(ctx, client, ref, floor)
+		ok, err = run.loadWindow(ctx, floor)
 	}
 	if err == nil && !ok {
-		snap, err = b.loadAll(ctx, client, ref, floor)
+		err = run.loadAll(ctx, floor)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	snap.ref, snap.readAt = ref, readAt
-	snap.refresh = long && (staleStatus(snap.status, b.Now()) || !windowHolds(snap.ledger))
-	for _, c := range snap.comments {
-		if t := c.GetUpdatedAt().Time; t.After(snap.readTo) {
-			snap.readTo = t
+
+	run.readAt = readAt
+	run.refresh = long && (staleStatus(run.status, run.Now()) || !windowHolds(run.ledger))
+	for _, c := range run.comments {
+		if t := c.GetUpdatedAt().Time; t.After(run.readTo) {
+			run.readTo = t
 		}
-		snap.lastRead = max(snap.lastRead, c.GetID())
+		run.lastRead = max(run.lastRead, c.GetID())
 	}
-	if !snap.damaged {
-		b.revs.raise(ref.String(), snap.ledger.Rev)
+	if !run.damaged {
+		run.revs.raise(run.ref.String(), run.ledger.Rev)
 	}
-	return snap, nil
+	return nil
 }
 
 // loadAll reads every comment of the issue.
-func (b *Base) loadAll(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, error) {
+func (run *issueRun) loadAll(ctx context.Context, floor int64) error {
 	apps := ledger.CommentApps{}
-	comments, err := ledger.ListCommentsApps(ctx, client, ref, time.Time{}, 0, apps)
+	comments, err := ledger.ListCommentsApps(ctx, run.client, run.ref, time.Time{}, 0, apps)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	snap := &snapshot{issueRead: issueRead{comments: comments, apps: apps, archived: map[string]bool{}, revFloor: floor}}
-	status, extra, _ := b.reader().FindStatus(ref, comments)
+	// Whatever a partial read left is read again.
+	run.snapshot = snapshot{comments: comments, apps: apps, archived: map[string]bool{}, revFloor: floor}
+	run.runState = runState{}
+
+	status, extra, _ := run.reader().FindStatus(run.ref, comments)
 	for _, c := range extra {
 		zerolog.Ctx(ctx).Warn().Int64(LogKeyComment, c.GetID()).Msg("Second status comment found; keeping the first")
 	}
 	if status != nil {
-		if err := b.readStatus(ctx, ref, snap, status); err != nil {
-			return nil, fmt.Errorf("ledger of %s in comment %d: %w", ref.String(), status.GetID(), err)
+		if err := run.readStatus(ctx, status); err != nil {
+			return fmt.Errorf("ledger of %s in comment %d: %w", run.ref.String(), status.GetID(), err)
 		}
 	}
 	var firstOwn *github.IssueComment
-	if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return b.ownComment(ref, c) }); i >= 0 {
+	if i := slices.IndexFunc(comments, func(c *github.IssueComment) bool { return run.ownComment(run.ref, c) }); i >= 0 {
 		firstOwn = comments[i]
 	}
-	if !snap.hasLedger {
-		snap.ledger = clarify.NewLedger(ref.Number)
+	if !run.hasLedger {
+		run.ledger = clarify.NewLedger(run.ref.Number)
 	}
-	if !snap.hasLedger && firstOwn != nil && (snap.damaged || snap.hasRoundComment(b, ref)) {
+	if !run.hasLedger && firstOwn != nil && (run.damaged || run.hasRoundComment()) {
 		// The app was at work here but its ledger is damaged or gone (the status
 		// comment deleted): fold the issue again from a little before the app's first
 		// comment. Every posted message carries its marker, so nothing is posted twice.
-		snap.rebuildFrom = firstOwn.GetCreatedAt().Time.Add(-firstRunWindow)
-		snap.hasLedger, snap.damaged = true, true
+		run.rebuildFrom = firstOwn.GetCreatedAt().Time.Add(-firstRunWindow)
+		run.hasLedger, run.damaged = true, true
 	}
-	return snap, nil
+	return nil
 }
 
 // readStatus takes the ledger from the app's status comment c, with its archives; a ledger
 // that does not verify marks the snapshot damaged. The only error is a ledger written by a
 // newer Clarify, which is left alone rather than downgraded.
-func (b *Base) readStatus(ctx context.Context, ref clarify.IssueRef, snap *snapshot, c *github.IssueComment) error {
+func (run *issueRun) readStatus(ctx context.Context, c *github.IssueComment) error {
 	logger := zerolog.Ctx(ctx)
-	snap.status = c
-	l, err := b.decodeLedger(ref, c.GetBody())
+	run.status = c
+	l, err := run.decodeLedger(run.ref, c.GetBody())
 	switch {
 	case errors.Is(err, render.ErrVersion):
 		return err
@@ -209,21 +228,21 @@ func (b *Base) readStatus(ctx context.Context, ref clarify.IssueRef, snap *snaps
 		// Never trusted: a ledger whose MAC does not verify was edited by hand (or
 		// written under another key). It is rebuilt from the comments instead.
 		logger.Warn().Err(err).Int64(LogKeyComment, c.GetID()).Msg("Status comment does not verify; rebuilding the ledger from the comments")
-		snap.damaged = true
+		run.damaged = true
 		return nil
 	}
-	if b.heldToIssue(ctx, ref, snap, &l, c) {
+	if run.heldToIssue(ctx, &l, c) {
 		return nil
 	}
-	snap.ledger, snap.hasLedger = l, true
-	snap.keepHead(c.GetBody())
-	archived, err := b.readArchives(ref, snap)
+	run.ledger, run.hasLedger = l, true
+	run.keepHead(c.GetBody())
+	archived, err := run.readArchives()
 	if err != nil {
 		logger.Warn().Err(err).Msg("An archive of the ledger is missing or does not verify; rebuilding the ledger from the comments")
-		snap.ledger, snap.hasLedger, snap.damaged = clarify.Ledger{}, false, true
+		run.ledger, run.hasLedger, run.damaged = clarify.Ledger{}, false, true
 		return nil
 	}
-	snap.archived = archived
+	run.archived = archived
 	return nil
 }
 
@@ -233,50 +252,50 @@ func (b *Base) readStatus(ctx context.Context, ref clarify.IssueRef, snap *snaps
 // comment otherwise and the ledger's archives. The cost of an event then does not grow
 // with the issue's length. It returns false when the whole issue must be read: the issue
 // is not remembered, or its status comment is gone, changed or damaged.
-func (b *Base) loadRecent(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, bool, error) {
-	mem, ok := b.memory.get(ref.String())
+func (run *issueRun) loadRecent(ctx context.Context, floor int64) (bool, error) {
+	mem, ok := run.lastRuns.get(run.ref.String())
 	if !ok {
-		return nil, false, nil
+		return false, nil
 	}
-	rc := &recentComments{ctx: ctx, client: client, ref: ref}
+	rc := &recentComments{ctx: ctx, client: run.client, ref: run.ref}
 	if err := rc.list(mem.cursorAt.Add(-time.Second)); err != nil { // GitHub's timestamps have whole seconds
-		return nil, false, err
+		return false, err
 	}
 	status, found, err := rc.byID(mem.statusID)
-	if err != nil || !found || !b.isSelf(status.User) || sha256.Sum256([]byte(status.GetBody())) != mem.statusHash {
+	if err != nil || !found || !run.isSelf(status.User) || sha256.Sum256([]byte(status.GetBody())) != mem.statusHash {
 		// Gone, or changed by someone else (another replica, or a person): read everything.
-		return nil, false, err
+		return false, err
 	}
-	snap, ok, err := b.partialSnapshot(ref, rc, status, floor)
+	ok, err = run.partialSnapshot(rc, status, floor)
 	if ok {
 		// The comments up to mem.cursor were applied to this very ledger and changed
 		// nothing in it, so they need not be applied again.
-		snap.skipTo = mem.cursor
+		run.skipTo = mem.cursor
 	}
-	return snap, ok, err
+	return ok, err
 }
 
-// partialSnapshot is the snapshot of a read of only the comments rc holds, which must hold
-// every comment since the cursor of the ledger in status: false when the whole issue must
-// be read (the ledger does not verify, is below floor, or an archive is missing).
-func (b *Base) partialSnapshot(ref clarify.IssueRef, rc *recentComments, status *github.IssueComment, floor int64) (*snapshot, bool, error) {
-	l, err := b.decodeLedger(ref, status.GetBody())
+// partialSnapshot takes as the run's snapshot a read of only the comments rc holds, which
+// must hold every comment since the cursor of the ledger in status: false when the whole
+// issue must be read (the ledger does not verify, is below floor, or an archive is missing).
+func (run *issueRun) partialSnapshot(rc *recentComments, status *github.IssueComment, floor int64) (bool, error) {
+	l, err := run.decodeLedger(run.ref, status.GetBody())
 	if err != nil || l.Rev < floor {
-		return nil, false, nil
+		return false, nil
 	}
 	for _, id := range l.Archives {
 		if _, found, err := rc.byID(id); err != nil || !found {
-			return nil, false, err // a missing archive: the whole read finds the ledger damaged
+			return false, err // a missing archive: the whole read finds the ledger damaged
 		}
 	}
 	ledger.SortByID(rc.comments)
-	snap := &snapshot{issueRead: issueRead{comments: rc.comments, apps: rc.apps, ledger: l, hasLedger: true, revFloor: floor, partial: true},
-		runState: runState{status: status}}
-	snap.keepHead(status.GetBody())
-	if snap.archived, err = b.readArchives(ref, snap); err != nil {
-		return nil, false, nil
+	run.snapshot = snapshot{comments: rc.comments, apps: rc.apps, ledger: l, hasLedger: true, revFloor: floor, partial: true}
+	run.runState = runState{status: status}
+	run.keepHead(status.GetBody())
+	if run.archived, err = run.readArchives(); err != nil {
+		return false, nil
 	}
-	return snap, true, nil
+	return true, nil
 }
 
 // recentComments are the comments a partial read has: those since a time, and those
@@ -327,27 +346,27 @@ func (rc *recentComments) byID(id int64) (*github.IssueComment, bool, error) {
 
 // remember notes, after a run, what the next run of the issue needs to read only what is
 // new: the status comment as saved, and the newest comment applied to it.
-func (b *Base) remember(ref clarify.IssueRef, snap *snapshot, cursor int64) {
-	if snap.status == nil || cursor == 0 {
-		b.memory.forget(ref.String())
+func (run *issueRun) remember(cursor int64) {
+	if run.status == nil || cursor == 0 {
+		run.lastRuns.forget(run.ref.String())
 		return
 	}
-	known := snap.known()
+	known := run.known()
 	i := slices.IndexFunc(known, func(c *github.IssueComment) bool { return c.GetID() == cursor })
 	if i < 0 {
-		b.memory.forget(ref.String())
+		run.lastRuns.forget(run.ref.String())
 		return
 	}
-	b.memory.put(ref.String(), issueMemory{
-		statusID:   snap.status.GetID(),
-		statusHash: sha256.Sum256([]byte(snap.status.GetBody())),
+	run.lastRuns.put(run.ref.String(), lastRun{
+		statusID:   run.status.GetID(),
+		statusHash: sha256.Sum256([]byte(run.status.GetBody())),
 		cursor:     cursor,
 		cursorAt:   known[i].GetCreatedAt().Time,
 	})
 }
 
-// issueMemory is what a process remembers of an issue between runs.
-type issueMemory struct {
+// lastRun is what a process remembers of an issue between runs.
+type lastRun struct {
 	statusID   int64
 	statusHash [sha256.Size]byte
 	// cursor is the newest comment applied to the ledger in the status comment, whether
@@ -357,71 +376,71 @@ type issueMemory struct {
 	cursorAt time.Time
 }
 
-// issueMemories holds the issueMemory of each issue this process ran.
-type issueMemories = memory[issueMemory]
+// issueCache holds the lastRun of each issue this process ran.
+type issueCache = cache[lastRun]
 
-// revFloor is the newest revision of an issue's ledger this run knows of: the one this
+// revFloorOf is the newest revision of an issue's ledger this run knows of: the one this
 // process last wrote or read, or the one in the status body an edit replaced (the edit's
 // payload carries it, verified like any ledger), which holds after a restart too.
-func (b *Base) revFloor(ref clarify.IssueRef, trig trigger) int64 {
-	floor := b.revs.get(ref.String())
-	for _, body := range []string{trig.Replaced, trig.Deleted.GetBody()} {
+func (run *issueRun) revFloorOf() int64 {
+	floor := run.revs.get(run.ref.String())
+	for _, body := range []string{run.trig.Replaced, run.trig.Deleted.GetBody()} {
 		if body == "" {
 			continue
 		}
 		// A deleted body counts too: the rebuild it starts must save above it, or a replica
 		// that saw the newer ledger would take the rebuilt one for an older one.
-		if l, err := b.decodeLedger(ref, body); err == nil {
+		if l, err := run.decodeLedger(run.ref, body); err == nil {
 			floor = max(floor, l.Rev)
 		}
 	}
 	return floor
 }
 
-// revMemory remembers the newest revision of each issue's ledger this process wrote or
-// read. It outlives issueMemory, which is dropped whenever the status comment changes
+// revCache remembers the newest revision of each issue's ledger this process wrote or
+// read. It outlives lastRun, which is dropped whenever the status comment changes
 // under the app, since that is just when it is needed.
-type revMemory struct{ m memory[int64] }
+type revCache struct{ m cache[int64] }
 
-func (r *revMemory) get(key string) int64 {
+func (r *revCache) get(key string) int64 {
 	rev, _ := r.m.get(key)
 	return rev
 }
 
-func (r *revMemory) raise(key string, rev int64) {
+func (r *revCache) raise(key string, rev int64) {
 	r.m.update(key, func(old int64) int64 { return max(old, rev) })
 }
 
 // keepHead takes the head of the status comment's body when it is the one the ledger
 // names.
-func (s *snapshot) keepHead(body string) {
-	if head := render.Head(body); render.HeadSum(head) == s.ledger.Head {
-		s.head = head
+func (run *issueRun) keepHead(body string) {
+	if head := render.Head(body); render.HeadSum(head) == run.ledger.Head {
+		run.head = head
 	}
 }
 
 // recoverHead puts back a head edited by hand from the body the edit replaced (its
 // payload carries it), which the ledger vouches for; without it the head is left out, as
 // the ledger cannot vouch for what is there, and the round it held stays in the thread.
-func (s *snapshot) recoverHead(ctx context.Context, replaced string) {
-	if s.head != "" || s.ledger.Head == "" || s.damaged {
+func (run *issueRun) recoverHead(ctx context.Context, replaced string) {
+	if run.head != "" || run.ledger.Head == "" || run.damaged {
 		return
 	}
-	if s.keepHead(replaced); s.head == "" {
+	if run.keepHead(replaced); run.head == "" {
 		zerolog.Ctx(ctx).Warn().Msg("The round above the status table was edited by hand; it is left out from now on")
 	}
 }
 
 // headRoom is what the head takes, or may take, of the status comment: a run before the
 // status comment exists may still put a round of up to maxHead bytes above the table.
-func (s *snapshot) headRoom() int {
-	if s.status == nil && !s.hasLedger {
+func (run *issueRun) headRoom() int {
+	if run.status == nil && !run.hasLedger {
 		return render.HeadRoom(maxHead)
 	}
-	if s.head == "" {
+	if run.head == "" {
 		return 0
 	}
-	return render.HeadRoom(len(s.head))
+	return render.HeadRoom(len(run.head))
 }
 
 // lostStatus starts a rebuild when the issue has no status comment but the deletion's
@@ -429,10 +448,10 @@ func (s *snapshot) headRoom() int {
 // been the app's only comment, so the app's other comments are no sign of their own. A
 // deletion whose delivery was lost comes back through redelivery. A label is no such
 // sign: one put on by hand on an old issue would replay commands from before the app.
-func (s *snapshot) lostStatus(trig trigger) {
-	if s.hasLedger || s.damaged || trig.Deleted == nil {
+func (run *issueRun) lostStatus(trig trigger) {
+	if run.hasLedger || run.damaged || trig.Deleted == nil {
 		return
 	}
-	s.rebuildFrom = trig.Deleted.GetCreatedAt().Time.Add(-firstRunWindow)
-	s.hasLedger, s.damaged = true, true
+	run.rebuildFrom = trig.Deleted.GetCreatedAt().Time.Add(-firstRunWindow)
+	run.hasLedger, run.damaged = true, true
 }

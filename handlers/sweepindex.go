@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/handlers/decisions"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
 )
@@ -26,7 +27,7 @@ type SweepIndex struct {
 	owner, repo string
 	issue       int                  // the decisions issue; 0 when there is none yet
 	comment     *github.IssueComment // the comment holding the index; nil when none yet
-	book        ledger.MemoryBook    // the decisions issue as read, for its index (decisions_read.go)
+	book        ledger.MemoryBook    // the decisions issue as read, for its index (decisions/read.go)
 	loaded      map[int]render.Swept
 	next        map[int]render.Swept
 }
@@ -35,7 +36,7 @@ type SweepIndex struct {
 // not verify (edited by hand, or signed before a key rotation), is empty: every issue is
 // read, and the run writes it afresh.
 func (b *Base) LoadSweepIndex(ctx context.Context, client *github.Client, owner, repo string) (*SweepIndex, error) {
-	book, err := b.readMemory(ctx, client, owner, repo)
+	book, err := decisions.Read(ctx, memoryHost{b}, client, owner, repo)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (b *Base) SaveSweepIndex(ctx context.Context, client *github.Client, x *Swe
 		return nil
 	}
 	if x.issue == 0 {
-		n, err := b.createMemoryIssue(ctx, client, clarify.IssueRef{Owner: x.owner, Repo: x.repo})
+		n, err := decisions.CreateIssue(ctx, memoryHost{b}, client, clarify.IssueRef{Owner: x.owner, Repo: x.repo})
 		if err != nil {
 			return err
 		}
@@ -135,5 +136,5 @@ func (b *Base) SaveSweepIndex(ctx context.Context, client *github.Client, x *Swe
 		return err
 	}
 	book.Unmarked = x.book.Unmarked
-	return b.indexMemory(ctx, client, clarify.IssueRef{Owner: x.owner, Repo: x.repo}, &book, x.comment, true)
+	return decisions.WriteIndex(ctx, memoryHost{b}, client, clarify.IssueRef{Owner: x.owner, Repo: x.repo}, &book, x.comment, true)
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/clarify-app/clarify/clarify"
 	"github.com/clarify-app/clarify/internal/ghtransport"
-	"github.com/clarify-app/clarify/repoconfig"
 	"github.com/clarify-app/clarify/wire"
 )
 
@@ -35,18 +34,19 @@ import (
 // (clarify.WakeKey), so that a receiver drops a repeat whatever sent it.
 
 // wake sends the dispatches for what the run's save settled.
-func (b *Base) wake(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, saved clarify.Ledger, n repoconfig.Notify) error {
-	if !n.Dispatch || snap.damaged {
+func (run *issueRun) wake(ctx context.Context, saved clarify.Ledger) error {
+	n := run.cfg.Notify
+	if !n.Dispatch || run.damaged {
 		return nil
 	}
 	var errs []error
-	for _, w := range wakeUps(snap.ledger, saved) {
+	for _, w := range wakeUps(run.ledger, saved) {
 		raw, err := wire.FitWake(w.payload)
 		if err != nil {
 			return err
 		}
 		msg := json.RawMessage(raw)
-		_, _, err = client.Repositories.Dispatch(ctx, ref.Owner, ref.Repo, github.DispatchRequestOptions{EventType: w.event, ClientPayload: &msg})
+		_, _, err = run.client.Repositories.Dispatch(ctx, run.ref.Owner, run.ref.Repo, github.DispatchRequestOptions{EventType: w.event, ClientPayload: &msg})
 		if err != nil {
 			hint := ""
 			if ghtransport.IsStatus(err, http.StatusForbidden) || ghtransport.IsStatus(err, http.StatusNotFound) {
@@ -54,7 +54,7 @@ func (b *Base) wake(ctx context.Context, client *github.Client, ref clarify.Issu
 				// permission is not, and the operator is the one to tell.
 				hint = " (sending a repository_dispatch needs contents: write: in the workflow's permissions, or the App's settings)"
 			}
-			errs = append(errs, fmt.Errorf("wake-up %s for %s on %s%s: %w", w.event, w.payload.ID, ref.String(), hint, err))
+			errs = append(errs, fmt.Errorf("wake-up %s for %s on %s%s: %w", w.event, w.payload.ID, run.ref.String(), hint, err))
 			continue
 		}
 		zerolog.Ctx(ctx).Info().Str("event_type", w.event).Str("clarification", w.payload.ID).Str("wake_key", w.payload.Key).Msg("Sent a wake-up dispatch")

@@ -55,25 +55,25 @@ func longIssue(m Mode, trig trigger) bool {
 // to (windowHolds), the snapshot they make; false
 // when the whole issue must be read (Read's trust rules hold the ledger against the window's
 // comments, and one they distrust is rebuilt from every comment).
-func (b *Base) loadWindow(ctx context.Context, client *github.Client, ref clarify.IssueRef, floor int64) (*snapshot, bool, error) {
-	now := b.Now()
-	rc := &recentComments{ctx: ctx, client: client, ref: ref}
+func (run *issueRun) loadWindow(ctx context.Context, floor int64) (bool, error) {
+	now := run.Now()
+	rc := &recentComments{ctx: ctx, client: run.client, ref: run.ref}
 	if err := rc.list(now.Add(-statusWindow)); err != nil {
-		return nil, false, err
+		return false, err
 	}
 	ledger.SortByID(rc.comments)
-	status, _, _ := b.reader().FindStatus(ref, rc.comments)
+	status, _, _ := run.reader().FindStatus(run.ref, rc.comments)
 	if status == nil || status.GetUpdatedAt().Time.Before(now.Add(-statusTrusted)) {
-		return nil, false, nil
+		return false, nil
 	}
-	snap, ok, err := b.partialSnapshot(ref, rc, status, floor)
-	if !ok || err != nil || !windowHolds(snap.ledger) {
-		return nil, false, err
+	ok, err := run.partialSnapshot(rc, status, floor)
+	if !ok || err != nil || !windowHolds(run.ledger) {
+		return false, err
 	}
-	if no, _ := b.reader().Trust(ref, &snap.ledger, status, snap.comments, floor); no != nil {
-		return nil, false, nil
+	if no, _ := run.reader().Trust(run.ref, &run.ledger, status, run.comments, floor); no != nil {
+		return false, nil
 	}
-	return snap, true, nil
+	return true, nil
 }
 
 // staleStatus reports whether the status comment was saved longer than statusFresh before

@@ -30,13 +30,13 @@ import (
 const DecisionsKind = "decisions"
 
 // ReadDecisions reads a repository's decisions, for bot stats.
-func (r LedgerReader) ReadDecisions(ctx context.Context, client *github.Client, owner, repo string) (clarify.Memory, error) {
+func (r Reader) ReadDecisions(ctx context.Context, client *github.Client, owner, repo string) (clarify.Memory, error) {
 	book, err := r.ReadMemory(ctx, client, owner, repo)
 	return book.Memory, err
 }
 
 // ReadMemory reads the repository's decisions: the label, then the issue it names.
-func (r LedgerReader) ReadMemory(ctx context.Context, client *github.Client, owner, repo string) (MemoryBook, error) {
+func (r Reader) ReadMemory(ctx context.Context, client *github.Client, owner, repo string) (MemoryBook, error) {
 	label, _, err := client.Issues.GetLabel(ctx, owner, repo, DecisionsLabel)
 	if ghtransport.IsStatus(err, http.StatusNotFound) {
 		return MemoryBook{}, nil
@@ -56,7 +56,7 @@ func (r LedgerReader) ReadMemory(ctx context.Context, client *github.Client, own
 // that issue is gone or is not provably the app's. marked says it is known to be the
 // app's (its label's mark, or this process made or read it so); otherwise the issue is
 // read for the proof. A part that does not verify (edited by hand) is skipped and logged.
-func (r LedgerReader) ReadMemoryIn(ctx context.Context, client *github.Client, owner, repo string, number int, marked bool) (MemoryBook, error) {
+func (r Reader) ReadMemoryIn(ctx context.Context, client *github.Client, owner, repo string, number int, marked bool) (MemoryBook, error) {
 	ref := clarify.IssueRef{Owner: owner, Repo: repo, Number: number}
 	first, is, found, err := readDecisionsIssue(ctx, client, ref, marked)
 	if err != nil || !found {
@@ -104,7 +104,7 @@ func readDecisionsIssue(ctx context.Context, client *github.Client, ref clarify.
 // full; when it is (others' comments may push the app's past it), the first page with the
 // comments the index names, or every comment while there is no index yet (the next write
 // makes it).
-func (r LedgerReader) memoryComments(ctx context.Context, client *github.Client, ref clarify.IssueRef, first []*github.IssueComment, ix render.DecisionsIndex, indexed bool) ([]*github.IssueComment, error) {
+func (r Reader) memoryComments(ctx context.Context, client *github.Client, ref clarify.IssueRef, first []*github.IssueComment, ix render.DecisionsIndex, indexed bool) ([]*github.IssueComment, error) {
 	switch {
 	case len(first) < CommentsPage:
 		return first, nil
@@ -118,7 +118,7 @@ func (r LedgerReader) memoryComments(ctx context.Context, client *github.Client,
 // indexedComments is first with the comments the index names that are not on it, each read
 // by its id: one request for each of the app's comments past the first page, whatever
 // others posted in between. One deleted is left out.
-func (r LedgerReader) indexedComments(ctx context.Context, client *github.Client, ref clarify.IssueRef, first []*github.IssueComment, ix render.DecisionsIndex) ([]*github.IssueComment, error) {
+func (r Reader) indexedComments(ctx context.Context, client *github.Client, ref clarify.IssueRef, first []*github.IssueComment, ix render.DecisionsIndex) ([]*github.IssueComment, error) {
 	out := slices.Clone(first)
 	for _, id := range append(slices.Clone(ix.Parts), ix.Sweep) {
 		if id == 0 || slices.ContainsFunc(out, func(c *github.IssueComment) bool { return c.GetID() == id }) {
@@ -138,7 +138,7 @@ func (r LedgerReader) indexedComments(ctx context.Context, client *github.Client
 }
 
 // bookOf reads the app's parts of the memory, and its sweep index, among comments.
-func (r LedgerReader) bookOf(ctx context.Context, ref clarify.IssueRef, comments []*github.IssueComment) MemoryBook {
+func (r Reader) bookOf(ctx context.Context, ref clarify.IssueRef, comments []*github.IssueComment) MemoryBook {
 	book := MemoryBook{Issue: ref.Number}
 	byPart := map[int][]clarify.Decision{}
 	keys := r.Keys.Issue(ref.Owner, ref.Repo, ref.Number)
@@ -186,7 +186,7 @@ func (r LedgerReader) bookOf(ctx context.Context, ref clarify.IssueRef, comments
 
 // decodeDecisions reads a part of the decision memory under the issue's keys, or
 // unchecked for a reader given none (bot stats, the asker's client).
-func (r LedgerReader) decodeDecisions(ref clarify.IssueRef, body string) (int, []clarify.Decision, error) {
+func (r Reader) decodeDecisions(ref clarify.IssueRef, body string) (int, []clarify.Decision, error) {
 	if r.Unchecked {
 		return render.DecodeDecisionsUnverified(body)
 	}

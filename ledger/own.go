@@ -30,11 +30,11 @@ func SharedAccount(login string) bool { return strings.EqualFold(login, ActionsL
 
 // byAccount reports whether the account alone tells the app's comments: nobody else writes
 // as it, or the reader verifies nothing (Unchecked, given no key).
-func (r LedgerReader) byAccount() bool { return !SharedAccount(r.Bot) || r.Unchecked }
+func (r Reader) byAccount() bool { return !SharedAccount(r.Bot) || r.Unchecked }
 
 // OwnsBy reports whether a comment by u with this body is the app's own in the issue: never
 // input, never someone else's to answer.
-func (r LedgerReader) OwnsBy(ref clarify.IssueRef, u *github.User, body string) bool {
+func (r Reader) OwnsBy(ref clarify.IssueRef, u *github.User, body string) bool {
 	switch {
 	case !IsLogin(u, r.Bot):
 		return false
@@ -46,7 +46,7 @@ func (r LedgerReader) OwnsBy(ref clarify.IssueRef, u *github.User, body string) 
 
 // Owns reports whether c is the app's own comment in the issue (the owns rule): what the
 // asker's client takes a refusal of its ask from.
-func (r LedgerReader) Owns(issue clarify.IssueRef, c *github.IssueComment) bool {
+func (r Reader) Owns(issue clarify.IssueRef, c *github.IssueComment) bool {
 	return r.believed(issue, c) && r.OwnsBy(clarify.IssueRef{Owner: issue.Owner, Repo: issue.Repo, Number: issue.Number}, c.GetUser(), c.GetBody())
 }
 
@@ -55,7 +55,7 @@ func (r LedgerReader) Owns(issue clarify.IssueRef, c *github.IssueComment) bool 
 // block verifies, so that the app never takes another workflow's comment for one of its own
 // and writes over it; from the App's own account always (one that does not verify was
 // edited by hand, and is written right).
-func (r LedgerReader) OwnBlock(c *github.IssueComment, verifies func(body string) bool) bool {
+func (r Reader) OwnBlock(c *github.IssueComment, verifies func(body string) bool) bool {
 	return IsLogin(c.GetUser(), r.Bot) && (r.byAccount() || verifies(c.GetBody()))
 }
 
@@ -63,7 +63,7 @@ func (r LedgerReader) OwnBlock(c *github.IssueComment, verifies func(body string
 // render.Marker): sealed under the issue's keys, or plain from an account nobody else
 // writes as. It tells only that the app posted a message with that mark, so a seal of the
 // marker alone (written before seals bound the body: render.IssueKeys.Posted) counts too.
-func (r LedgerReader) CarriesMark(ref clarify.IssueRef, c *github.IssueComment, mark string) bool {
+func (r Reader) CarriesMark(ref clarify.IssueRef, c *github.IssueComment, mark string) bool {
 	body := c.GetBody()
 	switch {
 	case !IsLogin(c.GetUser(), r.Bot):
@@ -81,7 +81,7 @@ func (r LedgerReader) CarriesMark(ref clarify.IssueRef, c *github.IssueComment, 
 // (plain from before markers were sealed, sealed alone, or sealed over a body since edited)
 // over a ledger that verifies: the ledger's MAC covers what is read from it.
 // To a reader given public keys, only a comment signed under one of them is (believed).
-func (r LedgerReader) IsStatus(ref clarify.IssueRef, u *github.User, body string) bool {
+func (r Reader) IsStatus(ref clarify.IssueRef, u *github.User, body string) bool {
 	switch {
 	case !render.IsStatus(body) || !IsLogin(u, r.Bot) || !r.believedBy(ref, u, body):
 		return false

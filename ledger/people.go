@@ -18,9 +18,9 @@ import (
 const UncheckedNote = "MAC not checked: no ledger key given"
 
 // PeopleReader reads ledgers for people through a person's token (bot ledger, bot
-// export, bot stats): the app's LedgerReader, with its notes written for them.
+// export, bot stats): the app's Reader, with its notes written for them.
 type PeopleReader struct {
-	LedgerReader
+	Reader
 	// Slug is the app's slug, named when an issue holds no status comment of its login.
 	Slug string
 	// Notes takes what a person should know beside the ledger (stderr).
@@ -32,7 +32,7 @@ type PeopleReader struct {
 // NewPeopleReader reads as the app of that slug does, under keys; with no key given it
 // reads unchecked.
 func NewPeopleReader(slug string, keys render.Keyring, notes io.Writer, hint func(error) string) PeopleReader {
-	return PeopleReader{LedgerReader: LedgerReader{Bot: BotLoginOf(slug), Keys: keys, Unchecked: !keys.Given()}, Slug: slug, Notes: notes, Hint: hint}
+	return PeopleReader{Reader: Reader{Bot: BotLoginOf(slug), Keys: keys, Unchecked: !keys.Given()}, Slug: slug, Notes: notes, Hint: hint}
 }
 
 // NoteUnchecked tells the person when the ledgers are read without a key.

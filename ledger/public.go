@@ -10,17 +10,17 @@ import (
 // ledger key tells the app its own comments, but an asker must never hold that key: any
 // workflow, and any agent in one, holding it could write records the asker believes. So
 // there the app also signs each comment it writes with the Ed25519 key drawn from its
-// ledger key (render/public.go), and a reader given the public keys (LedgerReader.Public)
+// ledger key (render/public.go), and a reader given the public keys (Reader.Public)
 // believes a comment of the account only with that signature.
 
 // believed reports whether c, a comment of ref's issue, may be the app's to a reader given
 // public keys: by another account (the other rules decide), or signed under one of them.
-func (r LedgerReader) believed(ref clarify.IssueRef, c *github.IssueComment) bool {
+func (r Reader) believed(ref clarify.IssueRef, c *github.IssueComment) bool {
 	return r.believedBy(ref, c.GetUser(), c.GetBody())
 }
 
 // believedBy is believed of a comment by u with that body.
-func (r LedgerReader) believedBy(ref clarify.IssueRef, u *github.User, body string) bool {
+func (r Reader) believedBy(ref clarify.IssueRef, u *github.User, body string) bool {
 	return len(r.Public) == 0 || !IsLogin(u, r.Bot) || r.Public.Signed(ref.Owner, ref.Repo, ref.Number, body)
 }
 
@@ -31,7 +31,7 @@ const unsignedLogin = "unsigned comment of the app's account"
 // believe returns comments with each one of the app's account that a reader given public
 // keys does not believe (believed) read as someone else's; comments itself when all are.
 // The copies keep their id, so the ledger's cursor still finds its place among them.
-func (r LedgerReader) believe(ref clarify.IssueRef, comments []*github.IssueComment) []*github.IssueComment {
+func (r Reader) believe(ref clarify.IssueRef, comments []*github.IssueComment) []*github.IssueComment {
 	if len(r.Public) == 0 {
 		return comments
 	}

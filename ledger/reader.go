@@ -23,11 +23,11 @@ const LogKeyComment = "comment_id"
 // there, or the app's login is not the one given.
 var ErrNoStatus = errors.New("no status comment by the app")
 
-// LedgerReader reads an issue's ledger from its comments, the one way the handlers, bot
+// Reader reads an issue's ledger from its comments, the one way the handlers, bot
 // ledger and bot stats all read it: the first status comment written by the app's own
 // account (a look-alike by anyone else is never read), verified under the issue's keys,
 // with the clarifications of the archive comments it lists merged back in.
-type LedgerReader struct {
+type Reader struct {
 	// Bot is the app's login, "<slug>[bot]": only its comments hold the ledger.
 	Bot string
 	// Keys verify the issue's blocks (render.Keyring decides which keys an issue trusts).
@@ -111,7 +111,7 @@ func SortByID(comments []*github.IssueComment) {
 // the app the error is ErrNoStatus; a status comment or an archive that does not verify,
 // an archive that is gone, or a ledger the app's runs would not trust (trust, knowing no
 // newer revision) is an error that names the comment.
-func (r LedgerReader) Read(ctx context.Context, client *github.Client, owner, repo string, number int) (LedgerRead, error) {
+func (r Reader) Read(ctx context.Context, client *github.Client, owner, repo string, number int) (LedgerRead, error) {
 	comments, err := ListComments(ctx, client, owner, repo, number)
 	if err != nil {
 		return LedgerRead{}, err
@@ -122,7 +122,7 @@ func (r LedgerReader) Read(ctx context.Context, client *github.Client, owner, re
 // ReadComments is Read of comments already listed (ListComments), for a reader that
 // looks at the issue's other comments too (the asker's client, which finds the app's
 // refusal of its ask there).
-func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*github.IssueComment) (LedgerRead, error) {
+func (r Reader) ReadComments(owner, repo string, number int, comments []*github.IssueComment) (LedgerRead, error) {
 	var (
 		got LedgerRead
 		err error
@@ -147,7 +147,7 @@ func (r LedgerReader) ReadComments(owner, repo string, number int, comments []*g
 }
 
 // statusLedger is the ledger in the issue's status comment: verified, and the issue's own.
-func (r LedgerReader) statusLedger(ref clarify.IssueRef, status *github.IssueComment) (clarify.Ledger, error) {
+func (r Reader) statusLedger(ref clarify.IssueRef, status *github.IssueComment) (clarify.Ledger, error) {
 	l, err := r.DecodeStatus(ref, status.GetBody())
 	switch {
 	case err != nil:
@@ -159,7 +159,7 @@ func (r LedgerReader) statusLedger(ref clarify.IssueRef, status *github.IssueCom
 }
 
 // Own reports whether a comment was written by the app's account.
-func (r LedgerReader) Own(c *github.IssueComment) bool { return IsLogin(c.GetUser(), r.Bot) }
+func (r Reader) Own(c *github.IssueComment) bool { return IsLogin(c.GetUser(), r.Bot) }
 
 // IsLogin reports whether u is the account of that login; GitHub's logins ignore case.
 func IsLogin(u *github.User, login string) bool {
@@ -169,7 +169,7 @@ func IsLogin(u *github.User, login string) bool {
 // FindStatus returns the app's status comment among comments (oldest first): the first
 // that isStatus takes for the app's. extra are the app's later ones, which are never read
 // (two replicas may both have created one); lookalikes counts those by anyone else.
-func (r LedgerReader) FindStatus(ref clarify.IssueRef, comments []*github.IssueComment) (status *github.IssueComment, extra []*github.IssueComment, lookalikes int) {
+func (r Reader) FindStatus(ref clarify.IssueRef, comments []*github.IssueComment) (status *github.IssueComment, extra []*github.IssueComment, lookalikes int) {
 	for _, c := range comments {
 		switch {
 		case !render.IsStatus(c.GetBody()):
@@ -185,7 +185,7 @@ func (r LedgerReader) FindStatus(ref clarify.IssueRef, comments []*github.IssueC
 }
 
 // DecodeStatus verifies and decodes the ledger in the issue's status comment body.
-func (r LedgerReader) DecodeStatus(ref clarify.IssueRef, body string) (clarify.Ledger, error) {
+func (r Reader) DecodeStatus(ref clarify.IssueRef, body string) (clarify.Ledger, error) {
 	if r.Unchecked {
 		return render.DecodeLedgerUnverified(body)
 	}
@@ -193,7 +193,7 @@ func (r LedgerReader) DecodeStatus(ref clarify.IssueRef, body string) (clarify.L
 }
 
 // decodeArchive is decodeStatus for an archive comment's body.
-func (r LedgerReader) decodeArchive(ref clarify.IssueRef, body string) (clarify.Ledger, error) {
+func (r Reader) decodeArchive(ref clarify.IssueRef, body string) (clarify.Ledger, error) {
 	if r.Unchecked {
 		return render.DecodeArchiveUnverified(body)
 	}
@@ -203,7 +203,7 @@ func (r LedgerReader) decodeArchive(ref clarify.IssueRef, body string) (clarify.
 // MergeArchives merges into l the clarifications of the archive comments it lists, found
 // among comments, in the order they were asked, and returns their ids. An archive that is
 // gone, not the app's, or does not verify is an error: the app then rebuilds the ledger.
-func (r LedgerReader) MergeArchives(ref clarify.IssueRef, l *clarify.Ledger, comments []*github.IssueComment) (map[string]bool, error) {
+func (r Reader) MergeArchives(ref clarify.IssueRef, l *clarify.Ledger, comments []*github.IssueComment) (map[string]bool, error) {
 	archived := map[string]bool{}
 	var merged []clarify.Clarification
 	for _, id := range l.Archives {
@@ -243,7 +243,7 @@ func ListUpdated(ctx context.Context, client *github.Client, owner, repo string,
 // ReadIssues reads the ledgers of a repository's issues (bot stats): those without a
 // status comment by the app are skipped, and one whose ledger cannot be read is told to
 // failed and left out, so that it does not hide the rest.
-func (r LedgerReader) ReadIssues(ctx context.Context, client *github.Client, owner, repo string, issues []*github.Issue,
+func (r Reader) ReadIssues(ctx context.Context, client *github.Client, owner, repo string, issues []*github.Issue,
 	failed func(number int, err error)) []clarify.Ledger {
 	var ledgers []clarify.Ledger
 	for _, is := range issues {
@@ -262,7 +262,7 @@ func (r LedgerReader) ReadIssues(ctx context.Context, client *github.Client, own
 // ReadBody reads the ledger in a status comment's body saved to a file (bot ledger FILE):
 // under the issue's keys when the issue is known (number > 0), else under the ring's plain
 // keys, which signed ledgers before keys were bound to their issue.
-func (r LedgerReader) ReadBody(body, owner, repo string, number int) (clarify.Ledger, error) {
+func (r Reader) ReadBody(body, owner, repo string, number int) (clarify.Ledger, error) {
 	switch {
 	case r.Unchecked:
 		l, err := render.DecodeLedgerUnverified(body)

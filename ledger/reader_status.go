@@ -25,7 +25,7 @@ import (
 // before each page after the first: when it says no, LocateStatus stops with no comment
 // and the page to go on from (next), so that a reader out of time can go on later.
 // ErrNoStatus when the issue has none.
-func (r LedgerReader) LocateStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef, from int, more func() bool) (
+func (r Reader) LocateStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef, from int, more func() bool) (
 	status *github.IssueComment, next int, err error) {
 	err = eachCommentPage(ctx, client, issue, time.Time{}, from, nil, func(page []*github.IssueComment, after int) bool {
 		SortByID(page)
@@ -47,7 +47,7 @@ func (r LedgerReader) LocateStatus(ctx context.Context, client *github.Client, i
 // ReadStatus reads the ledger in status, a comment read by itself: it must still be the
 // app's status comment of the issue (IsStatus), verify, and be the issue's own, or the
 // error says why (the caller finds the status comment again). Its archives are not merged.
-func (r LedgerReader) ReadStatus(issue clarify.IssueRef, status *github.IssueComment) (clarify.Ledger, error) {
+func (r Reader) ReadStatus(issue clarify.IssueRef, status *github.IssueComment) (clarify.Ledger, error) {
 	if !r.IsStatus(issue, status.GetUser(), status.GetBody()) {
 		return clarify.Ledger{}, fmt.Errorf("comment %d of %s is not the app's status comment", status.GetID(), issue.String())
 	}
@@ -60,7 +60,7 @@ func (r LedgerReader) ReadStatus(issue clarify.IssueRef, status *github.IssueCom
 // younger twin is deleted by the run that made it, so the app's one it finds is the one
 // Read takes. complete says the page held every comment since: when it did not, a longer
 // window would list no less, and the caller lists from the start instead.
-func (r LedgerReader) LocateRecentStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef, since time.Time) (
+func (r Reader) LocateRecentStatus(ctx context.Context, client *github.Client, issue clarify.IssueRef, since time.Time) (
 	status *github.IssueComment, complete bool, err error) {
 	err = eachCommentPage(ctx, client, issue, since, 0, nil, func(page []*github.IssueComment, after int) bool {
 		SortByID(page)

@@ -76,7 +76,7 @@ func TestLedgerReaderReadsTheAppsStatusCommentAndItsArchives(t *testing.T) {
 	}
 	status := render.Status(current, block)
 	forged, _ := render.Keyring{Current: []byte("someone-else-key-0123456789abcd")}.Issue("octo", "widgets", 7).EncodeLedger(current)
-	reader := LedgerReader{Bot: "clarify[bot]", Keys: ring}
+	reader := Reader{Bot: "clarify[bot]", Keys: ring}
 
 	t.Run("readsAcrossPages", func(t *testing.T) {
 		client := readerIssue(t, []map[string]any{

@@ -61,7 +61,7 @@ const SaveSkew = 5 * time.Minute
 // GitHub shows status updated more than SaveSkew after the ledger was saved. Nor is one
 // whose sequence is below an id the issue shows. A trusted ledger whose cursor lies past
 // the newest comment has it brought back to it, and moved says so.
-func (r LedgerReader) Trust(ref clarify.IssueRef, l *clarify.Ledger, status *github.IssueComment, comments []*github.IssueComment, floor int64) (no *Distrust, moved bool) {
+func (r Reader) Trust(ref clarify.IssueRef, l *clarify.Ledger, status *github.IssueComment, comments []*github.IssueComment, floor int64) (no *Distrust, moved bool) {
 	if l.Rev < floor {
 		// It verifies, so the app wrote it, but it wrote a newer one since: a body put back
 		// from the comment's edit history would undo what happened after it (time's
@@ -87,7 +87,7 @@ func (r LedgerReader) Trust(ref clarify.IssueRef, l *clarify.Ledger, status *git
 // sequence it shows: in the ledger l itself, or in a round the app mirrored. Only the
 // app's own round records count: an id quoted in a refusal or typed by anyone hands
 // nothing out.
-func (r LedgerReader) issueBounds(ref clarify.IssueRef, l clarify.Ledger, comments []*github.IssueComment) (newest int64, seq int) {
+func (r Reader) issueBounds(ref clarify.IssueRef, l clarify.Ledger, comments []*github.IssueComment) (newest int64, seq int) {
 	for _, c := range l.Clarifications {
 		if n, ok := clarify.SeqOf(c.ID, l.Issue); ok {
 			seq = max(seq, n)

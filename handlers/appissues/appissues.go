@@ -33,7 +33,7 @@ type Keeper struct {
 // Config is what the app's issues need of the engine.
 type Config struct {
 	// Reader reads the app's issues under its keys.
-	Reader func() ledger.LedgerReader
+	Reader func() ledger.Reader
 	// Decisions reads a repository's decision memory, for the dashboard's decisions in force.
 	Decisions func(ctx context.Context, client *github.Client, owner, repo string) (ledger.MemoryBook, error)
 	// ReadBack says runs beside this one may overwrite its writes: each is read back

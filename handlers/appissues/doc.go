@@ -5,5 +5,5 @@
 //   - dashboard.go: the dashboard issue, written once per repository by the sweeps from
 //     what the runs noted.
 //
-// What the decision memory holds is package handlers' (decisions*.go) and ledger's.
+// What the decision memory holds is package decisions' (handlers/decisions) and ledger's.
 package appissues

@@ -60,15 +60,15 @@ const maxLinked = 10
 type Checks struct {
 	appSlug string
 	now     func() time.Time
-	issues  Issues
+	issues  IssueView
 	// seesEveryEvent: this process handles every pull_request event, so links can
 	// spare a listing (pulllinks.go).
 	seesEveryEvent bool
 	links          pullLinks
 }
 
-// Issues is what the checks read of an issue, from its ledger or the handlers' memory.
-type Issues interface {
+// IssueView is what the checks read of an issue, from its ledger or the handlers' caches.
+type IssueView interface {
 	// Blocking is an issue's open blocking clarifications; known is false while its
 	// ledger cannot be trusted (it is being rebuilt).
 	Blocking(ctx context.Context, client *github.Client, ref clarify.IssueRef) (blocking []clarify.Clarification, known bool, err error)
@@ -80,7 +80,7 @@ type Issues interface {
 // New returns the checks of the app appSlug. seesEveryEvent says this process handles
 // every pull_request event of its installations (a lone server); remember bounds the
 // repositories whose links it keeps.
-func New(appSlug string, now func() time.Time, issues Issues, seesEveryEvent bool, remember int) *Checks {
+func New(appSlug string, now func() time.Time, issues IssueView, seesEveryEvent bool, remember int) *Checks {
 	return &Checks{appSlug: appSlug, now: now, issues: issues, seesEveryEvent: seesEveryEvent, links: pullLinks{max: remember}}
 }
 

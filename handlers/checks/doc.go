@@ -6,6 +6,6 @@
 //   - pulllinks.go: a lone server remembers which issues open pull requests link, so an
 //     issue none links costs no listing.
 //
-// What an issue's ledger says comes from package handlers (Issues); the pull_request
+// What an issue's ledger says comes from package handlers (IssueView); the pull_request
 // webhook is handlers.PullRequest.
 package checks

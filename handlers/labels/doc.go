@@ -7,5 +7,5 @@
 //     (TakeOff);
 //   - which of them GitHub made grey on first use, for the sweeps to colour (Grey).
 //
-// What this process remembers setting is the caller's (Memory).
+// What this process remembers setting is the caller's (Cache).
 package labels

@@ -53,8 +53,8 @@ func Read(ctx context.Context, client *github.Client, ref clarify.IssueRef) ([]*
 // the run, and is news to the ledger all the same; its payload then plans the run's write
 // again. The issue's labels are read instead: one read rather than a write that changes
 // nothing, and a label someone moved by hand since is still put right.
-func DoneAlready(mem Memory, ref clarify.IssueRef, p Plan) bool {
-	names, ok := mem.Known(ref.String())
+func DoneAlready(cache Cache, ref clarify.IssueRef, p Plan) bool {
+	names, ok := cache.Known(ref.String())
 	if !ok {
 		return false
 	}
@@ -79,7 +79,7 @@ type Plan struct {
 	Remove []string
 	// Owned is the ledger's record once the plan is carried out (clarify.Ledger.Labels).
 	Owned []string
-	// Set is what Memory remembers once the plan is carried out: the app's own labels
+	// Set is what Cache remembers once the plan is carried out: the app's own labels
 	// that are wanted on the issue.
 	Set []string
 }
@@ -90,7 +90,7 @@ type Plan struct {
 // (labels: {stale: needs-triage}) may be one people already use, so it is the app's only
 // where the ledger records that the app put it on: the app adds it, but never takes off
 // one that people put on.
-func Decide(mem Memory, ref clarify.IssueRef, ours [3]Label, current []*github.Label, l clarify.Ledger) Plan {
+func Decide(cache Cache, ref clarify.IssueRef, ours [3]Label, current []*github.Label, l clarify.Ledger) Plan {
 	want := map[string]bool{
 		ours[0].Name: len(l.Open()) > 0,
 		ours[1].Name: l.HasStatus(clarify.Stale),
@@ -107,7 +107,7 @@ func Decide(mem Memory, ref clarify.IssueRef, ours [3]Label, current []*github.L
 	// its record, still knows the labels it put on. Adding trusts the payload alone: a
 	// label someone took off by hand is put back.
 	setSince := map[string]bool{}
-	set, _ := mem.Known(ref.String())
+	set, _ := cache.Known(ref.String())
 	for _, name := range set {
 		setSince[name] = true
 	}
@@ -171,7 +171,7 @@ func (s labelState) move() (add, remove, mine bool) {
 
 // PutOn puts on the labels a plan adds, before the run posts: adding is idempotent,
 // so a payload older than the last run costs at most a redundant write.
-func PutOn(ctx context.Context, client *github.Client, mem Memory, ref clarify.IssueRef, p Plan) error {
+func PutOn(ctx context.Context, client *github.Client, cache Cache, ref clarify.IssueRef, p Plan) error {
 	if len(p.Add) == 0 {
 		return nil
 	}
@@ -184,25 +184,25 @@ func PutOn(ctx context.Context, client *github.Client, mem Memory, ref clarify.I
 		return fmt.Errorf("add labels %v to %s: %w", add, ref.String(), err)
 	}
 	// Should the run fail before TakeOff, the next one here knows what is on.
-	mem.Put(ref.String(), p.Set)
+	cache.Put(ref.String(), p.Set)
 	return nil
 }
 
 // TakeOff takes off the labels a plan removes, after the save: removing a missing
 // label is a 404 we accept.
-func TakeOff(ctx context.Context, client *github.Client, mem Memory, ref clarify.IssueRef, p Plan) error {
+func TakeOff(ctx context.Context, client *github.Client, cache Cache, ref clarify.IssueRef, p Plan) error {
 	for _, name := range p.Remove {
 		_, err := client.Issues.RemoveLabelForIssue(ctx, ref.Owner, ref.Repo, ref.Number, name)
 		if err != nil && !ghtransport.IsStatus(err, http.StatusNotFound) {
 			return fmt.Errorf("remove label %q from %s: %w", name, ref.String(), err)
 		}
 	}
-	mem.Put(ref.String(), p.Set)
+	cache.Put(ref.String(), p.Set)
 	return nil
 }
 
-// Memory remembers the app's own labels as this process last set them on each issue.
-type Memory interface {
+// Cache remembers the app's own labels as this process last set them on each issue.
+type Cache interface {
 	// Known returns the labels last set on the issue, and whether any were set at all.
 	Known(issue string) ([]string, bool)
 	Put(issue string, names []string)

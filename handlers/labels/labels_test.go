@@ -70,7 +70,7 @@ func TestPlanLabelsTakesOffOnlyWhatTheAppPutOn(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			mem := mapMemory{}
+			mem := mapCache{}
 			ref := clarify.IssueRef{Owner: "octo", Repo: "widgets", Number: 42}
 			mem.Put(ref.String(), tc.setSince)
 			var on []*github.Label
@@ -93,12 +93,12 @@ func TestPlanLabelsTakesOffOnlyWhatTheAppPutOn(t *testing.T) {
 	}
 }
 
-// mapMemory is a Memory that remembers everything.
-type mapMemory map[string][]string
+// mapCache is a Cache that remembers everything.
+type mapCache map[string][]string
 
-func (m mapMemory) Known(issue string) ([]string, bool) {
+func (m mapCache) Known(issue string) ([]string, bool) {
 	names, ok := m[issue]
 	return names, ok
 }
 
-func (m mapMemory) Put(issue string, names []string) { m[issue] = names }
+func (m mapCache) Put(issue string, names []string) { m[issue] = names }

@@ -176,11 +176,9 @@ func newRunner(env Env, opts Options) *runner {
 	// decisions and dashboard at once, and the scheduled run, in a concurrency group of its
 	// own, may run an issue while an event's run does; the workflow's group holds an issue's
 	// event runs to one at a time, so only the scheduled run checks the issue's saves.
-	base := handlers.NewBase(clients, env.BotSlug, []byte(env.LedgerKey), now, handlers.WorkflowRun(sweeps(env.EventName), env.Checks))
-	base.SettleDelay = opts.SettleDelay
-	if env.BotSlug == wire.ActionsSlug {
-		base.Configs = handlers.NewRepoConfigLoader(handlers.DefaultConfigTTL, now)
-	}
+	base := handlers.NewBase(handlers.Options{Clients: clients, AppSlug: env.BotSlug, LedgerKey: []byte(env.LedgerKey), Now: now,
+		Mode:        handlers.WorkflowRun(sweeps(env.EventName), env.Checks, env.MirrorOnly),
+		SettleDelay: opts.SettleDelay, OneRepo: env.BotSlug == wire.ActionsSlug})
 	return &runner{
 		env: env, base: base, clients: clients, count: count,
 		logger: zerolog.New(stderr).Level(env.LogLevel).With().Timestamp().Str("run", env.RunID).Logger(),
@@ -191,7 +189,7 @@ func newRunner(env Env, opts Options) *runner {
 			// The same payload, run with the base repository's secrets and token, for a fork's
 			// pull request too: Clarify only reads a pull request, never checks out its code.
 			"pull_request_target": &handlers.PullRequest{Base: base},
-			"repository_dispatch": &handlers.Dispatch{Base: base, MirrorOnly: env.MirrorOnly},
+			"repository_dispatch": &handlers.Dispatch{Base: base},
 		},
 	}
 }

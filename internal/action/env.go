@@ -54,7 +54,7 @@ type Env struct {
 	// LogLevel is CLARIFY_LOG_LEVEL's: info unless set (debug shows every decision).
 	LogLevel zerolog.Level
 	// MirrorOnly is CLARIFY_MIRROR_ONLY=true: a repository_dispatch's run writes the
-	// command's mirror and nothing else (handlers.Dispatch.MirrorOnly), in the job that
+	// command's mirror and nothing else (handlers.WorkflowRun's mirrorOnly), in the job that
 	// docs/workflow.yml runs outside the concurrency group.
 	MirrorOnly bool
 }

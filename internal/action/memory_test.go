@@ -218,7 +218,7 @@ func TestTwoFirstPartsBothStand(t *testing.T) {
 	b.runBoth(envA, envB)
 	client := github.NewClient(nil).WithAuthToken(b.token)
 	client.BaseURL, _ = url.Parse(b.url + "/")
-	reader := ledger.LedgerReader{Bot: fakegithub.ActionsBotLogin, Keys: render.Keyring{Current: []byte(ledgerKey)}}
+	reader := ledger.Reader{Bot: fakegithub.ActionsBotLogin, Keys: render.Keyring{Current: []byte(ledgerKey)}}
 	m, err := reader.ReadDecisions(context.Background(), client, "octo", "widgets")
 	var ids []string
 	for _, d := range m.Decisions {

@@ -58,24 +58,19 @@ func NewApp(cfg Config, logger zerolog.Logger, now func() time.Time) (*App, erro
 		return nil, err
 	}
 	// A lone server that sweeps writes the decisions left for the memory's next write.
-	mode := handlers.LoneServer(cfg.Clarify.SweepInterval > 0)
-	if shared != nil {
-		mode = handlers.Replicas()
-	}
-	base := handlers.NewBase(clients, cfg.Clarify.AppSlug, cfg.LedgerKeyBytes(), now, mode)
-	base.PreviousKeys = cfg.PreviousLedgerKeys()
-	base.OnSaved = m.Saved
+	opts := handlers.Options{Clients: clients, AppSlug: cfg.Clarify.AppSlug, LedgerKey: cfg.LedgerKeyBytes(),
+		PreviousKeys: cfg.PreviousLedgerKeys(), Now: now, Mode: handlers.LoneServer(cfg.Clarify.SweepInterval > 0), OnSaved: m.Saved}
 	sched := delivery.NewScheduler(cfg.Clarify.Workers)
 	sched.Timeout = cfg.Clarify.HandlerTimeout
 	sched.OnDelivery = m.Delivery
 	var sweepLease handlers.SweepLease = &handlers.LocalSweepLease{}
 	if shared != nil {
-		base.Locks.Shared = shared.IssueLeases()
-		base.Index = shared.Index()
-		base.Recent = shared.Decisions()
+		opts.Mode = handlers.Replicas()
+		opts.IssueLeases, opts.Index, opts.Recent = shared.IssueLeases(), shared.Index(), shared.Decisions()
 		sched.Seen = shared.Deliveries()
 		sweepLease = shared.SweepLease()
 	}
+	base := handlers.NewBase(opts)
 
 	dispatcher := githubapp.NewEventDispatcher([]githubapp.EventHandler{
 		&handlers.IssueComment{Base: base},

@@ -12,7 +12,7 @@ import (
 // client once wrote 31,646 lines in 30 s).
 const refusalLogInterval = time.Minute
 
-// refusalLogClients bounds the clients remembered; past it the memory starts afresh,
+// refusalLogClients bounds the clients remembered; past it the cache starts afresh,
 // which costs at most one more line per client.
 const refusalLogClients = 4096
 

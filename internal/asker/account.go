@@ -48,7 +48,7 @@ func CheckSlug(slug string) error {
 
 // readerOf is the reader of the app's records in owner/repo: the account Clarify writes
 // as there and what its comments must carry (the rule above), read once per repository.
-func (c *Client) readerOf(ctx context.Context, owner, repo string) (ledger.LedgerReader, error) {
+func (c *Client) readerOf(ctx context.Context, owner, repo string) (ledger.Reader, error) {
 	key := strings.ToLower(owner + "/" + repo)
 	c.mu.Lock()
 	r, ok := c.readers[key]
@@ -68,7 +68,7 @@ func (c *Client) readerOf(ctx context.Context, owner, repo string) (ledger.Ledge
 	case slug == "":
 		slug = c.defaultSlug
 	}
-	r = ledger.LedgerReader{Bot: ledger.BotLoginOf(slug), Unchecked: true}
+	r = ledger.Reader{Bot: ledger.BotLoginOf(slug), Unchecked: true}
 	if slug == wire.ActionsSlug {
 		if len(keys) == 0 {
 			return r, ErrNoVerifyKey
@@ -139,7 +139,7 @@ func (c *Client) otherOf(ctx context.Context, issue clarify.IssueRef, snap snaps
 // shared account (Clarify signs all it writes there: one without is another workflow's).
 // Only an App or a workflow of the repository writes as a bot, and a workflow can write
 // a look-alike: the diagnosis never makes it believed, it only ends the wait with the fix.
-func unverifiable(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment) *Error {
+func unverifiable(r ledger.Reader, issue clarify.IssueRef, comments []*github.IssueComment) *Error {
 	for _, cm := range comments {
 		login, body := cm.GetUser().GetLogin(), cm.GetBody()
 		_, record := render.ReadRecord(body)

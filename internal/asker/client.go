@@ -58,7 +58,7 @@ type Client struct {
 	slug, defaultSlug string
 	// readers are the readers of each repository's records (readerOf), by "owner/repo".
 	mu      sync.Mutex
-	readers map[string]ledger.LedgerReader
+	readers map[string]ledger.Reader
 	now     func() time.Time
 	sleep   func(ctx context.Context, d time.Duration) error
 	notes   io.Writer
@@ -87,7 +87,7 @@ func New(o Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{gh: gh, slug: o.Slug, defaultSlug: cmp.Or(o.DefaultSlug, o.Slug), web: webOf(o.API), now: o.Now, sleep: o.Sleep,
-		notes: o.Notes, poll: o.Poll, token: []byte(o.Token), readers: map[string]ledger.LedgerReader{}}
+		notes: o.Notes, poll: o.Poll, token: []byte(o.Token), readers: map[string]ledger.Reader{}}
 	if c.now == nil {
 		c.now = time.Now
 	}

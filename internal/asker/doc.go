@@ -14,7 +14,7 @@
 // digests through the client's trust (Door.Reach, internal/readcmd).
 //
 // What it believes: a clarification's record comes only from the app's signed ledger, read
-// by the one reader the app uses (ledger.LedgerReader) from the comments of the account
+// by the one reader the app uses (ledger.Reader) from the comments of the account
 // Clarify runs as in the repository (Options.Slug: "<slug>[bot]"). Where that account is
 // shared (Action mode: github-actions[bot], which every workflow of the repository writes
 // as), a comment counts only with the app's MAC, so the client needs the ledger key and

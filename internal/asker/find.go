@@ -79,7 +79,7 @@ func newest(comments []*github.IssueComment) int64 {
 // asker's refusal of the same ref is not this one's). Only the comments r takes for the
 // app's own are read (ledger's rule: from a shared account, only those it sealed, or
 // signed). The reason is the one the refusal gives.
-func refusal(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, s sent) (render.Record, string, bool) {
+func refusal(r ledger.Reader, issue clarify.IssueRef, comments []*github.IssueComment, s sent) (render.Record, string, bool) {
 	for _, cm := range comments {
 		if cm.GetID() <= s.after || !r.Owns(issue, cm) {
 			continue

@@ -27,7 +27,7 @@ func (d Door) Reach() readcmd.Reach {
 				return readcmd.Reader{}, err
 			}
 			r, err := cl.readerOf(ctx, owner, repo)
-			p := ledger.PeopleReader{LedgerReader: r, Slug: strings.TrimSuffix(r.Bot, "[bot]"), Notes: d.Stderr,
+			p := ledger.PeopleReader{Reader: r, Slug: strings.TrimSuffix(r.Bot, "[bot]"), Notes: d.Stderr,
 				Hint: func(err error) string { return ghtransport.TokenHint(err, true) }}
 			return readcmd.Reader{PeopleReader: p, Client: cl.gh, Now: cl.now}, err
 		}}

@@ -43,7 +43,7 @@ type keptStatus struct {
 type snapshot struct {
 	ledger clarify.Ledger
 	ok     bool
-	reader ledger.LedgerReader
+	reader ledger.Reader
 }
 
 // errRefind says the kept status comment is gone or no longer verifies: find it again.
@@ -84,7 +84,7 @@ func (c *Client) read(ctx context.Context, issue clarify.IssueRef, o readOpts) (
 }
 
 // readWith is read with r, the reader of the issue's repository.
-func (c *Client) readWith(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, o readOpts) (snapshot, error) {
+func (c *Client) readWith(ctx context.Context, r ledger.Reader, issue clarify.IssueRef, o readOpts) (snapshot, error) {
 	k := c.kept(issue)
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -106,7 +106,7 @@ func (c *Client) readWith(ctx context.Context, r ledger.LedgerReader, issue clar
 // readKept reads the kept status comment by its id, or takes it from the comments just
 // listed since (o.recent) when it is among them; errRefind when it is gone, no longer the
 // app's status comment, or holds an older revision than it did.
-func (c *Client) readKept(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
+func (c *Client) readKept(ctx context.Context, r ledger.Reader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
 	cm := listed(o, k.id)
 	if cm == nil {
 		var err error
@@ -148,7 +148,7 @@ func listed(o readOpts, id int64) *github.IssueComment {
 // on from that page: on a long issue, finding it may take longer than a wait may last.
 // When the first page does not hold it, the comments updated lately are looked at first
 // (recentStatus): the status comment of a clarification active lately is among them.
-func (c *Client) find(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
+func (c *Client) find(ctx context.Context, r ledger.Reader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
 	ctx = ghtransport.WithoutStore(ctx)
 	if k.page == 0 {
 		st, next, err := r.LocateStatus(ctx, c.gh, issue, 0, func() bool { return false })
@@ -165,7 +165,7 @@ func (c *Client) find(ctx context.Context, r ledger.LedgerReader, issue clarify.
 
 // locate lists the issue's comments from page k.page up to its status comment, while a
 // page would end before o.until.
-func (c *Client) locate(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
+func (c *Client) locate(ctx context.Context, r ledger.Reader, issue clarify.IssueRef, k *keptStatus, o readOpts) (snapshot, error) {
 	// Another page only if it would end in time, taking as long as the last.
 	last := c.now()
 	more := func() bool {
@@ -179,7 +179,7 @@ func (c *Client) locate(ctx context.Context, r ledger.LedgerReader, issue clarif
 }
 
 // located reads what LocateStatus found, or keeps where it stopped.
-func (c *Client) located(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, o readOpts,
+func (c *Client) located(ctx context.Context, r ledger.Reader, issue clarify.IssueRef, k *keptStatus, o readOpts,
 	st *github.IssueComment, next int, err error) (snapshot, error) {
 	switch {
 	case errors.Is(err, ledger.ErrNoStatus):
@@ -201,7 +201,7 @@ var recentWindows = []time.Duration{10 * time.Minute, 6 * time.Hour, 7 * 24 * ti
 // recentStatus looks for the status comment among the comments updated in each window
 // in turn, a page each, and stops at a window that holds more than a page (a longer one
 // would hold no fewer): nil when none found it.
-func (c *Client) recentStatus(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef) (*github.IssueComment, error) {
+func (c *Client) recentStatus(ctx context.Context, r ledger.Reader, issue clarify.IssueRef) (*github.IssueComment, error) {
 	now := c.now()
 	for _, w := range recentWindows {
 		st, complete, err := r.LocateRecentStatus(ctx, c.gh, issue, now.Add(-w))
@@ -213,7 +213,7 @@ func (c *Client) recentStatus(ctx context.Context, r ledger.LedgerReader, issue 
 }
 
 // readFound reads the status comment st, just found, and keeps it.
-func (c *Client) readFound(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, k *keptStatus, st *github.IssueComment, enough func(clarify.Ledger) bool) (snapshot, error) {
+func (c *Client) readFound(ctx context.Context, r ledger.Reader, issue clarify.IssueRef, k *keptStatus, st *github.IssueComment, enough func(clarify.Ledger) bool) (snapshot, error) {
 	l, err := r.ReadStatus(issue, st)
 	switch {
 	case err != nil:
@@ -241,7 +241,7 @@ func (e *archiveError) Unwrap() error { return e.err }
 
 // archives reads the archive comments l lists, each by its id and conditionally, and
 // merges them in, unless enough says l will do.
-func (c *Client) archives(ctx context.Context, r ledger.LedgerReader, issue clarify.IssueRef, l *clarify.Ledger, enough func(clarify.Ledger) bool) error {
+func (c *Client) archives(ctx context.Context, r ledger.Reader, issue clarify.IssueRef, l *clarify.Ledger, enough func(clarify.Ledger) bool) error {
 	if len(l.Archives) == 0 || (enough != nil && enough(*l)) {
 		return nil
 	}

@@ -176,7 +176,7 @@ func inThread(cl clarify.Clarification, comment int64) bool {
 // mirrorOf is the app's mirror of a command dispatched with nonce, written after the
 // comment after; 0 while there is none. Another sender's mirror of the same command, with
 // another nonce or none, is never it (render.IsMirrorOf).
-func mirrorOf(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, command, nonce string, after int64) int64 {
+func mirrorOf(r ledger.Reader, issue clarify.IssueRef, comments []*github.IssueComment, command, nonce string, after int64) int64 {
 	for _, cm := range comments {
 		if cm.GetID() > after && r.Owns(issue, cm) && render.IsMirrorOf(cm.GetBody(), command, nonce) {
 			return cm.GetID()

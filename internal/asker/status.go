@@ -118,7 +118,7 @@ func asksNotTaken(snap snapshot, issue clarify.IssueRef, comments []*github.Issu
 
 // replied reports whether one of Clarify's own comments among comments replies to the
 // comment of that id.
-func replied(r ledger.LedgerReader, issue clarify.IssueRef, comments []*github.IssueComment, id int64) bool {
+func replied(r ledger.Reader, issue clarify.IssueRef, comments []*github.IssueComment, id int64) bool {
 	for _, cm := range comments {
 		if cm.GetID() > id && r.Owns(issue, cm) && render.HasMarker(cm.GetBody(), clarify.ReplyKey(id)) {
 			return true

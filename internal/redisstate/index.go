@@ -22,7 +22,7 @@ type Index struct {
 	s *Store
 	// fallback keeps every entry this process wrote, so that while Redis is unreachable
 	// the sweep still finds the deadlines this replica knows of.
-	fallback handlers.MemoryIndex
+	fallback handlers.LocalIndex
 }
 
 var _ handlers.DeadlineIndex = (*Index)(nil)
@@ -121,7 +121,7 @@ func (x *Index) Repo(ctx context.Context, installation int64, owner, repo string
 	return out, nil
 }
 
-// entries reads the entries of keys, in the order handlers.MemoryIndex gives them (due
+// entries reads the entries of keys, in the order handlers.LocalIndex gives them (due
 // time, then key). A key whose entry is gone (removed between the two reads) is skipped.
 func (x *Index) entries(ctx context.Context, keys []string) ([]handlers.IndexEntry, error) {
 	if len(keys) == 0 {

@@ -19,7 +19,7 @@ func TestIndexAnswersAsTheMemoryOne(t *testing.T) {
 	a, _ := replica(t, srv.URL, nil)
 	b, _ := replica(t, srv.URL, nil)
 	ctx := context.Background()
-	var mem handlers.MemoryIndex
+	var mem handlers.LocalIndex
 	t0 := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	entry := func(inst int64, repo string, n int, due time.Duration) handlers.IndexEntry {
 		return handlers.IndexEntry{Installation: inst, Owner: "octo", Repo: repo, Number: n, Due: t0.Add(due), Seen: t0.Add(-due),

@@ -1,4 +1,4 @@
-package handlers
+package decisions
 
 import (
 	"context"
@@ -11,33 +11,33 @@ import (
 	"github.com/clarify-app/clarify/render"
 )
 
-// readMemory reads the repository's decisions as the app's reader does, from the issue
+// Read reads the repository's decisions as the app's reader does, from the issue
 // this process last found holding them (a read of its comments), or, the first time or
 // once that issue is gone, through the label that names it.
-func (b *Base) readMemory(ctx context.Context, client *github.Client, owner, repo string) (ledger.MemoryBook, error) {
+func Read(ctx context.Context, h Host, client *github.Client, owner, repo string) (ledger.MemoryBook, error) {
 	key := owner + "/" + repo
-	if n, ok := b.decisionIssues.get(key); ok {
-		book, err := b.reader().ReadMemoryIn(ctx, client, owner, repo, n, true)
+	if n, ok := h.Caches().Issue(key); ok {
+		book, err := h.Reader().ReadMemoryIn(ctx, client, owner, repo, n, true)
 		if err != nil || book.Issue != 0 {
 			return book, err
 		}
-		b.decisionIssues.forget(key) // deleted: the label may name a new one
+		h.Caches().ForgetIssue(key) // deleted: the label may name a new one
 	}
-	book, err := b.reader().ReadMemory(ctx, client, owner, repo)
+	book, err := h.Reader().ReadMemory(ctx, client, owner, repo)
 	if err == nil && book.Issue != 0 {
-		b.decisionIssues.put(key, book.Issue)
+		h.Caches().SetIssue(key, book.Issue)
 	}
 	return book, err
 }
 
-// indexMemory writes into the decisions issue's body the index of the app's comments there
+// WriteIndex writes into the decisions issue's body the index of the app's comments there
 // (book's parts, and sweep, its sweep index's comment), closing the issue, and stamps the label with the
 // issue's mark, each when the book says it lacks it or made asks for it (a comment was
 // just made there).
-func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook, sweep *github.IssueComment, made bool) error {
+func WriteIndex(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook, sweep *github.IssueComment, made bool) error {
 	mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.Issue}
 	if made || book.Unindexed {
-		body, err := render.DecisionsIssueBody(render.DecisionsIndex{Parts: ledger.CommentIDs(book.Parts), Sweep: sweep.GetID()}, b.keys(mref).Signing())
+		body, err := render.DecisionsIssueBody(render.DecisionsIndex{Parts: ledger.CommentIDs(book.Parts), Sweep: sweep.GetID()}, keysOf(h, mref).Signing())
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (b *Base) indexMemory(ctx context.Context, client *github.Client, ref clari
 		book.Unindexed = false
 	}
 	if book.Unmarked {
-		if _, err := b.appIssues.MarkLabel(ctx, client, mref, ledger.DecisionsLabel, ledger.DecisionsKind, ""); err != nil {
+		if _, err := h.AppIssues().MarkLabel(ctx, client, mref, ledger.DecisionsLabel, ledger.DecisionsKind, ""); err != nil {
 			return err
 		}
 		book.Unmarked = false

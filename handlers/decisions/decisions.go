@@ -1,4 +1,4 @@
-package handlers
+package decisions
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 	"github.com/clarify-app/clarify/render"
+	"github.com/clarify-app/clarify/repoconfig"
 )
 
 // A repository's decisions live in comments of one issue of the app's, closed so that it
@@ -28,29 +29,29 @@ import (
 // decisionsTitle is the title of the issue the app creates for the decisions.
 const decisionsTitle = "Clarify: decisions of this repository"
 
-// decisionsTTL is how long an offer trusts the decisions this process last read or wrote:
+// TTL is how long an offer trusts the decisions this process last read or wrote:
 // an offer is advice, so a decision another process made a minute ago may wait for the
 // next read, and a burst of asks in one repository reads the memory once.
-const decisionsTTL = time.Minute
+const TTL = time.Minute
 
 // offerMemory is the repository's decisions for an offer: as this process read or wrote
-// them less than decisionsTTL ago, else read once for every run that asks at that moment.
-func (b *Base) offerMemory(ctx context.Context, client *github.Client, owner, repo string) (ledger.MemoryBook, error) {
-	book, _, err := b.decisionBooks.load(owner+"/"+repo, func() (ledger.MemoryBook, bool, error) {
-		book, err := b.readMemory(ctx, client, owner, repo)
+// them less than TTL ago, else read once for every run that asks at that moment.
+func offerMemory(ctx context.Context, h Host, client *github.Client, owner, repo string) (ledger.MemoryBook, error) {
+	book, err := h.Caches().Book(owner+"/"+repo, func() (ledger.MemoryBook, bool, error) {
+		book, err := Read(ctx, h, client, owner, repo)
 		return book, err == nil, err
 	})
-	return b.withPending(ctx, client, book, err == nil, owner, repo), err
+	return withPending(ctx, h, client, book, err == nil, owner, repo), err
 }
 
 // lockedMemory reads the repository's decisions under its lock, for a change: one
 // process's runs of different issues take turns, so neither loses the other's decision.
-func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef) (ledger.MemoryBook, func(), error) {
-	unlock, err := b.Locks.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
+func lockedMemory(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef) (ledger.MemoryBook, func(), error) {
+	unlock, err := h.Lock(ctx, "decisions:"+ref.Owner+"/"+ref.Repo)
 	if err != nil {
 		return ledger.MemoryBook{}, nil, fmt.Errorf("wait for the decisions of %s/%s: %w", ref.Owner, ref.Repo, err)
 	}
-	book, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+	book, err := Read(ctx, h, client, ref.Owner, ref.Repo)
 	if err != nil {
 		unlock()
 		return ledger.MemoryBook{}, nil, err
@@ -62,24 +63,20 @@ func (b *Base) lockedMemory(ctx context.Context, client *github.Client, ref clar
 // repository's memory (clarify.SettledByPeople says which). It runs before the ledger is
 // saved: a run that fails after it is run again from the same ledger, and recording a
 // decision twice changes nothing.
-func (b *Base) rememberDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, p clarify.Policy, before, after clarify.Ledger) error {
-	lookups := snap.lookups
-	if lookups == nil {
-		lookups = newActorLookups(client, ref, &b.memories, b.BotLogin())
-	}
+func rememberDecisions(ctx context.Context, r Run, p clarify.Policy, before, after clarify.Ledger) error {
 	ds, err := clarify.SettledByPeople(before, after, p, func(login string) (clarify.Actor, error) {
-		return lookups.now(ctx, login)
+		return r.Actor(ctx, login)
 	})
 	if err != nil || len(ds) == 0 {
 		return err
 	}
-	return b.noteDecisions(ctx, client, ref, snap, ds)
+	return noteDecisions(ctx, r, ds)
 }
 
 // recordDecisions records ds in the repository's memory and notes the write for its
 // read-back (checkMemoryWrites).
-func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, ds []clarify.Decision) error {
-	book, unlock, err := b.lockedMemory(ctx, client, ref)
+func recordDecisions(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef, note func(Write), ds []clarify.Decision) error {
+	book, unlock, err := lockedMemory(ctx, h, client, ref)
 	if err != nil {
 		return err
 	}
@@ -92,7 +89,7 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref c
 		return nil
 	}
 	made := book.Issue == 0
-	if err := b.writeMemory(ctx, client, ref, &book); err != nil {
+	if err := writeMemory(ctx, h, client, ref, &book); err != nil {
 		return err
 	}
 	if made {
@@ -101,8 +98,11 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref c
 		// a part of its own beside this one (bookOf reads both), not edited this one.
 		return nil
 	}
-	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.Issue,
-		kept: func(m clarify.Memory) bool {
+	if note == nil {
+		return nil
+	}
+	note(Write{At: time.Now(), Issue: book.Issue,
+		Kept: func(m clarify.Memory) bool {
 			for _, d := range ds {
 				if !slices.ContainsFunc(m.Decisions, func(x clarify.Decision) bool { return x.ID == d.ID }) {
 					return false
@@ -110,42 +110,42 @@ func (b *Base) recordDecisions(ctx context.Context, client *github.Client, ref c
 			}
 			return true
 		},
-		redo: func() error { return b.recordDecisions(ctx, client, ref, snap, ds) }})
+		Redo: func() error { return recordDecisions(ctx, h, client, ref, note, ds) }})
 	return nil
 }
 
 // writeMemory writes the parts that changed, creating the decisions issue the first time
 // (book then names it), and keeps the issue's index of its parts and its label's mark.
-func (b *Base) writeMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) error {
+func writeMemory(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) error {
 	if book.Issue == 0 {
-		n, err := b.createMemoryIssue(ctx, client, ref)
+		n, err := CreateIssue(ctx, h, client, ref)
 		if err != nil {
 			return err
 		}
 		*book = ledger.MemoryBook{Issue: n, Memory: book.Memory}
-		b.decisionIssues.put(ref.Owner+"/"+ref.Repo, n)
+		h.Caches().SetIssue(ref.Owner+"/"+ref.Repo, n)
 	}
 	// What is offered next is what this write leaves, whether or not every part lands:
 	// the decisions recorded here are in force either way once the write is retried.
-	defer func() { b.decisionBooks.put(ref.Owner+"/"+ref.Repo, *book) }()
-	made, err := b.writeParts(ctx, client, ref, book)
+	defer func() { h.Caches().SetBook(ref.Owner+"/"+ref.Repo, *book) }()
+	made, err := writeParts(ctx, h, client, ref, book)
 	if err != nil {
 		return err
 	}
-	return b.indexMemory(ctx, client, ref, book, book.SweepIndex, made)
+	return WriteIndex(ctx, h, client, ref, book, book.SweepIndex, made)
 }
 
 // writeParts edits the parts of the memory that changed and makes those it lacks, and
 // reports whether it made any.
-func (b *Base) writeParts(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) (bool, error) {
+func writeParts(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) (bool, error) {
 	mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: book.Issue}
-	bodies, err := render.EncodeDecisions(book.Memory, b.keys(mref).Signing())
+	bodies, err := render.EncodeDecisions(book.Memory, keysOf(h, mref).Signing())
 	if err != nil {
 		return false, err
 	}
 	for len(bodies) < len(book.Parts) {
 		// A memory that shrank leaves its last parts empty rather than deleting them.
-		empty, err := render.EncodeDecisionsPart(len(bodies), nil, b.keys(mref).Signing())
+		empty, err := render.EncodeDecisionsPart(len(bodies), nil, keysOf(h, mref).Signing())
 		if err != nil {
 			return false, err
 		}
@@ -153,7 +153,7 @@ func (b *Base) writeParts(ctx context.Context, client *github.Client, ref clarif
 	}
 	made := false
 	for i, body := range bodies {
-		body = b.signed(mref, body)
+		body = h.Signed(mref, body)
 		if i < len(book.Parts) {
 			if book.Parts[i].GetBody() == body {
 				continue
@@ -173,12 +173,12 @@ func (b *Base) writeParts(ctx context.Context, client *github.Client, ref clarif
 	return made, nil
 }
 
-// createMemoryIssue opens the issue that holds the decisions and stores its number and
-// mark in the label's description. Its first index write (indexMemory, right after its
+// CreateIssue opens the issue that holds the decisions and stores its number and
+// mark in the label's description. Its first index write (WriteIndex, right after its
 // first comment is made) signs its body and closes it (it is the app's memory, not work
 // for anyone): GitHub makes every issue open, and closing it in that write rather than
 // now saves a request in a repository's first decision.
-func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef) (int, error) {
+func CreateIssue(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef) (int, error) {
 	title, text := decisionsTitle, render.DecisionsIssueText()
 	is, _, err := client.Issues.Create(ctx, ref.Owner, ref.Repo, &github.IssueRequest{Title: &title, Body: &text})
 	if err != nil {
@@ -186,9 +186,9 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	}
 	n := is.GetNumber()
 	mref := clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo, Number: n}
-	desc := b.appIssues.Label(mref, ledger.DecisionsKind)
+	desc := h.AppIssues().Label(mref, ledger.DecisionsKind)
 	stands, err := appissues.ClaimLabel(ctx, client, ref.Owner, ref.Repo, ledger.DecisionsLabel, desc, n, func(other int, desc string) (bool, error) {
-		book, err := b.reader().ReadMemoryIn(ctx, client, ref.Owner, ref.Repo, other, b.reader().Marked(ref.Owner, ref.Repo, ledger.DecisionsKind, other, desc))
+		book, err := h.Reader().ReadMemoryIn(ctx, client, ref.Owner, ref.Repo, other, h.Reader().Marked(ref.Owner, ref.Repo, ledger.DecisionsKind, other, desc))
 		return book.Issue != 0, err
 	})
 	if err != nil || stands == n {
@@ -199,66 +199,67 @@ func (b *Base) createMemoryIssue(ctx context.Context, client *github.Client, ref
 	return 0, fmt.Errorf("the decisions issue of %s/%s is #%d, made by another run meanwhile: %w", ref.Owner, ref.Repo, stands, ErrLedgerMoved)
 }
 
-// offers finds, for each first round the effects post, the earlier decision to offer; it
+// offersFor finds, for each first round the effects post, the earlier decision to offer; it
 // reads the memory only when there is such a round and the repository wants offers.
-func (b *Base) offers(ctx context.Context, client *github.Client, ref clarify.IssueRef, cfg RepoConfig, snap *snapshot, l clarify.Ledger, effects []clarify.Effect) (map[string]*offer, error) {
-	if !cfg.Decisions.Offer {
+func offersFor(ctx context.Context, r Run, from string, l clarify.Ledger, effects []clarify.Effect) (map[string]*Offer, error) {
+	h := r.Host()
+	if !r.Decisions().Offer {
 		return nil, nil
 	}
 	var asks []clarify.Effect
 	for _, e := range effects {
-		if e.Kind == clarify.EffectPostRound && e.Round == 1 && !snap.posted(b, ref, e.Key) {
+		if e.Kind == clarify.EffectPostRound && e.Round == 1 && !r.Posted(e.Key) {
 			asks = append(asks, e)
 		}
 	}
 	if len(asks) == 0 {
 		return nil, nil
 	}
-	book, err := b.offerMemory(ctx, client, ref.Owner, ref.Repo)
+	book, err := offerMemory(ctx, h, r.Client(), r.Ref().Owner, r.Ref().Repo)
 	if err != nil {
 		// Advice is best effort: a question is never held up because the memory could
 		// not be read; it is asked without an offer.
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not read: the new question goes without an offer")
 		return nil, nil
 	}
-	from, inherited := b.inheritedMemory(ctx, client, ref, cfg)
-	out := map[string]*offer{}
+	from, inherited := decisionsOf(ctx, h, r.Client(), from)
+	out := map[string]*Offer{}
 	for _, e := range asks {
 		c, ok := l.Find(e.ClarificationID)
 		if !ok {
 			continue
 		}
 		if d, ok := clarify.OfferAcross(book.Memory, inherited, from, c.Topic, clarify.FirstQuestion(c)); ok {
-			out[e.Key] = &offer{decision: d, id: c.ID}
+			out[e.Key] = &Offer{Decision: d, ID: c.ID}
 		}
 	}
 	return out, nil
 }
 
-// offer is an earlier decision offered to a new question, and the comment that offers it
-// once posted (0 while not, or when it went into the status comment).
-type offer struct {
-	decision clarify.Decision
-	id       string
-	comment  int64
+// Offer is an earlier decision offered to a new question (the clarification ID), and the
+// Comment that offers it once posted (0 while not, or when it went into the status comment).
+type Offer struct {
+	Decision clarify.Decision
+	ID       string
+	Comment  int64
 }
 
 // stampOffers records in the ledger which decision each new question was offered and,
 // with decisions.settle_after and the very same topic, when it settles the question.
 // Only an exact topic settles anything: a near-identical question is advice alone, and so
 // is any offer to a question that needs several people (clarify.SettlesUnattended).
-func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time) clarify.Ledger {
-	for _, o := range snap.offers {
+func stampOffers(l clarify.Ledger, offers map[string]*Offer, cfg repoconfig.Decisions, now time.Time) clarify.Ledger {
+	for _, o := range offers {
 		for i := range l.Clarifications {
 			c := &l.Clarifications[i]
-			if c.ID != o.id || c.Precedent != nil {
+			if c.ID != o.ID || c.Precedent != nil {
 				continue
 			}
 			// An inherited decision gets the very same window for objection as one of the
 			// repository's own: where it was made changes nothing of who may object here.
-			p := &clarify.Precedent{From: o.decision.ID, Repo: o.decision.Repo, Decision: o.decision.Decision, Value: o.decision.ValueFor(*c), Comment: o.comment}
-			if key := clarify.NormalizeTopic(c.Topic); cfg.Decisions.SettleAfter > 0 && clarify.SettlesUnattended(*c) && key != "" && key == clarify.NormalizeTopic(o.decision.Topic) {
-				p.Settles = now.Add(cfg.Decisions.SettleAfter)
+			p := &clarify.Precedent{From: o.Decision.ID, Repo: o.Decision.Repo, Decision: o.Decision.Decision, Value: o.Decision.ValueFor(*c), Comment: o.Comment}
+			if key := clarify.NormalizeTopic(c.Topic); cfg.SettleAfter > 0 && clarify.SettlesUnattended(*c) && key != "" && key == clarify.NormalizeTopic(o.Decision.Topic) {
+				p.Settles = now.Add(cfg.SettleAfter)
 			}
 			c.Precedent = p
 		}
@@ -269,17 +270,17 @@ func stampOffers(l clarify.Ledger, snap *snapshot, cfg RepoConfig, now time.Time
 // settleFromPrecedents resolves the clarifications whose precedent is due, after looking
 // for a 👎 on each offer by someone who is not a bot: reactions fire no webhook, so the
 // look is the only way to hear the objection.
-func (b *Base) settleFromPrecedents(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
+func settleFromPrecedents(ctx context.Context, r Run, l clarify.Ledger, now time.Time) (clarify.Ledger, []clarify.Effect, error) {
 	for i := range l.Clarifications {
 		c := &l.Clarifications[i]
 		if !c.Status.Open() || !c.Precedent.Pending() || now.Before(c.Precedent.Settles) {
 			continue
 		}
 		id := c.Precedent.Comment
-		if id == 0 && snap.status != nil {
-			id = snap.status.GetID()
+		if id == 0 {
+			id = r.StatusID()
 		}
-		objected, err := thumbsDown(ctx, client, ref, id)
+		objected, err := thumbsDown(ctx, r.Client(), r.Ref(), id)
 		if err != nil {
 			return l, nil, err
 		}
@@ -328,13 +329,13 @@ func thumbsDown(ctx context.Context, client *github.Client, ref clarify.IssueRef
 	return false, nil
 }
 
-// withOffer is the body of a round that has an earlier decision to offer, else body.
-func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) string {
-	o, ok := s.offers[e.Key]
+// WithOffer is the body of a round that has an earlier decision to offer, else body.
+func WithOffer(offers map[string]*Offer, e clarify.Effect, l clarify.Ledger, body string) string {
+	o, ok := offers[e.Key]
 	if !ok {
 		return body
 	}
-	d := o.decision
+	d := o.Decision
 	c, ok := l.Find(e.ClarificationID)
 	if !ok {
 		return body
@@ -342,36 +343,38 @@ func (s *snapshot) withOffer(e clarify.Effect, l clarify.Ledger, body string) st
 	return render.RoundWithOffer(c, e.Round, e.Mention, e.Key, d)
 }
 
-// supersede replaces a decision of the repository's memory as /clarify supersede asked:
+// Supersede replaces a decision of the repository's memory as /clarify supersede asked:
 // a 👍 on the command once done, or a refusal saying why not (no such decision, one
 // already replaced, or one the repository inherited: inheritedSupersede).
-func (b *Base) supersede(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, l clarify.Ledger, e clarify.Effect) error {
-	if refused, err := b.inheritedSupersede(ctx, client, ref, snap, l, e); refused || err != nil {
+func Supersede(ctx context.Context, r Run, inherits string, l clarify.Ledger, e clarify.Effect) error {
+	h := r.Host()
+	if refused, err := inheritedSupersede(ctx, r, inherits, l, e); refused || err != nil {
 		return err
 	}
-	d := clarify.Decision{Issue: ref.Number, Decision: e.Reason, By: e.Reply.To, At: b.Now(), CommentID: e.CommentID}
-	problem, err := b.replaceDecision(ctx, client, ref, snap, e.ClarificationID, d)
+	d := clarify.Decision{Issue: r.Ref().Number, Decision: e.Reason, By: e.Reply.To, At: h.Now(), CommentID: e.CommentID}
+	problem, err := replaceDecision(ctx, r, e.ClarificationID, d)
 	switch {
 	case err != nil:
 		return err
 	case problem != "":
-		r := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeUnknownID, To: e.Reply.To, Quote: e.Reply.Quote, Problem: problem,
+		reply := clarify.Reply{Kind: clarify.ReplyRefusal, Code: clarify.CodeUnknownID, To: e.Reply.To, Quote: e.Reply.Quote, Problem: problem,
 			Try: "`/clarify supersede CLR-… <new decision>` names a decision in force, as a round's \"Decided before\" shows it."}
-		_, err := b.postOnce(ctx, client, ref, snap, render.Marker(e.Key), render.Reply(r, l, e.Key))
+		_, err := r.PostOnce(ctx, render.Marker(e.Key), render.Reply(reply, l, e.Key))
 		return err
 	}
-	return react(ctx, client, ref, clarify.Effect{CommentID: e.CommentID, Reaction: "+1"})
+	return r.React(ctx, clarify.Effect{CommentID: e.CommentID, Reaction: "+1"})
 }
 
 // replaceDecision supersedes the decision of clarification id with d in the repository's
 // memory, and notes the write for its read-back; it returns the problem when there is no
 // such decision in force.
-func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, id string, d clarify.Decision) (string, error) {
+func replaceDecision(ctx context.Context, r Run, id string, d clarify.Decision) (string, error) {
+	h := r.Host()
 	// The decision to supersede may still wait for the memory's next write.
-	if err := b.flushMemory(ctx, client, ref); err != nil {
+	if err := flushMemory(ctx, h, r.Client(), r.Ref()); err != nil {
 		return "", err
 	}
-	book, unlock, err := b.lockedMemory(ctx, client, ref)
+	book, unlock, err := lockedMemory(ctx, h, r.Client(), r.Ref())
 	if err != nil {
 		return "", err
 	}
@@ -380,38 +383,47 @@ func (b *Base) replaceDecision(ctx context.Context, client *github.Client, ref c
 	if problem != "" || !changed {
 		return problem, nil
 	}
-	if err := b.writeMemory(ctx, client, ref, &book); err != nil {
+	if err := writeMemory(ctx, h, r.Client(), r.Ref(), &book); err != nil {
 		return "", err
 	}
-	snap.memoryWrites = append(snap.memoryWrites, memoryWrite{at: time.Now(), issue: book.Issue,
-		kept: func(m clarify.Memory) bool {
+	r.NoteWrite(Write{At: time.Now(), Issue: book.Issue,
+		Kept: func(m clarify.Memory) bool {
 			return slices.ContainsFunc(m.Decisions, func(x clarify.Decision) bool { return x.Issue == d.Issue && x.CommentID == d.CommentID })
 		},
-		redo: func() error {
+		Redo: func() error {
 			// Replaced by someone else meanwhile: their decision stands, as it would had
 			// they come after.
-			_, err := b.replaceDecision(ctx, client, ref, snap, id, d)
+			_, err := replaceDecision(ctx, r, id, d)
 			return err
 		}})
 	return "", nil
 }
 
-// precedentsAndOffers settles what precedent settles now, then finds the earlier decisions
-// to offer the new questions the effects post.
-func (b *Base) precedentsAndOffers(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, f *folded) error {
-	l, settled, err := b.settleFromPrecedents(ctx, client, ref, snap, f.ledger, b.Now())
+// PrecedentsAndOffers settles in l what precedent settles now (its effects added), then
+// finds the earlier decisions to offer the new questions the effects post: the run's
+// ledger and effects, the offers, and the repository it inherits from.
+func PrecedentsAndOffers(ctx context.Context, r Run, l clarify.Ledger, effects []clarify.Effect) (clarify.Ledger, []clarify.Effect, Offers, error) {
+	l, settled, err := settleFromPrecedents(ctx, r, l, r.Host().Now())
 	if err != nil {
-		return err
+		return l, effects, Offers{}, err
 	}
-	f.ledger, f.effects = l, append(f.effects, settled...)
-	snap.inherits = inheritedFrom(ref, cfg)
-	snap.offers, err = b.offers(ctx, client, ref, cfg, snap, f.ledger, f.effects)
-	return err
+	effects = append(effects, settled...)
+	o := Offers{From: inheritedFrom(r.Ref(), r.Decisions())}
+	o.ByKey, err = offersFor(ctx, r, o.From, l, effects)
+	return l, effects, o, err
 }
 
-// rememberOffersAndDecisions writes into the ledger what each new question was offered,
-// and into the repository's memory the decisions people made in this run.
-func (b *Base) rememberOffersAndDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, cfg RepoConfig, l *clarify.Ledger) error {
-	*l = stampOffers(*l, snap, cfg, b.Now())
-	return b.rememberDecisions(ctx, client, ref, snap, cfg.Policy, snap.ledger, *l)
+// Offers are what a run offers its new questions: by effect key, the earlier decision a
+// first round offers, and the repository (owner/name) whose decisions this one inherits,
+// "" for none.
+type Offers struct {
+	ByKey map[string]*Offer
+	From  string
+}
+
+// Remember writes into l what each new question was offered, and into the repository's
+// memory the decisions people made in this run, from before to l.
+func Remember(ctx context.Context, r Run, o Offers, before clarify.Ledger, l *clarify.Ledger) error {
+	*l = stampOffers(*l, o.ByKey, r.Decisions(), r.Host().Now())
+	return rememberDecisions(ctx, r, r.Policy(), before, *l)
 }

@@ -1,4 +1,4 @@
-package handlers
+package decisions
 
 import (
 	"context"
@@ -19,10 +19,10 @@ import (
 // which write them together. A burst of resolves then costs a few edits, not one each.
 const memoryWriteEvery = time.Minute
 
-// pendingDecisions holds, per repository, the decisions people made that this process has
+// Pending holds, per repository, the decisions people made that this process has
 // not yet written into the memory, and when it last wrote it. Offers read them with the
 // memory (offerMemory), so none is missed while it waits.
-type pendingDecisions struct {
+type Pending struct {
 	mu    sync.Mutex
 	repos map[string]*pendingRepo
 }
@@ -47,7 +47,7 @@ type pendingRepo struct {
 // note adds ds to the repository's pending decisions and reports whether the caller is to
 // write the memory now (its last write by this process is memoryWriteEvery old, or there
 // was none), taking that minute's write.
-func (p *pendingDecisions) note(client *github.Client, owner, repo string, ds []clarify.Decision, now time.Time) bool {
+func (p *Pending) note(client *github.Client, owner, repo string, ds []clarify.Decision, now time.Time) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := p.repoLocked(owner, repo)
@@ -67,7 +67,7 @@ func (p *pendingDecisions) note(client *github.Client, owner, repo string, ds []
 }
 
 // repoLocked is the repository's entry, made when missing; p.mu is held.
-func (p *pendingDecisions) repoLocked(owner, repo string) *pendingRepo {
+func (p *Pending) repoLocked(owner, repo string) *pendingRepo {
 	if p.repos == nil {
 		p.repos = map[string]*pendingRepo{}
 	}
@@ -81,7 +81,7 @@ func (p *pendingDecisions) repoLocked(owner, repo string) *pendingRepo {
 
 // firstLook reports whether this process has yet to look for decisions owed to the
 // repository's memory, and takes the look; again gives it back after a look that failed.
-func (p *pendingDecisions) firstLook(owner, repo string) bool {
+func (p *Pending) firstLook(owner, repo string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := p.repoLocked(owner, repo)
@@ -90,14 +90,14 @@ func (p *pendingDecisions) firstLook(owner, repo string) bool {
 	return first
 }
 
-func (p *pendingDecisions) again(owner, repo string) {
+func (p *Pending) again(owner, repo string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.repoLocked(owner, repo).looked = false
 }
 
 // of returns the repository's pending decisions.
-func (p *pendingDecisions) of(owner, repo string) []clarify.Decision {
+func (p *Pending) of(owner, repo string) []clarify.Decision {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if r := p.repos[owner+"/"+repo]; r != nil {
@@ -107,7 +107,7 @@ func (p *pendingDecisions) of(owner, repo string) []clarify.Decision {
 }
 
 // done forgets the decisions a write took and records when it was made.
-func (p *pendingDecisions) done(owner, repo string, ds []clarify.Decision, at time.Time) {
+func (p *Pending) done(owner, repo string, ds []clarify.Decision, at time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := p.repos[owner+"/"+repo]
@@ -122,14 +122,14 @@ func (p *pendingDecisions) done(owner, repo string, ds []clarify.Decision, at ti
 
 // release ends a write that did not land (or found nothing to write): the next decision
 // is written at once.
-func (p *pendingDecisions) release(owner, repo string) {
+func (p *Pending) release(owner, repo string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.repoLocked(owner, repo).writing = false
 }
 
 // waiting lists the repositories with decisions to write.
-func (p *pendingDecisions) waiting() []*pendingRepo {
+func (p *Pending) waiting() []*pendingRepo {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []*pendingRepo
@@ -143,47 +143,48 @@ func (p *pendingDecisions) waiting() []*pendingRepo {
 
 // noteDecisions records ds in the repository's memory: at once, or, when this process
 // wrote it less than memoryWriteEvery ago, with the next write.
-func (b *Base) noteDecisions(ctx context.Context, client *github.Client, ref clarify.IssueRef, snap *snapshot, ds []clarify.Decision) error {
-	if b.Recent != nil {
-		if err := b.Recent.Add(ctx, ref.Owner+"/"+ref.Repo, ds); err != nil {
+func noteDecisions(ctx context.Context, r Run, ds []clarify.Decision) error {
+	h := r.Host()
+	if h.Recent() != nil {
+		if err := h.Recent().Add(ctx, r.Ref().Owner+"/"+r.Ref().Repo, ds); err != nil {
 			// Advice only: the memory's write below is what keeps the decision.
 			zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions not shared with the other replicas; their offers see them once written")
 		}
 	}
-	if !b.mode.batchesMemory() {
-		return b.recordDecisions(ctx, client, ref, snap, ds)
+	if !h.Batches() {
+		return recordDecisions(ctx, h, r.Client(), r.Ref(), r.NoteWrite, ds)
 	}
-	if _, err := b.repairOnce(ctx, client, ref, nil); err != nil {
+	if _, err := repairOnce(ctx, h, r.Client(), r.Ref(), nil); err != nil {
 		return err
 	}
-	if !b.pendingMemory.note(client, ref.Owner, ref.Repo, ds, b.Now()) {
+	if !h.Caches().Pending().note(r.Client(), r.Ref().Owner, r.Ref().Repo, ds, h.Now()) {
 		zerolog.Ctx(ctx).Debug().Int("decisions", len(ds)).Msg("Decisions wait for the memory's next write")
 		return nil
 	}
-	return b.flushMemory(ctx, client, ref)
+	return flushMemory(ctx, h, r.Client(), r.Ref())
 }
 
 // flushMemory writes the repository's pending decisions into its memory, in one write.
-func (b *Base) flushMemory(ctx context.Context, client *github.Client, ref clarify.IssueRef) error {
-	ds := b.pendingMemory.of(ref.Owner, ref.Repo)
+func flushMemory(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef) error {
+	ds := h.Caches().Pending().of(ref.Owner, ref.Repo)
 	if len(ds) == 0 {
-		b.pendingMemory.release(ref.Owner, ref.Repo)
+		h.Caches().Pending().release(ref.Owner, ref.Repo)
 		return nil
 	}
-	if err := b.recordDecisions(ctx, client, ref, &snapshot{}, ds); err != nil {
-		b.pendingMemory.release(ref.Owner, ref.Repo)
+	if err := recordDecisions(ctx, h, client, ref, nil, ds); err != nil {
+		h.Caches().Pending().release(ref.Owner, ref.Repo)
 		return err
 	}
-	b.pendingMemory.done(ref.Owner, ref.Repo, ds, b.Now())
+	h.Caches().Pending().done(ref.Owner, ref.Repo, ds, h.Now())
 	return nil
 }
 
-// FlushDecisions writes every repository's pending decisions, for the sweep and a process
+// Flush writes every repository's pending decisions, for the sweep and a process
 // that stops; a repository whose write fails keeps them for the next.
-func (b *Base) FlushDecisions(ctx context.Context) {
-	for _, r := range b.pendingMemory.waiting() {
+func Flush(ctx context.Context, h Host) {
+	for _, r := range h.Caches().Pending().waiting() {
 		ref := clarify.IssueRef{Owner: r.owner, Repo: r.repo}
-		if err := b.flushMemory(ctx, r.client, ref); err != nil {
+		if err := flushMemory(ctx, h, r.client, ref); err != nil {
 			zerolog.Ctx(ctx).Error().Err(err).Str("repository", r.owner+"/"+r.repo).Msg("Decisions not written into the memory; the next sweep tries again")
 		}
 	}
@@ -193,18 +194,18 @@ func (b *Base) FlushDecisions(ctx context.Context) {
 // those waiting for this process's next write, those a process before it left owed (read
 // says book is the memory as read, which the look starts from), and those the replicas
 // made lately.
-func (b *Base) withPending(ctx context.Context, client *github.Client, book ledger.MemoryBook, read bool, owner, repo string) ledger.MemoryBook {
+func withPending(ctx context.Context, h Host, client *github.Client, book ledger.MemoryBook, read bool, owner, repo string) ledger.MemoryBook {
 	var ds []clarify.Decision
 	if read {
-		owed, err := b.repairOnce(ctx, client, clarify.IssueRef{Owner: owner, Repo: repo}, &book)
+		owed, err := repairOnce(ctx, h, client, clarify.IssueRef{Owner: owner, Repo: repo}, &book)
 		if err != nil {
 			zerolog.Ctx(ctx).Warn().Err(err).Msg("Decisions owed to the memory not looked for; the next read looks again")
 		}
 		ds = owed
 	}
-	ds = append(ds, b.pendingMemory.of(owner, repo)...)
-	if b.Recent != nil {
-		recent, err := b.Recent.Recent(ctx, owner+"/"+repo)
+	ds = append(ds, h.Caches().Pending().of(owner, repo)...)
+	if h.Recent() != nil {
+		recent, err := h.Recent().Recent(ctx, owner+"/"+repo)
 		if err != nil {
 			zerolog.Ctx(ctx).Warn().Err(err).Msg("The replicas' recent decisions not read; offered from the memory alone")
 		}

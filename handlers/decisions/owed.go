@@ -1,4 +1,4 @@
-package handlers
+package decisions
 
 import (
 	"context"
@@ -29,34 +29,38 @@ import (
 // decision a moment before the write it misses starts (clocks differ by clockSlack).
 const owedSlack = memoryWriteEvery + clockSlack
 
+// clockSlack is how far the clocks of processes, and GitHub's, may differ (as the
+// deadline index of package handlers allows).
+const clockSlack = time.Minute
+
 // repairOnce records in the repository's memory the decisions a process before this one
 // left owed, the first time this process reads or writes that memory; a look that fails
 // is tried again at the next. book is the memory as just read, nil to read it. It returns
 // what it recorded. Only a process that lets
 // decisions wait looks: the others write each at once, and bot action's runs are one
 // process each.
-func (b *Base) repairOnce(ctx context.Context, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) ([]clarify.Decision, error) {
-	if !b.mode.batchesMemory() || !b.pendingMemory.firstLook(ref.Owner, ref.Repo) {
+func repairOnce(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef, book *ledger.MemoryBook) ([]clarify.Decision, error) {
+	if !h.Batches() || !h.Caches().Pending().firstLook(ref.Owner, ref.Repo) {
 		return nil, nil
 	}
 	if book == nil {
-		read, err := b.readMemory(ctx, client, ref.Owner, ref.Repo)
+		read, err := Read(ctx, h, client, ref.Owner, ref.Repo)
 		if err != nil {
-			b.pendingMemory.again(ref.Owner, ref.Repo)
+			h.Caches().Pending().again(ref.Owner, ref.Repo)
 			return nil, err
 		}
 		book = &read
 	}
-	owed, err := b.repairOwed(ctx, client, clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo}, *book)
+	owed, err := repairOwed(ctx, h, client, clarify.IssueRef{Owner: ref.Owner, Repo: ref.Repo}, *book)
 	if err != nil {
-		b.pendingMemory.again(ref.Owner, ref.Repo)
+		h.Caches().Pending().again(ref.Owner, ref.Repo)
 	}
 	return owed, err
 }
 
 // repairOwed finds the decisions settled since the memory's last write that it lacks, and
 // records them, oldest first.
-func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref clarify.IssueRef, book ledger.MemoryBook) ([]clarify.Decision, error) {
+func repairOwed(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef, book ledger.MemoryBook) ([]clarify.Decision, error) {
 	last := lastWritten(book)
 	if book.Issue == 0 || last.IsZero() {
 		// No memory: no decision ever waited for one.
@@ -67,37 +71,37 @@ func (b *Base) repairOwed(ctx context.Context, client *github.Client, ref clarif
 	if err != nil {
 		return nil, err
 	}
-	owed, err := b.owedIn(ctx, client, ref, book, issues, since)
+	owed, err := owedIn(ctx, h, client, ref, book, issues, since)
 	if err != nil || len(owed) == 0 {
 		return nil, err
 	}
 	slices.SortStableFunc(owed, func(a, c clarify.Decision) int { return a.At.Compare(c.At) })
 	zerolog.Ctx(ctx).Info().Int("decisions", len(owed)).Msg("Decisions a process before this one left owed are written into the memory")
-	return owed, b.recordDecisions(ctx, client, ref, &snapshot{}, owed)
+	return owed, recordDecisions(ctx, h, client, ref, nil, owed)
 }
 
 // owedIn is the decisions people settled since since in issues that the memory lacks.
-func (b *Base) owedIn(ctx context.Context, client *github.Client, ref clarify.IssueRef, book ledger.MemoryBook, issues []*github.Issue, since time.Time) ([]clarify.Decision, error) {
-	cfg, err := b.Configs.Load(ctx, client, ref.Owner, ref.Repo)
+func owedIn(ctx context.Context, h Host, client *github.Client, ref clarify.IssueRef, book ledger.MemoryBook, issues []*github.Issue, since time.Time) ([]clarify.Decision, error) {
+	policy, err := h.Policy(ctx, client, ref.Owner, ref.Repo)
 	if err != nil {
 		return nil, err
 	}
 	// One look-up of each login for the repository, whichever issues they settled in.
-	lookups := newActorLookups(client, ref, &b.memories, b.BotLogin())
-	who := func(login string) (clarify.Actor, error) { return lookups.now(ctx, login) }
+	actor := h.Actors(client, ref)
+	who := func(login string) (clarify.Actor, error) { return actor(ctx, login) }
 	var owed []clarify.Decision
 	for _, is := range issues {
 		if is.GetNumber() == book.Issue {
 			continue
 		}
-		got, err := b.reader().Read(ctx, client, ref.Owner, ref.Repo, is.GetNumber())
+		got, err := h.Reader().Read(ctx, client, ref.Owner, ref.Repo, is.GetNumber())
 		if errors.Is(err, ledger.ErrNoStatus) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		ds, err := clarify.SettledByPeople(clarify.Ledger{}, got.Ledger, cfg.Policy, who)
+		ds, err := clarify.SettledByPeople(clarify.Ledger{}, got.Ledger, policy, who)
 		if err != nil {
 			return nil, err
 		}

@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// TestMemoryLoadIsSharedByCallersAtTheSameMoment: twenty runs that miss one key together
+// TestCacheLoadIsSharedByCallersAtTheSameMoment: twenty runs that miss one key together
 // cost one fetch; a failed fetch is not remembered, so the next caller fetches again.
-func TestMemoryLoadIsSharedByCallersAtTheSameMoment(t *testing.T) {
-	var m memory[int]
+func TestCacheLoadIsSharedByCallersAtTheSameMoment(t *testing.T) {
+	var m cache[int]
 	var fetches atomic.Int32
 	release := make(chan struct{})
 	var wg sync.WaitGroup
