@@ -210,16 +210,11 @@ func (r RepoRef) Key() string { return r.Owner + "/" + r.Repo }
 // call, for the sweep's deadlock look, and forgets them.
 func (b *Base) WaitsChanged() map[RepoRef]bool { return b.waitsChanged.take() }
 
-// clockSlack is how far GitHub's clock (an issue's updated_at, in whole seconds) may be
-// from ours: an issue updated less than this before our last save of it is visited again,
-// since the update may be one the save did not see.
-const clockSlack = time.Minute
-
 // SavedSince reports whether this process saved an issue since it was last updated, as a
 // walk lists it (and indexed it, if that save put it in the index at all).
 func (b *Base) SavedSince(ref clarify.IssueRef, is *github.Issue, indexed bool) bool {
 	saved, ok := b.savedAt.get(ref.String())
-	return ok && !is.GetUpdatedAt().After(saved.At.Add(-clockSlack)) && (indexed || !saved.Put)
+	return ok && !is.GetUpdatedAt().After(saved.At.Add(-ghtransport.ClockSlack)) && (indexed || !saved.Put)
 }
 
 // repoSet is the repositories whose wait-for edges changed since the sweep last looked, so

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/clarify-app/clarify/clarify"
+	"github.com/clarify-app/clarify/internal/ghtransport"
 	"github.com/clarify-app/clarify/ledger"
 )
 
@@ -26,12 +27,8 @@ import (
 
 // owedSlack is how long before the memory's last write a decision it lacks may have been
 // settled: a run takes its trigger's comment a moment after it is typed, and notes its
-// decision a moment before the write it misses starts (clocks differ by clockSlack).
-const owedSlack = memoryWriteEvery + clockSlack
-
-// clockSlack is how far the clocks of processes, and GitHub's, may differ (as the
-// deadline index of package handlers allows).
-const clockSlack = time.Minute
+// decision a moment before the write it misses starts (clocks differ by ghtransport.ClockSlack).
+const owedSlack = memoryWriteEvery + ghtransport.ClockSlack
 
 // repairOnce records in the repository's memory the decisions a process before this one
 // left owed, the first time this process reads or writes that memory; a look that fails

@@ -7,6 +7,11 @@ import (
 	"time"
 )
 
+// ClockSlack is how far GitHub's clock (an issue's updated_at, in whole seconds) and the
+// clocks of the app's processes may be from one another: what a process compares with a
+// time GitHub stamped, or another process wrote, allows this much either way.
+const ClockSlack = time.Minute
+
 type writeClockKey struct{}
 
 // WriteClock keeps GitHub's time of the last write a run made, from the Date header of
