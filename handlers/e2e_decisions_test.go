@@ -313,16 +313,23 @@ func (w *driver) statusOf(n int, id string) clarify.Clarification {
 	return c
 }
 
-func TestAnUnopposedOfferResolvesFromPrecedentAfterTheWindow(t *testing.T) {
-	w, _ := precedentWorld(t)
+// pastTheWindow lets the 2h window for objection of #60's offer pass, sweeping an hour in
+// (CLR-60-001 must still be pending) and past it, and returns CLR-60-001 as then.
+func (w *driver) pastTheWindow() clarify.Clarification {
+	w.t.Helper()
 	w.h.Fake.Advance(time.Hour)
 	w.sweep()
 	if c := w.statusOf(60, "CLR-60-001"); c.Status != clarify.Pending {
-		t.Fatalf("CLR-60-001 is %s an hour in, want still pending: the window is 2h", c.Status)
+		w.t.Fatalf("CLR-60-001 is %s an hour in, want still pending: the window is 2h", c.Status)
 	}
 	w.h.Fake.Advance(61 * time.Minute)
 	w.sweep()
-	c := w.statusOf(60, "CLR-60-001")
+	return w.statusOf(60, "CLR-60-001")
+}
+
+func TestAnUnopposedOfferResolvesFromPrecedentAfterTheWindow(t *testing.T) {
+	w, _ := precedentWorld(t)
+	c := w.pastTheWindow()
 	if c.Status != clarify.Resolved || c.Resolution != "Per-user cache, keyed by tenant." || c.Precedent == nil || c.Precedent.From != "CLR-42-001" {
 		t.Fatalf("after the window CLR-60-001 is %s with %q (precedent %+v), want resolved from CLR-42-001", c.Status, c.Resolution, c.Precedent)
 	}
