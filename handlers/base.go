@@ -29,26 +29,26 @@ const (
 // and keys, the mode, the per-issue locks, and what the process remembers between runs.
 // NewBase sets every field from its Options; the handlers and sweeps only read them.
 type Base struct {
-	Clients githubapp.ClientCreator
+	clients githubapp.ClientCreator
 	// Identity is the app's account and keys.
 	Identity
-	// Now is the clock; time enters the domain only through it.
-	Now func() time.Time
-	// Configs loads each repository's .github/clarify.yml.
-	Configs *ConfigLoader
-	// Locks keep one issue's runs one at a time within this process.
-	Locks IssueLocks
-	// Index keeps every active issue's next deadline, so the sweep reads only the issues
+	// now is the clock; time enters the domain only through it.
+	now func() time.Time
+	// configs loads each repository's .github/clarify.yml.
+	configs *ConfigLoader
+	// locks keep one issue's runs one at a time within this process.
+	locks IssueLocks
+	// index keeps every active issue's next deadline, so the sweep reads only the issues
 	// that are due; each run that saves a ledger updates its entry.
-	Index DeadlineIndex
-	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
+	index DeadlineIndex
+	// onSaved, when set, is given each run's ledger as loaded and as saved, for the app's
 	// metrics; nil costs nothing.
-	OnSaved func(before, after clarify.Ledger)
+	onSaved func(before, after clarify.Ledger)
 	// settleDelay is how long a workflow run waits before reading its edit back (guard.go).
 	settleDelay time.Duration
-	// Recent shares the decisions people made lately between replicas, for offers; nil
+	// recent shares the decisions people made lately between replicas, for offers; nil
 	// for a lone process.
-	Recent RecentDecisions
+	recent RecentDecisions
 
 	// mode is how this process runs issues beside others (mode.go).
 	mode Mode
@@ -108,15 +108,15 @@ func NewBase(opts Options) *Base {
 	}
 	b := &Base{
 		mode:        opts.Mode,
-		Clients:     opts.Clients,
-		Now:         now,
+		clients:     opts.Clients,
+		now:         now,
 		Identity:    Identity{AppSlug: opts.AppSlug, LedgerKey: opts.LedgerKey, PreviousKeys: opts.PreviousKeys},
-		Configs:     configs,
-		Locks:       IssueLocks{Shared: opts.IssueLeases},
-		Index:       index,
-		OnSaved:     opts.OnSaved,
+		configs:     configs,
+		locks:       IssueLocks{Shared: opts.IssueLeases},
+		index:       index,
+		onSaved:     opts.OnSaved,
 		settleDelay: settleDelayOf(opts.SettleDelay),
-		Recent:      opts.Recent,
+		recent:      opts.Recent,
 		caches:      newCaches(now),
 	}
 	mode := opts.Mode
@@ -131,6 +131,18 @@ func NewBase(opts Options) *Base {
 // InstallationClient returns the installation's client, and ctx marked for it, so that
 // the pacer counts the requests made with both on the installation's window.
 func (b *Base) InstallationClient(ctx context.Context, id int64) (context.Context, *github.Client, error) {
-	client, err := b.Clients.NewInstallationClient(id)
+	client, err := b.clients.NewInstallationClient(id)
 	return ghtransport.WithInstallation(ctx, id), client, err
 }
+
+// Now is the process's clock; time enters the domain only through it.
+func (b *Base) Now() time.Time { return b.now() }
+
+// Clients is the client creator the handlers and the sweep make their clients with.
+func (b *Base) Clients() githubapp.ClientCreator { return b.clients }
+
+// Configs is the loader of each repository's .github/clarify.yml.
+func (b *Base) Configs() *ConfigLoader { return b.configs }
+
+// Index is the deadline index: every active issue's next deadline, for the sweep.
+func (b *Base) Index() DeadlineIndex { return b.index }

@@ -41,7 +41,7 @@ func (run *issueRun) followHints(h clarify.Hints) {
 // one hinted at is gone and the label names none).
 func (run *issueRun) noteHints() {
 	push, l := run.trig.Push, &run.folded.ledger
-	l.Hints.NoConfig, l.Hints.ConfigFile = run.Configs.configHints(run.ledger.Hints, run.cfg, push, run.lastRead)
+	l.Hints.NoConfig, l.Hints.ConfigFile = run.configs.configHints(run.ledger.Hints, run.cfg, push, run.lastRead)
 	l.Hints.Memory = clarify.MemoryHint{}
 	if n, ok := run.decisionIssues.get(run.ref.Owner + "/" + run.ref.Repo); ok {
 		mref := clarify.IssueRef{Owner: run.ref.Owner, Repo: run.ref.Repo, Number: n}

@@ -137,7 +137,7 @@ func SortEntries(es []IndexEntry) {
 // nothing is open. The index is a cache of the ledgers, so a failure to write it is logged
 // and the run goes on: the sweep's reconciliation finds the issue again.
 func (run *issueRun) indexSaved(ctx context.Context, saved clarify.Ledger, p clarify.Policy, seen time.Time) {
-	if run.Index == nil {
+	if run.index == nil {
 		return
 	}
 	inst, ok := ghtransport.InstallationOf(ctx)
@@ -154,9 +154,9 @@ func (run *issueRun) indexSaved(ctx context.Context, saved clarify.Ledger, p cla
 	run.runFailures.clear(run.ref.String())
 	var err error
 	if !keep {
-		err = run.Index.Remove(ctx, e)
+		err = run.index.Remove(ctx, e)
 	} else {
-		err = run.Index.Put(ctx, e)
+		err = run.index.Put(ctx, e)
 	}
 	if err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated; the sweep's reconciliation will find the issue")
@@ -184,7 +184,7 @@ func (b *Base) nextDue(ref clarify.IssueRef, saved clarify.Ledger) time.Time {
 // version) costs little.
 func (run *issueRun) indexFailed(ctx context.Context) {
 	inst, ok := ghtransport.InstallationOf(ctx)
-	if run.Index == nil || !ok {
+	if run.index == nil || !ok {
 		return
 	}
 	var wait time.Duration
@@ -192,7 +192,7 @@ func (run *issueRun) indexFailed(ctx context.Context) {
 		wait = min(time.Minute<<min(n, 6), time.Hour)
 	}
 	e := IndexEntry{Installation: inst, Owner: run.ref.Owner, Repo: run.ref.Repo, Number: run.ref.Number, Due: run.Now().Add(wait)}
-	if err := run.Index.Put(context.WithoutCancel(ctx), e); err != nil {
+	if err := run.index.Put(context.WithoutCancel(ctx), e); err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not updated after a failed run; the sweep's walk will find the issue")
 	}
 }
@@ -261,12 +261,12 @@ type savedMark struct {
 func (run *issueRun) indexWrites(ctx context.Context) {
 	mark, ok := run.savedAt.get(run.ref.String())
 	last := ghtransport.LastWrite(ctx)
-	if run.Index == nil || !ok || !mark.Put || !last.After(mark.Entry.Written) {
+	if run.index == nil || !ok || !mark.Put || !last.After(mark.Entry.Written) {
 		return
 	}
 	mark.Entry.Written = last
 	run.savedAt.put(run.ref.String(), mark)
-	if err := run.Index.Put(ctx, mark.Entry); err != nil {
+	if err := run.index.Put(ctx, mark.Entry); err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Deadline index not brought up to the run's last write; the walk reads the issue again")
 	}
 }

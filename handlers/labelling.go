@@ -19,7 +19,7 @@ import (
 
 // hasOurLabel reports whether an issue carries one of the repository's Clarify labels.
 func (b *Base) hasOurLabel(owner, repo string, on []*github.Label) bool {
-	names := b.Configs.Labels(owner, repo)
+	names := b.configs.Labels(owner, repo)
 	return slices.ContainsFunc(on, func(lb *github.Label) bool {
 		n := lb.GetName()
 		return n == names.Active || n == names.Stale || n == names.Escalated

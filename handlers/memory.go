@@ -100,15 +100,15 @@ func (h memoryHost) Signed(ref clarify.IssueRef, body string) string { return h.
 
 // Lock takes the process's lock of key.
 func (h memoryHost) Lock(ctx context.Context, key string) (func(), error) {
-	return h.b.Locks.Lock(ctx, key)
+	return h.b.locks.Lock(ctx, key)
 }
 
 // Recent shares the decisions people made lately between replicas; nil for none.
 func (h memoryHost) Recent() decisions.Recent {
-	if h.b.Recent == nil {
+	if h.b.recent == nil {
 		return nil
 	}
-	return h.b.Recent
+	return h.b.recent
 }
 
 // Batches says decisions wait for the memory's next write (Mode.batchesMemory).
@@ -119,7 +119,7 @@ func (h memoryHost) AppIssues() *appissues.Keeper { return h.b.appIssues }
 
 // Policy is the repository's policy, from its config.
 func (h memoryHost) Policy(ctx context.Context, client *github.Client, owner, repo string) (clarify.Policy, error) {
-	cfg, err := h.b.Configs.Load(ctx, client, owner, repo)
+	cfg, err := h.b.configs.Load(ctx, client, owner, repo)
 	return cfg.Policy, err
 }
 

@@ -188,7 +188,7 @@ func (h *PullRequest) idle(ev *github.PullRequestEvent, linked int, outsider boo
 // settle, a failing check run already on the head is put right too: a pull request that
 // was closed when the issue settled was not in the list of open ones then.
 func (b *Base) checkIssue(ctx context.Context, client *github.Client, ref clarify.IssueRef, sha string, settle bool) error {
-	unlock, err := b.Locks.Lock(ctx, ref.String())
+	unlock, err := b.locks.Lock(ctx, ref.String())
 	if err != nil {
 		return fmt.Errorf("wait for %s: %w", ref.String(), err)
 	}

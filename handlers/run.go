@@ -93,7 +93,7 @@ func (b *Base) run(ctx context.Context, client *github.Client, ref clarify.Issue
 			run.indexFailed(ctx)
 		}
 	}()
-	unlock, err := b.Locks.Lock(ctx, ref.String())
+	unlock, err := b.locks.Lock(ctx, ref.String())
 	if err != nil {
 		return clarify.Ledger{}, fmt.Errorf("wait for %s: %w", ref.String(), err)
 	}
@@ -164,7 +164,7 @@ func (run *issueRun) loadIssue(ctx context.Context) error {
 	run.recoverHead(ctx, run.trig.Replaced)
 	run.lostStatus(run.trig)
 	run.followHints(run.ledger.Hints)
-	cfg, err := run.Configs.loadAfter(ctx, run.client, run.ref.Owner, run.ref.Repo, run.hintRun(run.trig, run.BotLogin()))
+	cfg, err := run.configs.loadAfter(ctx, run.client, run.ref.Owner, run.ref.Repo, run.hintRun(run.trig, run.BotLogin()))
 	if err != nil {
 		return fmt.Errorf("load config of %s/%s: %w", run.ref.Owner, run.ref.Repo, err)
 	}
@@ -202,8 +202,8 @@ func (run *issueRun) foldIssue(ctx context.Context) error {
 // repository's dashboard.
 func (run *issueRun) noteSaved(ctx context.Context, saved clarify.Ledger) {
 	f := run.folded
-	if run.OnSaved != nil {
-		run.OnSaved(run.ledger, saved)
+	if run.onSaved != nil {
+		run.onSaved(run.ledger, saved)
 	}
 	run.active.saved(run.ref.String(), len(saved.Open()) > 0)
 	run.indexSaved(ctx, saved, run.cfg.Policy, seenOf(run.trig))

@@ -31,7 +31,7 @@ func (w *driver) sweep() sweep.Stats {
 func (w *driver) forgetEntry(n int) {
 	w.t.Helper()
 	if e, ok := w.entry(n); ok {
-		if err := w.h.App.Sweep.Index.Remove(context.Background(), e); err != nil {
+		if err := w.h.App.Sweep.Index().Remove(context.Background(), e); err != nil {
 			w.t.Fatal(err)
 		}
 	}
@@ -39,7 +39,7 @@ func (w *driver) forgetEntry(n int) {
 
 func (w *driver) entry(n int) (handlers.IndexEntry, bool) {
 	w.t.Helper()
-	es, err := w.h.App.Sweep.Index.Repo(context.Background(), 1, "octo", "widgets")
+	es, err := w.h.App.Sweep.Index().Repo(context.Background(), 1, "octo", "widgets")
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -244,7 +244,7 @@ func (p *sweepPass) visitEntry(in *instSweep, e handlers.IndexEntry, brk *deadlo
 			// Deleted, or the repository is gone from the installation: nothing is left to
 			// run, and a walk finds the issue again should it come back.
 			zerolog.Ctx(in.ctx).Info().Str("issue", ref.String()).Msg("An issue in the deadline index is gone; forgotten")
-			if err := p.s.Index.Remove(in.ctx, e); err != nil {
+			if err := p.s.Index().Remove(in.ctx, e); err != nil {
 				zerolog.Ctx(in.ctx).Warn().Err(err).Msg("Deadline index not updated")
 			}
 			return
@@ -260,7 +260,7 @@ func (p *sweepPass) visitEntry(in *instSweep, e handlers.IndexEntry, brk *deadlo
 // entry on; an entry whose run failed stays due, so the next run tries it again, and those
 // an installation's budget left over are still due at the next run.
 func (p *sweepPass) due(ctx context.Context, now time.Time) error {
-	entries, err := p.s.Index.Due(ctx, now)
+	entries, err := p.s.Index().Due(ctx, now)
 	if err != nil {
 		return fmt.Errorf("read the deadline index: %w", err)
 	}
@@ -294,7 +294,7 @@ func (p *sweepPass) due(ctx context.Context, now time.Time) error {
 // the budget stopped is taken up by the next run where it stopped.
 func (p *sweepPass) reconcile(ctx context.Context) error {
 	s := p.s
-	app, err := s.Clients.NewAppClient()
+	app, err := s.Clients().NewAppClient()
 	if err != nil {
 		return err
 	}
@@ -396,9 +396,9 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 		p.fail(ctx, fmt.Errorf("list active issues of %s: %w", full, err), "Sweep of a repository failed")
 		return nil
 	}
-	p.s.ColourLabels(ctx, in.client, owner, name, p.s.Configs.Labels(owner, name), issues)
+	p.s.ColourLabels(ctx, in.client, owner, name, p.s.Configs().Labels(owner, name), issues)
 	// Without the index every issue is visited, as before there was one: slower, never wrong.
-	entries, err := p.s.Index.Repo(ctx, in.id, owner, name)
+	entries, err := p.s.Index().Repo(ctx, in.id, owner, name)
 	indexDown := err != nil
 	if indexDown {
 		logger.Warn().Err(err).Msg("Deadline index unreadable: every active issue of the repository is visited")
@@ -431,7 +431,7 @@ func (p *sweepPass) walkRepo(in *instSweep, repo *github.Repository, from int) *
 // label, and is settled here. Pull requests too: their conversations take commands like
 // issues, so they time out like issues.
 func (p *sweepPass) listActive(ctx context.Context, in *instSweep, owner, name string) ([]*github.Issue, error) {
-	labels := p.s.Configs.Labels(owner, name)
+	labels := p.s.Configs().Labels(owner, name)
 	issues, err := ghtransport.AllPages(func(page int) ([]*github.Issue, *github.Response, error) {
 		return in.client.Issues.ListByRepo(ctx, owner, name, &github.IssueListByRepoOptions{State: "all", Labels: []string{labels.Active},
 			Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100, Page: page}})
@@ -495,7 +495,7 @@ func (p *sweepPass) walkRenamed(in *instSweep, known map[int]handlers.IndexEntry
 // could not be read (the runs report that).
 func (p *sweepPass) configChanged(ctx context.Context, in *instSweep, rr handlers.RepoRef) (*repoconfig.Config, bool) {
 	s := p.s
-	cfg, err := s.Configs.Load(ctx, in.client, rr.Owner, rr.Repo)
+	cfg, err := s.Configs().Load(ctx, in.client, rr.Owner, rr.Repo)
 	if err != nil {
 		zerolog.Ctx(ctx).Warn().Err(err).Msg("Repository config unreadable; a change in it is looked for at the next walk")
 		return nil, false
@@ -534,7 +534,7 @@ func (p *sweepPass) deadlocksIn(ctx context.Context, rr handlers.RepoRef) {
 	logger := zerolog.Ctx(ctx).With().Int64(githubapp.LogKeyInstallationID, rr.Installation).
 		Str(githubapp.LogKeyRepositoryOwner, rr.Owner).Str(githubapp.LogKeyRepositoryName, rr.Repo).Logger()
 	ctx = logger.WithContext(ctx)
-	entries, edges, err := repoEdges(ctx, s.Index, rr)
+	entries, edges, err := repoEdges(ctx, s.Index(), rr)
 	if err != nil {
 		logger.Warn().Err(err).Msg("Deadlock check skipped: the deadline index is unreadable")
 		return
@@ -562,7 +562,7 @@ func (p *sweepPass) deadlocksIn(ctx context.Context, rr handlers.RepoRef) {
 		refreshed = true
 	}
 	if refreshed {
-		if entries, edges, err = repoEdges(ctx, s.Index, rr); err != nil {
+		if entries, edges, err = repoEdges(ctx, s.Index(), rr); err != nil {
 			logger.Warn().Err(err).Msg("Deadlock check skipped: the deadline index is unreadable")
 			return
 		}

@@ -112,7 +112,7 @@ func (r *Repository) Run(ctx context.Context, client *github.Client, owner, repo
 }
 
 func (r *Repository) sweep(ctx context.Context, client *github.Client, owner, repo string, out *RepoStats) error {
-	cfg, err := r.Configs.Load(ctx, client, owner, repo)
+	cfg, err := r.Configs().Load(ctx, client, owner, repo)
 	if err != nil {
 		return fmt.Errorf("load config of %s/%s: %w", owner, repo, err)
 	}
