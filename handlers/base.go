@@ -74,7 +74,8 @@ type Options struct {
 	Now func() time.Time
 	// Mode is how this process runs issues beside others (mode.go).
 	Mode Mode
-	// OnSaved, when set, is given each run's ledger as loaded and as saved (Base.OnSaved).
+	// OnSaved, when set, is given each run's ledger as loaded and as saved, for the app's
+	// metrics; nil costs nothing.
 	OnSaved func(before, after clarify.Ledger)
 	// SettleDelay is how long a workflow run waits before reading its edit back (guard.go;
 	// zero: DefaultSettleDelay; negative: none).
