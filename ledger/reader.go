@@ -41,8 +41,8 @@ type Reader struct {
 	Public render.VerifyKeys
 }
 
-// LedgerRead is what Read found of an issue's ledger.
-type LedgerRead struct {
+// Found is what Reader.Read found of an issue's ledger: the ledger, and the comment it was in.
+type Found struct {
 	Ledger clarify.Ledger
 	// Status is the status comment the ledger was read from.
 	Status *github.IssueComment
@@ -111,10 +111,10 @@ func SortByID(comments []*github.IssueComment) {
 // the app the error is ErrNoStatus; a status comment or an archive that does not verify,
 // an archive that is gone, or a ledger the app's runs would not trust (trust, knowing no
 // newer revision) is an error that names the comment.
-func (r Reader) Read(ctx context.Context, client *github.Client, owner, repo string, number int) (LedgerRead, error) {
+func (r Reader) Read(ctx context.Context, client *github.Client, owner, repo string, number int) (Found, error) {
 	comments, err := ListComments(ctx, client, owner, repo, number)
 	if err != nil {
-		return LedgerRead{}, err
+		return Found{}, err
 	}
 	return r.ReadComments(owner, repo, number, comments)
 }
@@ -122,9 +122,9 @@ func (r Reader) Read(ctx context.Context, client *github.Client, owner, repo str
 // ReadComments is Read of comments already listed (ListComments), for a reader that
 // looks at the issue's other comments too (the asker's client, which finds the app's
 // refusal of its ask there).
-func (r Reader) ReadComments(owner, repo string, number int, comments []*github.IssueComment) (LedgerRead, error) {
+func (r Reader) ReadComments(owner, repo string, number int, comments []*github.IssueComment) (Found, error) {
 	var (
-		got LedgerRead
+		got Found
 		err error
 	)
 	ref := clarify.IssueRef{Owner: owner, Repo: repo, Number: number}
