@@ -152,7 +152,10 @@ func (s *Installations) reconcileEvery() time.Duration {
 
 // sweepPass is one run's state.
 type sweepPass struct {
-	s     *Installations
+	s *Installations
+	// mu guards stats, visited and failures while the due pass visits installations side
+	// by side (due); the rest of a run is one goroutine.
+	mu    sync.Mutex
 	stats Stats
 	insts map[int64]*instSweep
 	// visited holds the issues this run visited (or tried to), each at most once.
@@ -198,22 +201,41 @@ func (p *sweepPass) spentAll(in *instSweep) bool {
 	}
 	if !in.stopped {
 		in.stopped = true
-		p.stats.Stopped++
+		p.count(func(st *Stats) { st.Stopped++ })
 	}
 	return true
 }
 
 func (p *sweepPass) fail(ctx context.Context, err error, msg string) {
 	zerolog.Ctx(ctx).Error().Err(err).Msg(msg)
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.failures = append(p.failures, err)
 	p.stats.Failed++
+}
+
+// count changes the run's stats, under its lock.
+func (p *sweepPass) count(change func(*Stats)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	change(&p.stats)
+}
+
+// markVisited notes that the run visits (or tries to) the issue of key, and reports whether
+// it had already.
+func (p *sweepPass) markVisited(key string) (already bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	already = p.visited[key]
+	p.visited[key] = true
+	return already
 }
 
 // visit runs one issue. A failure is logged and counted, never returned: one issue's
 // trouble never holds up the others, and the next sweep tries it again (a failed run leaves
 // its index entry as it was, still due).
 func (p *sweepPass) visit(in *instSweep, ref clarify.IssueRef, is *github.Issue, brk *deadlockBreak) {
-	p.visited[ref.String()] = true
+	p.markVisited(ref.String())
 	logger := zerolog.Ctx(in.ctx).With().Str(githubapp.LogKeyRepositoryOwner, ref.Owner).
 		Str(githubapp.LogKeyRepositoryName, ref.Repo).Int(handlers.LogKeyIssue, ref.Number).Logger()
 	ctx := logger.WithContext(in.ctx)
@@ -228,6 +250,23 @@ func (p *sweepPass) visit(in *instSweep, ref clarify.IssueRef, is *github.Issue,
 	}
 }
 
+// dueWorkers is how many installations' due issues a sweep visits at once.
+const dueWorkers = 8
+
+// dueIn visits one installation's due entries in order, until its budget is spent.
+func (p *sweepPass) dueIn(in *instSweep, entries []handlers.IndexEntry) {
+	for _, e := range entries {
+		p.mu.Lock()
+		seen := p.visited[e.Key()]
+		p.mu.Unlock()
+		if seen || p.spentAll(in) {
+			continue
+		}
+		p.count(func(st *Stats) { st.Due++; st.Issues++ })
+		p.visitEntry(in, e, nil)
+	}
+}
+
 // deadlockBreak names the clarification a visit escalates to break a deadlock, and why.
 type deadlockBreak struct{ ID, Reason string }
 
@@ -239,7 +278,7 @@ func (p *sweepPass) visitEntry(in *instSweep, e handlers.IndexEntry, brk *deadlo
 	ref := clarify.IssueRef{Owner: e.Owner, Repo: e.Repo, Number: e.Number}
 	is, _, err := in.client.Issues.Get(in.ctx, e.Owner, e.Repo, e.Number)
 	if err != nil {
-		p.visited[ref.String()] = true
+		p.markVisited(ref.String())
 		if ledger.Gone(err) {
 			// Deleted, or the repository is gone from the installation: nothing is left to
 			// run, and a walk finds the issue again should it come back.
@@ -264,21 +303,31 @@ func (p *sweepPass) due(ctx context.Context, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("read the deadline index: %w", err)
 	}
+	// Each installation's due issues one after another, earliest first, within its own
+	// budget and pacer; the installations side by side, dueWorkers at a time, so that
+	// hundreds falling due together in many installations are not one queue.
+	var order []int64
+	byInst := map[int64][]handlers.IndexEntry{}
 	for _, e := range entries {
-		if p.visited[e.Key()] {
-			continue
+		if len(byInst[e.Installation]) == 0 {
+			order = append(order, e.Installation)
 		}
-		in := p.installation(ctx, e.Installation)
+		byInst[e.Installation] = append(byInst[e.Installation], e)
+	}
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, dueWorkers)
+	for _, id := range order {
+		in := p.installation(ctx, id)
 		if in.err != nil {
 			continue
 		}
-		if p.spentAll(in) {
-			continue
-		}
-		p.stats.Due++
-		p.stats.Issues++
-		p.visitEntry(in, e, nil)
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			p.dueIn(in, byInst[id])
+		})
 	}
+	wg.Wait()
 	for _, in := range p.insts {
 		if in.stopped {
 			zerolog.Ctx(in.ctx).Warn().Int64("spent", in.spent.Load()).
