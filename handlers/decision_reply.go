@@ -40,10 +40,10 @@ func (h *IssueComment) decisionIssue(ev *github.IssueCommentEvent) (clarify.Issu
 
 // relayReply runs the work issue for a reply in its decision issue: the reply's mirror,
 // found or written, is folded in as the replier's comment. The app's own comments there
-// (the one that closes it) are not replies.
+// (the one that closes it) are not replies: they are sealed under the work issue's key.
 func (h *IssueComment) relayReply(ctx context.Context, ev *github.IssueCommentEvent, work clarify.IssueRef, cid string) error {
 	c := ev.GetComment()
-	if h.ownComment(work, c) || h.ownComment(refOf(ev.GetRepo(), ev.GetIssue()), c) {
+	if h.ownComment(work, c) {
 		return nil
 	}
 	logger := zerolog.Ctx(ctx).With().Int("work_issue", work.Number).Str("clarification", cid).Logger()

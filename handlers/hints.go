@@ -51,8 +51,9 @@ func (run *issueRun) noteHints() {
 
 // hintRun is what the run knows to decide on the ledger's config hints (config.go): the
 // payload's push and comment, and the newest comment it is to apply that is not the app's,
-// whose config must be the one in force when it was made (bot is the app's login).
-func (run *issueRun) hintRun(trig trigger, bot string) hintRun {
+// whose config must be the one in force when it was made.
+func (run *issueRun) hintRun() hintRun {
+	trig, bot := run.trig, run.BotLogin()
 	h := hintRun{none: run.ledger.Hints.NoConfig, file: run.ledger.Hints.ConfigFile, push: trig.Push}
 	if trig.Kind == triggerComment {
 		h.trigger = trig.Comment.GetID()

@@ -164,7 +164,7 @@ func (run *issueRun) loadIssue(ctx context.Context) error {
 	run.recoverHead(ctx, run.trig.Replaced)
 	run.lostStatus(run.trig)
 	run.followHints(run.ledger.Hints)
-	cfg, err := run.configs.loadAfter(ctx, run.client, run.ref.Owner, run.ref.Repo, run.hintRun(run.trig, run.BotLogin()))
+	cfg, err := run.configs.loadAfter(ctx, run.client, run.ref.Owner, run.ref.Repo, run.hintRun())
 	if err != nil {
 		return fmt.Errorf("load config of %s/%s: %w", run.ref.Owner, run.ref.Repo, err)
 	}
